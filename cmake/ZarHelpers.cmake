@@ -1,0 +1,46 @@
+# Build conventions shared by every folder.
+
+# Warnings are errors everywhere. Sanitizers, when on, apply to every target.
+add_library(zar_build_flags INTERFACE)
+# The flags apply to this build only (BUILD_INTERFACE): an installed package
+# does not impose them on its consumers.
+target_compile_options(zar_build_flags INTERFACE
+  $<BUILD_INTERFACE:-Wall -Wextra -Werror>
+  $<BUILD_INTERFACE:$<$<COMPILE_LANGUAGE:C>:-Wstrict-prototypes>>)
+if(ZAR_SANITIZE)
+  target_compile_options(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer>)
+  target_link_options(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:-fsanitize=address,undefined>)
+  target_compile_definitions(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:ZAR_SANITIZE=1>)
+endif()
+install(TARGETS zar_build_flags EXPORT ZendAsyncRefTargets)
+
+# zar_library(<name> EXPORT_NAME <exported> SOURCES ... [DEPS ...])
+# One static library per folder, exported as ZendAsyncRef::<exported>.
+function(zar_library name)
+  cmake_parse_arguments(ARG "" "EXPORT_NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  add_library(ZendAsyncRef::${ARG_EXPORT_NAME} ALIAS ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_EXPORT_NAME})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  target_link_libraries(${name} PRIVATE zar_build_flags)
+  if(ARG_PRIVATE_DEPS)
+    target_link_libraries(${name} PRIVATE ${ARG_PRIVATE_DEPS})
+  endif()
+  install(TARGETS ${name} EXPORT ZendAsyncRefTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endfunction()
+
+# zar_test(<name> SOURCES ... [DEPS ...] [LABELS ...])
+# A GoogleTest executable registered with CTest, one test per TEST().
+function(zar_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE zar_build_flags GTest::gtest GTest::gmock GTest::gtest_main ${ARG_DEPS})
+  include(GoogleTest)
+  gtest_discover_tests(${name}
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS "${ARG_LABELS}")
+endfunction()

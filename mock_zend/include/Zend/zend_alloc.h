@@ -1,0 +1,85 @@
+/*
+ * zend-async-ref: mock Zend engine.
+ *
+ * The request allocator. emalloc() blocks belong to the current request:
+ * every live block is recorded with its allocation site, and
+ * php_request_shutdown() reports (and then frees) each block still alive, as
+ * PHP debug builds do. pemalloc(size, 1) is the persistent allocator and is
+ * not tracked.
+ *
+ * Failure: allocation failure and size overflow are fatal (the process
+ * aborts with a message), as in PHP.
+ *
+ * Threading: the request allocator belongs to the thread running the request.
+ */
+#ifndef ZEND_ALLOC_H
+#define ZEND_ALLOC_H
+
+#include "zend_portability.h"
+
+BEGIN_EXTERN_C()
+
+ZEND_API void *_emalloc(size_t size ZEND_FILE_LINE_DC);
+ZEND_API void *_ecalloc(size_t nmemb, size_t size ZEND_FILE_LINE_DC);
+ZEND_API void *_erealloc(void *ptr, size_t size ZEND_FILE_LINE_DC);
+ZEND_API void *_safe_emalloc(size_t nmemb, size_t size,
+                             size_t offset ZEND_FILE_LINE_DC);
+ZEND_API void *_safe_erealloc(void *ptr, size_t nmemb, size_t size,
+                              size_t offset ZEND_FILE_LINE_DC);
+ZEND_API char *_estrdup(const char *s ZEND_FILE_LINE_DC);
+ZEND_API char *_estrndup(const char *s, size_t length ZEND_FILE_LINE_DC);
+ZEND_API void _efree(void *ptr ZEND_FILE_LINE_DC);
+
+ZEND_API void *__zend_malloc(size_t len);
+ZEND_API void *__zend_calloc(size_t nmemb, size_t len);
+ZEND_API void *__zend_realloc(void *p, size_t len);
+ZEND_API void *_safe_malloc(size_t nmemb, size_t size, size_t offset);
+ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
+                             size_t offset);
+
+#define emalloc(size) _emalloc((size)ZEND_FILE_LINE_CC)
+#define ecalloc(nmemb, size) _ecalloc((nmemb), (size)ZEND_FILE_LINE_CC)
+#define erealloc(ptr, size) _erealloc((ptr), (size)ZEND_FILE_LINE_CC)
+#define safe_emalloc(nmemb, size, offset) \
+  _safe_emalloc((nmemb), (size), (offset)ZEND_FILE_LINE_CC)
+#define safe_erealloc(ptr, nmemb, size, offset) \
+  _safe_erealloc((ptr), (nmemb), (size), (offset)ZEND_FILE_LINE_CC)
+#define estrdup(s) _estrdup((s)ZEND_FILE_LINE_CC)
+#define estrndup(s, length) _estrndup((s), (length)ZEND_FILE_LINE_CC)
+#define efree(ptr) _efree((ptr)ZEND_FILE_LINE_CC)
+#define efree_size(ptr, size) efree(ptr)
+
+#define pemalloc(size, persistent) \
+  ((persistent) ? __zend_malloc(size) : emalloc(size))
+#define pecalloc(nmemb, size, persistent) \
+  ((persistent) ? __zend_calloc((nmemb), (size)) : ecalloc((nmemb), (size)))
+#define perealloc(ptr, size, persistent) \
+  ((persistent) ? __zend_realloc((ptr), (size)) : erealloc((ptr), (size)))
+#define safe_pemalloc(nmemb, size, offset, persistent)    \
+  ((persistent) ? _safe_malloc((nmemb), (size), (offset)) \
+                : safe_emalloc((nmemb), (size), (offset)))
+#define safe_perealloc(ptr, nmemb, size, offset, persistent)      \
+  ((persistent) ? _safe_realloc((ptr), (nmemb), (size), (offset)) \
+                : safe_erealloc((ptr), (nmemb), (size), (offset)))
+#define pefree(ptr, persistent) ((persistent) ? free(ptr) : efree(ptr))
+#define pestrdup(s, persistent) ((persistent) ? strdup(s) : estrdup(s))
+
+/* Accounting of the request allocator (mock extension). */
+typedef struct _zend_mm_leak_info {
+  size_t leaked_blocks;
+  size_t leaked_bytes;
+} zend_mm_leak_info;
+
+/* Number of emalloc() blocks currently alive. */
+ZEND_API size_t zend_mm_live_blocks(void);
+/* Bytes in emalloc() blocks currently alive. */
+ZEND_API size_t zend_mm_live_bytes(void);
+/* Leaks found by the last php_request_shutdown() (or zend_mm_check_leaks). */
+ZEND_API zend_mm_leak_info zend_mm_last_leaks(void);
+/* Reports every live block on stderr ("file(line) : Freeing 0x... (N bytes)"),
+ * frees it and returns the totals. Called by php_request_shutdown(). */
+ZEND_API zend_mm_leak_info zend_mm_check_leaks(void);
+
+END_EXTERN_C()
+
+#endif /* ZEND_ALLOC_H */

@@ -1,0 +1,61 @@
+/*
+ * zend-async-ref: mock Zend engine.
+ *
+ * Call frames of internal functions. The mock executes no bytecode: a
+ * frame exists while an internal function, method or closure body runs,
+ * and holds the callee, $this and the arguments, so handlers written
+ * against PHP's macros (ZEND_NUM_ARGS, ZEND_CALL_ARG, ZEND_THIS, EX) work.
+ */
+#ifndef ZEND_EXECUTE_H
+#define ZEND_EXECUTE_H
+
+#include "zend_globals.h"
+
+BEGIN_EXTERN_C()
+
+struct _zend_execute_data {
+  const void *opline;
+  zend_execute_data *call;
+  zval *return_value;
+  zend_function *func;
+  zval This; /* $this (IS_OBJECT) or UNDEF; This.u2.num_args = argc */
+  zend_execute_data *prev_execute_data;
+  zend_array *symbol_table;
+  void **run_time_cache;
+  zend_array *extra_named_params;
+  zval *args; /* the arguments, args[0..num_args) */
+};
+
+#define EX(element) ((execute_data)->element)
+#define ZEND_CALL_NUM_ARGS(call) (call)->This.u2.num_args
+#define EX_NUM_ARGS() ZEND_CALL_NUM_ARGS(execute_data)
+#define ZEND_NUM_ARGS() EX_NUM_ARGS()
+/* n is 1-based, as in PHP. */
+#define ZEND_CALL_ARG(call, n) (&(call)->args[(int)(n)-1])
+#define EX_VAR_NUM(n) ZEND_CALL_ARG(execute_data, (n) + 1)
+#define ZEND_THIS (&EX(This))
+#define getThis() ((Z_TYPE_P(ZEND_THIS) == IS_OBJECT) ? ZEND_THIS : NULL)
+#define ZEND_THIS_OBJECT Z_OBJ_P(ZEND_THIS)
+
+/* Runs `func` in a new frame with `object` as $this (may be NULL) and
+ * `argc` arguments (borrowed), writing its result to `retval`. This is how
+ * the engine calls every internal function, method and closure. */
+ZEND_API void zend_mock_execute_internal(zend_function *func,
+                                         zend_object *object, uint32_t argc,
+                                         zval *argv, zval *retval);
+
+/* Bailout and frames (mock extension). A frame holds a reference to $this
+ * and, for a closure, to the closure object while its function runs. A
+ * bailout abandons the frames between it and the zend_try it lands in, so
+ * those references are never released by the frames themselves, and, as
+ * in PHP, _zend_bailout() sets EG(current_execute_data) to NULL. Code that
+ * catches a bailout at the bottom of a stack (the main script, a
+ * coroutine's entry function) calls this to release the references held by
+ * every frame that was on the chain when the bailout happened, and then
+ * restores EG(current_execute_data) to its own frame. Only the latest
+ * bailout is remembered; calling it twice is harmless. */
+ZEND_API void zend_mock_release_bailout_frames(void);
+
+END_EXTERN_C()
+
+#endif /* ZEND_EXECUTE_H */

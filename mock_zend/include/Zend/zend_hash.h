@@ -1,0 +1,252 @@
+/*
+ * zend-async-ref: mock Zend engine.
+ *
+ * Ordered hash tables with integer and string keys, under PHP's names and
+ * with PHP's semantics for the operations the ABI and its consumers use:
+ * insertion-ordered iteration, deletion during iteration (a deleted slot is
+ * skipped, never compacted while the table is being walked), a value
+ * destructor called on delete/clean/destroy, refcounted arrays.
+ *
+ * Not implemented: packed arrays (every table is hashed), iterators over
+ * tables that grow during a foreach, persistence of arrays across requests.
+ */
+#ifndef ZEND_HASH_H
+#define ZEND_HASH_H
+
+#include "zend_string.h"
+#include "zend_types.h"
+
+BEGIN_EXTERN_C()
+
+#define HASH_FLAG_CONSISTENCY ((1 << 0) | (1 << 1))
+#define HASH_FLAG_PACKED (1 << 2)
+#define HASH_FLAG_UNINITIALIZED (1 << 3)
+#define HASH_FLAG_STATIC_KEYS (1 << 4)
+#define HASH_FLAG_PERSISTENT (1 << 7)
+
+#define HT_MIN_SIZE 8
+
+#define zend_hash_num_elements(ht) (ht)->nNumOfElements
+#define zend_hash_init(ht, nSize, pHashFunction, pDestructor, persistent) \
+  _zend_hash_init((ht), (nSize), (pDestructor), (persistent))
+
+ZEND_API void _zend_hash_init(HashTable *ht, uint32_t nSize,
+                              dtor_func_t pDestructor, bool persistent);
+ZEND_API void zend_hash_destroy(HashTable *ht);
+ZEND_API void zend_hash_clean(HashTable *ht);
+
+/* Arrays: refcounted tables whose values are zvals destroyed with
+ * zval_ptr_dtor. zend_new_array() returns a table with refcount 1. */
+ZEND_API HashTable *_zend_new_array(uint32_t size);
+#define zend_new_array(size) _zend_new_array(size)
+ZEND_API void zend_array_destroy(HashTable *ht);
+ZEND_API HashTable *zend_array_dup(HashTable *source);
+ZEND_API uint32_t zend_array_count(HashTable *ht);
+
+static zend_always_inline void zend_array_release(zend_array *array) {
+  if (!(GC_FLAGS(array) & IS_ARRAY_IMMUTABLE)) {
+    if (GC_DELREF(array) == 0) {
+      zend_array_destroy(array);
+    }
+  }
+}
+
+/* Integer keys. add* fails (returns NULL) when the key exists; update*
+ * replaces (destroying the old value). The stored zval is a bitwise copy
+ * of pData (ownership moves into the table). */
+ZEND_API zval *zend_hash_index_add(HashTable *ht, zend_ulong h, zval *pData);
+ZEND_API zval *zend_hash_index_add_new(HashTable *ht, zend_ulong h,
+                                       zval *pData);
+ZEND_API zval *zend_hash_index_update(HashTable *ht, zend_ulong h, zval *pData);
+ZEND_API zval *zend_hash_index_find(const HashTable *ht, zend_ulong h);
+ZEND_API zend_result zend_hash_index_del(HashTable *ht, zend_ulong h);
+ZEND_API zval *zend_hash_next_index_insert(HashTable *ht, zval *pData);
+
+/* String keys. The table keeps its own reference to the key. */
+ZEND_API zval *zend_hash_add(HashTable *ht, zend_string *key, zval *pData);
+ZEND_API zval *zend_hash_add_new(HashTable *ht, zend_string *key, zval *pData);
+ZEND_API zval *zend_hash_update(HashTable *ht, zend_string *key, zval *pData);
+ZEND_API zval *zend_hash_find(const HashTable *ht, zend_string *key);
+ZEND_API zend_result zend_hash_del(HashTable *ht, zend_string *key);
+ZEND_API zval *zend_hash_str_add(HashTable *ht, const char *key, size_t len,
+                                 zval *pData);
+ZEND_API zval *zend_hash_str_update(HashTable *ht, const char *key, size_t len,
+                                    zval *pData);
+ZEND_API zval *zend_hash_str_find(const HashTable *ht, const char *key,
+                                  size_t len);
+ZEND_API zend_result zend_hash_str_del(HashTable *ht, const char *key,
+                                       size_t len);
+
+static zend_always_inline bool zend_hash_index_exists(const HashTable *ht,
+                                                      zend_ulong h) {
+  return zend_hash_index_find(ht, h) != NULL;
+}
+static zend_always_inline bool zend_hash_exists(const HashTable *ht,
+                                                zend_string *key) {
+  return zend_hash_find(ht, key) != NULL;
+}
+static zend_always_inline bool zend_hash_str_exists(const HashTable *ht,
+                                                    const char *str,
+                                                    size_t len) {
+  return zend_hash_str_find(ht, str, len) != NULL;
+}
+
+/* Pointer-valued helpers (values are IS_PTR zvals). */
+static zend_always_inline void *zend_hash_index_add_ptr(HashTable *ht,
+                                                        zend_ulong h,
+                                                        void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_index_add(ht, h, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_index_update_ptr(HashTable *ht,
+                                                           zend_ulong h,
+                                                           void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_index_update(ht, h, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_index_find_ptr(const HashTable *ht,
+                                                         zend_ulong h) {
+  zval *zv = zend_hash_index_find(ht, h);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_next_index_insert_ptr(HashTable *ht,
+                                                                void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_next_index_insert(ht, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_add_ptr(HashTable *ht,
+                                                  zend_string *key,
+                                                  void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_add(ht, key, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_update_ptr(HashTable *ht,
+                                                     zend_string *key,
+                                                     void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_update(ht, key, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_find_ptr(const HashTable *ht,
+                                                   zend_string *key) {
+  zval *zv = zend_hash_find(ht, key);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_str_find_ptr(const HashTable *ht,
+                                                       const char *str,
+                                                       size_t len) {
+  zval *zv = zend_hash_str_find(ht, str, len);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+static zend_always_inline void *zend_hash_str_update_ptr(HashTable *ht,
+                                                         const char *str,
+                                                         size_t len,
+                                                         void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_str_update(ht, str, len, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+
+/* Iteration in insertion order. Deleting the current element (or any
+ * other) inside the loop is allowed; inserting is not. */
+#define ZEND_HASH_FOREACH_FROM(_ht, indirect, _from)    \
+  do {                                                  \
+    const HashTable *__ht = (_ht);                      \
+    Bucket *_p = __ht->arData + (_from);                \
+    const Bucket *_end = __ht->arData + __ht->nNumUsed; \
+    for (; _p != _end; _p++) {                          \
+      zval *_z = &_p->val;                              \
+      (void)_z;                                         \
+      if (UNEXPECTED(Z_TYPE_P(_z) == IS_UNDEF)) continue;
+
+#define ZEND_HASH_FOREACH(_ht, indirect) \
+  ZEND_HASH_FOREACH_FROM(_ht, indirect, 0)
+
+#define ZEND_HASH_REVERSE_FOREACH(_ht, indirect) \
+  do {                                           \
+    const HashTable *__ht = (_ht);               \
+    uint32_t _idx = __ht->nNumUsed;              \
+    Bucket *_p = __ht->arData + _idx;            \
+    for (; _idx > 0; _idx--) {                   \
+      zval *_z;                                  \
+      _p--;                                      \
+      _z = &_p->val;                             \
+      (void)_z;                                  \
+      if (UNEXPECTED(Z_TYPE_P(_z) == IS_UNDEF)) continue;
+
+#define ZEND_HASH_FOREACH_END() \
+  }                             \
+  }                             \
+  while (0)
+
+#define ZEND_HASH_FOREACH_BUCKET(ht, _bucket) \
+  ZEND_HASH_FOREACH(ht, 0);                   \
+  _bucket = _p;
+#define ZEND_HASH_FOREACH_VAL(ht, _val) \
+  ZEND_HASH_FOREACH(ht, 0);             \
+  _val = _z;
+#define ZEND_HASH_FOREACH_PTR(ht, _ptr) \
+  ZEND_HASH_FOREACH(ht, 0);             \
+  _ptr = Z_PTR_P(_z);
+#define ZEND_HASH_FOREACH_NUM_KEY(ht, _h) \
+  ZEND_HASH_FOREACH(ht, 0);               \
+  _h = _p->h;
+#define ZEND_HASH_FOREACH_STR_KEY(ht, _key) \
+  ZEND_HASH_FOREACH(ht, 0);                 \
+  _key = _p->key;
+#define ZEND_HASH_FOREACH_KEY(ht, _h, _key) \
+  ZEND_HASH_FOREACH(ht, 0);                 \
+  _h = _p->h;                               \
+  _key = _p->key;
+#define ZEND_HASH_FOREACH_NUM_KEY_VAL(ht, _h, _val) \
+  ZEND_HASH_FOREACH(ht, 0);                         \
+  _h = _p->h;                                       \
+  _val = _z;
+#define ZEND_HASH_FOREACH_STR_KEY_VAL(ht, _key, _val) \
+  ZEND_HASH_FOREACH(ht, 0);                           \
+  _key = _p->key;                                     \
+  _val = _z;
+#define ZEND_HASH_FOREACH_KEY_VAL(ht, _h, _key, _val) \
+  ZEND_HASH_FOREACH(ht, 0);                           \
+  _h = _p->h;                                         \
+  _key = _p->key;                                     \
+  _val = _z;
+#define ZEND_HASH_FOREACH_NUM_KEY_PTR(ht, _h, _ptr) \
+  ZEND_HASH_FOREACH(ht, 0);                         \
+  _h = _p->h;                                       \
+  _ptr = Z_PTR_P(_z);
+#define ZEND_HASH_FOREACH_STR_KEY_PTR(ht, _key, _ptr) \
+  ZEND_HASH_FOREACH(ht, 0);                           \
+  _key = _p->key;                                     \
+  _ptr = Z_PTR_P(_z);
+#define ZEND_HASH_FOREACH_KEY_PTR(ht, _h, _key, _ptr) \
+  ZEND_HASH_FOREACH(ht, 0);                           \
+  _h = _p->h;                                         \
+  _key = _p->key;                                     \
+  _ptr = Z_PTR_P(_z);
+#define ZEND_HASH_REVERSE_FOREACH_VAL(ht, _val) \
+  ZEND_HASH_REVERSE_FOREACH(ht, 0);             \
+  _val = _z;
+#define ZEND_HASH_REVERSE_FOREACH_PTR(ht, _ptr) \
+  ZEND_HASH_REVERSE_FOREACH(ht, 0);             \
+  _ptr = Z_PTR_P(_z);
+
+/* The PHP 8.2 packed-array spellings map onto the same walk. */
+#define ZEND_HASH_MAP_FOREACH_VAL ZEND_HASH_FOREACH_VAL
+#define ZEND_HASH_MAP_FOREACH_PTR ZEND_HASH_FOREACH_PTR
+#define ZEND_HASH_MAP_FOREACH_STR_KEY_VAL ZEND_HASH_FOREACH_STR_KEY_VAL
+#define ZEND_HASH_MAP_FOREACH_STR_KEY_PTR ZEND_HASH_FOREACH_STR_KEY_PTR
+
+END_EXTERN_C()
+
+#endif /* ZEND_HASH_H */

@@ -1,0 +1,67 @@
+/*
+ * zend-async-ref: mock Zend engine.
+ *
+ * The object handler table. Field names follow PHP; the mock keeps the
+ * handlers the ABI and its consumers use. `offset` is the distance from the
+ * start of the enclosing C struct to its embedded zend_object, which is how
+ * ZEND_ASYNC_OBJECT_TO_EVENT finds the event of an object.
+ *
+ * Lifetime: when an object's refcount drops to zero the engine calls
+ * dtor_obj (once), then free_obj (once), then frees the memory at
+ * (char*)obj - offset. free_obj must release what the object owns and must
+ * not free the object's own memory.
+ */
+#ifndef ZEND_OBJECT_HANDLERS_H
+#define ZEND_OBJECT_HANDLERS_H
+
+#include "zend_types.h"
+
+BEGIN_EXTERN_C()
+
+typedef void (*zend_object_free_obj_t)(zend_object *object);
+typedef void (*zend_object_dtor_obj_t)(zend_object *object);
+typedef zend_object *(*zend_object_clone_obj_t)(zend_object *old_object);
+/* Reports the zvals the object holds (for the cycle collector): either a
+ * table of *n zvals, or a HashTable (returned), or both. */
+typedef HashTable *(*zend_object_get_gc_t)(zend_object *object, zval **table,
+                                           int *n);
+typedef HashTable *(*zend_object_get_properties_t)(zend_object *object);
+typedef zend_function *(*zend_object_get_method_t)(zend_object **object,
+                                                   zend_string *method,
+                                                   const zval *key);
+typedef zend_function *(*zend_object_get_constructor_t)(zend_object *object);
+typedef zend_result (*zend_object_count_elements_t)(zend_object *object,
+                                                    zend_long *count);
+typedef int (*zend_object_compare_t)(zval *object1, zval *object2);
+typedef zend_string *(*zend_object_get_class_name_t)(const zend_object *object);
+
+struct _zend_object_handlers {
+  int offset;                          /* required */
+  zend_object_free_obj_t free_obj;     /* required */
+  zend_object_dtor_obj_t dtor_obj;     /* required */
+  zend_object_clone_obj_t clone_obj;   /* optional, NULL = not cloneable */
+  zend_object_get_method_t get_method; /* required */
+  zend_object_get_constructor_t get_constructor; /* required */
+  zend_object_get_class_name_t get_class_name;   /* required */
+  zend_object_get_properties_t get_properties;   /* required */
+  zend_object_count_elements_t count_elements;   /* optional, may be NULL */
+  zend_object_get_gc_t get_gc;                   /* required */
+  zend_object_compare_t compare;                 /* required */
+};
+
+ZEND_API extern const zend_object_handlers std_object_handlers;
+
+ZEND_API void zend_object_std_dtor(zend_object *object);
+ZEND_API void zend_objects_destroy_object(zend_object *object);
+ZEND_API zend_function *zend_std_get_method(zend_object **obj_ptr,
+                                            zend_string *method_name,
+                                            const zval *key);
+ZEND_API zend_function *zend_std_get_constructor(zend_object *object);
+ZEND_API zend_string *zend_std_get_class_name(const zend_object *zobj);
+ZEND_API HashTable *zend_std_get_properties(zend_object *object);
+ZEND_API HashTable *zend_std_get_gc(zend_object *object, zval **table, int *n);
+ZEND_API int zend_std_compare_objects(zval *o1, zval *o2);
+
+END_EXTERN_C()
+
+#endif /* ZEND_OBJECT_HANDLERS_H */

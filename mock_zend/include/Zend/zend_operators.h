@@ -1,0 +1,29 @@
+/*
+ * zend-async-ref: mock Zend engine. Type tests and conversions.
+ */
+#ifndef ZEND_OPERATORS_H
+#define ZEND_OPERATORS_H
+
+#include "zend.h"
+
+BEGIN_EXTERN_C()
+
+ZEND_API bool instanceof_function_slow(const zend_class_entry *instance_ce,
+                                       const zend_class_entry *ce);
+
+/* True when instance_ce is ce, extends it, or implements it. */
+static zend_always_inline bool instanceof_function(
+    const zend_class_entry *instance_ce, const zend_class_entry *ce) {
+  return instance_ce == ce || instanceof_function_slow(instance_ce, ce);
+}
+
+ZEND_API bool zend_is_true(const zval *op);
+ZEND_API bool zend_is_identical(const zval *op1, const zval *op2);
+ZEND_API zend_long zval_get_long(const zval *op);
+/* Returns a new reference to the string form of `op`. */
+ZEND_API zend_string *zval_get_string(zval *op);
+ZEND_API void zend_str_tolower(char *str, size_t length);
+
+END_EXTERN_C()
+
+#endif /* ZEND_OPERATORS_H */

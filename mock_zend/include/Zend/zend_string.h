@@ -1,0 +1,146 @@
+/*
+ * zend-async-ref: mock Zend engine.
+ *
+ * Refcounted byte strings. Request strings come from emalloc and are leak
+ * tracked; persistent strings come from malloc; interned strings (the known
+ * strings and anything made with zend_string_init_interned) are immutable,
+ * never refcounted and live until module shutdown.
+ */
+#ifndef ZEND_STRING_H
+#define ZEND_STRING_H
+
+#include "zend_alloc.h"
+#include "zend_types.h"
+
+BEGIN_EXTERN_C()
+
+#define ZSTR_VAL(zstr) (zstr)->val
+#define ZSTR_LEN(zstr) (zstr)->len
+#define ZSTR_H(zstr) (zstr)->h
+#define ZSTR_HASH(zstr) zend_string_hash_val(zstr)
+#define ZSTR_IS_INTERNED(s) (GC_FLAGS(s) & IS_STR_INTERNED)
+
+#define _ZSTR_HEADER_SIZE XtOffsetOf(zend_string, val)
+#define _ZSTR_STRUCT_SIZE(len) (_ZSTR_HEADER_SIZE + (len) + 1)
+
+/* Known strings, as ZSTR_KNOWN(ZEND_STR_MESSAGE). */
+typedef enum _zend_known_string_id {
+  ZEND_STR_EMPTY,
+  ZEND_STR_MESSAGE,
+  ZEND_STR_CODE,
+  ZEND_STR_STRING,
+  ZEND_STR_PREVIOUS,
+  ZEND_STR_FILE,
+  ZEND_STR_LINE,
+  ZEND_STR_TRACE,
+  ZEND_STR_NAME,
+  ZEND_STR_VALUE,
+  ZEND_STR_CLOSURE,
+  ZEND_STR_MAIN,
+  ZEND_STR_LAST_KNOWN
+} zend_known_string_id;
+
+ZEND_API extern zend_string **zend_known_strings;
+ZEND_API extern zend_string *zend_empty_string;
+#define ZSTR_KNOWN(idx) zend_known_strings[idx]
+#define ZSTR_EMPTY_ALLOC() zend_empty_string
+
+ZEND_API zend_ulong zend_hash_func(const char *str, size_t len);
+ZEND_API zend_ulong zend_string_hash_func(zend_string *str);
+
+/* Interned strings are created once and freed at module shutdown. */
+ZEND_API zend_string *zend_string_init_interned(const char *str, size_t len,
+                                                bool permanent);
+
+ZEND_API zend_string *zend_strpprintf(size_t max_len, const char *format, ...)
+    ZEND_ATTRIBUTE_FORMAT(printf, 2, 3);
+ZEND_API zend_string *zend_vstrpprintf(size_t max_len, const char *format,
+                                       va_list ap);
+ZEND_API size_t zend_spprintf(char **pbuf, size_t max_len, const char *format,
+                              ...) ZEND_ATTRIBUTE_FORMAT(printf, 3, 4);
+ZEND_API zend_string *zend_string_tolower_ex(zend_string *str, bool persistent);
+#define zend_string_tolower(str) zend_string_tolower_ex(str, false)
+ZEND_API zend_string *zend_string_concat2(const char *str1, size_t str1_len,
+                                          const char *str2, size_t str2_len);
+
+static zend_always_inline zend_ulong zend_string_hash_val(zend_string *s) {
+  return ZSTR_H(s) ? ZSTR_H(s) : zend_string_hash_func(s);
+}
+
+static zend_always_inline zend_string *zend_string_alloc(size_t len,
+                                                         bool persistent) {
+  zend_string *ret = (zend_string *)pemalloc(
+      ZEND_MM_ALIGNED_SIZE(_ZSTR_STRUCT_SIZE(len)), persistent);
+  GC_SET_REFCOUNT(ret, 1);
+  GC_TYPE_INFO(ret) = IS_STRING | (persistent ? IS_STR_PERSISTENT : 0);
+  ZSTR_H(ret) = 0;
+  ZSTR_LEN(ret) = len;
+  return ret;
+}
+
+static zend_always_inline zend_string *zend_string_init(const char *str,
+                                                        size_t len,
+                                                        bool persistent) {
+  zend_string *ret = zend_string_alloc(len, persistent);
+  memcpy(ZSTR_VAL(ret), str, len);
+  ZSTR_VAL(ret)[len] = '\0';
+  return ret;
+}
+
+#define zend_string_init_literal(str, persistent) \
+  zend_string_init("" str, sizeof(str) - 1, persistent)
+#define ZSTR_INIT_LITERAL(s, persistent) zend_string_init_literal(s, persistent)
+
+static zend_always_inline zend_string *zend_string_copy(zend_string *s) {
+  if (!ZSTR_IS_INTERNED(s)) {
+    GC_ADDREF(s);
+  }
+  return s;
+}
+
+static zend_always_inline zend_string *zend_string_dup(zend_string *s,
+                                                       bool persistent) {
+  if (ZSTR_IS_INTERNED(s)) {
+    return s;
+  }
+  return zend_string_init(ZSTR_VAL(s), ZSTR_LEN(s), persistent);
+}
+
+static zend_always_inline void zend_string_free(zend_string *s) {
+  if (!ZSTR_IS_INTERNED(s)) {
+    pefree(s, GC_FLAGS(s) & IS_STR_PERSISTENT);
+  }
+}
+
+static zend_always_inline void zend_string_release(zend_string *s) {
+  if (!ZSTR_IS_INTERNED(s)) {
+    if (GC_DELREF(s) == 0) {
+      pefree(s, GC_FLAGS(s) & IS_STR_PERSISTENT);
+    }
+  }
+}
+
+static zend_always_inline void zend_string_release_ex(zend_string *s,
+                                                      bool persistent) {
+  (void)persistent;
+  zend_string_release(s);
+}
+
+static zend_always_inline bool zend_string_equal_val(const zend_string *s1,
+                                                     const zend_string *s2) {
+  return ZSTR_LEN(s1) == ZSTR_LEN(s2) &&
+         !memcmp(ZSTR_VAL(s1), ZSTR_VAL(s2), ZSTR_LEN(s1));
+}
+
+static zend_always_inline bool zend_string_equals(const zend_string *s1,
+                                                  const zend_string *s2) {
+  return s1 == s2 || zend_string_equal_val(s1, s2);
+}
+
+#define zend_string_equals_literal(str, literal) \
+  (ZSTR_LEN(str) == sizeof(literal) - 1 &&       \
+   !memcmp(ZSTR_VAL(str), literal, sizeof(literal) - 1))
+
+END_EXTERN_C()
+
+#endif /* ZEND_STRING_H */

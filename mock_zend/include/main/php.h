@@ -1,0 +1,38 @@
+/*
+ * zend-async-ref: mock PHP. What an extension gets from "php.h".
+ */
+#ifndef PHP_H
+#define PHP_H
+
+#include "zend_API.h"
+#include "zend_closures.h"
+#include "zend_enum.h"
+#include "zend_exceptions.h"
+#include "zend_interfaces.h"
+#include "zend_modules.h"
+
+BEGIN_EXTERN_C()
+
+#define PHPAPI ZEND_API
+#define PHP_MINIT_FUNCTION ZEND_MODULE_STARTUP_D
+#define PHP_MSHUTDOWN_FUNCTION ZEND_MODULE_SHUTDOWN_D
+#define PHP_RINIT_FUNCTION ZEND_MODULE_ACTIVATE_D
+#define PHP_RSHUTDOWN_FUNCTION ZEND_MODULE_DEACTIVATE_D
+#define PHP_MINFO_FUNCTION ZEND_MODULE_INFO_D
+#define PHP_MINIT ZEND_MODULE_STARTUP_N
+#define PHP_MSHUTDOWN ZEND_MODULE_SHUTDOWN_N
+#define PHP_RINIT ZEND_MODULE_ACTIVATE_N
+#define PHP_RSHUTDOWN ZEND_MODULE_DEACTIVATE_N
+#define PHP_MINFO ZEND_MODULE_INFO_N
+
+/* Reports through zend_error, prefixed with the running function's name
+ * ("Class::method(): message") as PHP does. `docref` is ignored. */
+PHPAPI ZEND_COLD void php_error_docref(const char *docref, int type,
+                                       const char *format, ...)
+    ZEND_ATTRIBUTE_FORMAT(printf, 3, 4);
+PHPAPI size_t php_printf(const char *format, ...)
+    ZEND_ATTRIBUTE_FORMAT(printf, 1, 2);
+
+END_EXTERN_C()
+
+#endif /* PHP_H */

@@ -1,0 +1,126 @@
+// zend-async-ref: mock Zend engine, internal interfaces.
+//
+// What the units of the mock engine (mock_zend/src/*.cc) share with each
+// other and with the C++ helpers, but do not publish: startup/shutdown of
+// each piece of engine state, and a few lookups several units need.
+// Everything here runs on the engine's single thread.
+
+#ifndef MOCK_ZEND_SRC_ENGINE_INTERNAL_H_
+#define MOCK_ZEND_SRC_ENGINE_INTERNAL_H_
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" {
+#include "php_main.h"
+}
+
+namespace mock_zend::internal {
+
+// ---- Strings (interned_strings.cc, string.cc) ----
+
+// Creates the known strings (ZSTR_KNOWN, zend_empty_string).
+void KnownStringsStartup();
+// Frees every interned string, known strings included.
+void InternedStringsShutdown();
+// The interned lowercase form of `name`.
+zend_string* InternLowercase(const char* name, size_t len);
+// printf into a std::string.
+std::string VFormat(const char* format, va_list ap);
+std::string Format(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+// PHP's rendering of a float as a string ("1.5", "1.0E+25", "INF").
+std::string DoubleToString(double value);
+
+// ---- Hash tables (hash.cc, array.cc) ----
+
+// Makes `out` the immutable empty array (not refcounted: Z_TYPE_INFO ==
+// IS_ARRAY), like PHP's ZVAL_EMPTY_ARRAY.
+void ZvalEmptyArray(zval* out);
+
+// ---- Functions and classes (functions.cc, class_registry.cc) ----
+
+// A persistent internal function. `name` is interned. Owned by the table
+// it is put in (see FreeFunction).
+zend_function* NewInternalFunction(zend_class_entry* scope, const char* name,
+                                   size_t name_len, zif_handler handler,
+                                   uint32_t flags);
+// A persistent function built from one zend_function_entry (num_args,
+// required_num_args and arg_info as PHP derives them).
+zend_function* FunctionFromEntry(const zend_function_entry* entry,
+                                 zend_class_entry* scope);
+// Runs the reserved-data destructor convention (zend.h) and frees `fn`.
+void FreeFunction(zend_function* fn);
+// Adds (or replaces) a method of `ce` under its lowercase name, and keeps
+// ce->constructor/destructor current.
+void AddMethod(zend_class_entry* ce, zend_function* fn);
+// Case-insensitive lookup in a function table; NULL when missing.
+zend_function* FindFunction(const HashTable* table, const char* name,
+                            size_t len);
+
+// Registers a class (or, with ZEND_ACC_INTERFACE in `flags`, an
+// interface) named `name` with `functions` (may be NULL).
+zend_class_entry* RegisterClass(const char* name, zend_class_entry* parent,
+                                const zend_function_entry* functions,
+                                uint32_t flags);
+
+// EG(function_table) and EG(class_table) are created / destroyed (classes
+// in reverse registration order, with their functions and enum cases).
+void ClassTablesStartup();
+void ClassTablesShutdown();
+// Registers the builtin classes and interfaces; clears their pointers.
+void RegisterBuiltinClasses();
+void ResetBuiltinClassPointers();
+void RegisterThrowableClasses();
+// Index of the declared property `name` of `ce`, or -1.
+int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len);
+// The declared slot of `object` named `name`, or nullptr.
+zval* PropertySlot(zend_object* object, const char* name, size_t len);
+
+// ---- Objects (objects_store.cc) ----
+
+void ObjectsStoreStartup();
+// Request shutdown step 6: destructors, free_obj, memory, store.
+void ObjectsStoreShutdown();
+
+// ---- Execution (execute.cc) ----
+
+void SetMainScriptRunning(bool running);
+// Forgets the interned copy of the location's filename (module shutdown).
+void ResetLocationCache();
+// Records the references that the frames of the running call chain hold,
+// before a bailout abandons them (see zend_mock_release_bailout_frames).
+void SnapshotFramesForBailout();
+void DiscardBailoutFrames();
+
+// ---- Calls (fcall_info.cc) ----
+
+// Resolves a callable zval into `fcc`; false (no exception) when it cannot
+// be called.
+bool ResolveCallableForCall(zval* callable, zend_object* object,
+                            zend_fcall_info_cache* fcc);
+
+// ---- Closures (closures.cc) ----
+
+void RegisterClosureClass();
+// The closure object whose function is `fn`, or nullptr if `fn` is not the
+// function of a closure.
+zend_object* ClosureFromFunction(zend_function* fn);
+zend_function* ClosureFunction(zend_object* closure);
+
+// ---- Enums (enum.cc) ----
+
+// Releases the case objects created during this request.
+void ReleaseRequestEnumCases();
+// Frees the case records of an enum class (class table teardown).
+void FreeEnumCases(zend_class_entry* ce);
+
+// ---- GC (gc_buffer.cc) ----
+
+void GcBufferFree();
+
+}  // namespace mock_zend::internal
+
+#endif  // MOCK_ZEND_SRC_ENGINE_INTERNAL_H_

@@ -1,0 +1,146 @@
+// zend-async-ref: mock Zend engine. Internal enums (zend_enum.h).
+//
+// An enum is a final class flagged ZEND_ACC_ENUM implementing UnitEnum
+// (and BackedEnum when backed), with the declared property `name` (and
+// `value`). Each case is a persistent record stored IS_PTR in the class's
+// constants_table under the case name.
+//
+// Case objects are per request: the first lookup of a case in a request
+// creates its object (name/value set), and every later lookup in that
+// request returns the same object. The engine owns that reference and
+// drops it in php_request_shutdown() before counting the objects still
+// alive; outside a request a lookup returns NULL.
+
+#include <vector>
+
+#include "engine_internal.h"
+
+namespace {
+
+struct CaseRecord {
+  zend_string* name;    // interned
+  zval value;           // IS_UNDEF for pure enums; IS_LONG or interned string
+  zend_object* object;  // this request's case object, or NULL
+};
+
+// The records whose object was created in the current request.
+std::vector<CaseRecord*>& RequestCases() {
+  static auto* cases = new std::vector<CaseRecord*>();
+  return *cases;
+}
+
+zend_object_handlers enum_handlers;
+
+void SetSlot(zend_object* object, const char* name, size_t len,
+             const zval* value) {
+  if (zval* slot = mock_zend::internal::PropertySlot(object, name, len)) {
+    zval_ptr_dtor(slot);
+    ZVAL_COPY(slot, value);
+  }
+}
+
+zend_object* CaseObject(zend_class_entry* ce, CaseRecord* record) {
+  if (record->object != nullptr) return record->object;
+  zend_object* object = zend_objects_new(ce);
+  zval name;
+  ZVAL_STR(&name, record->name);
+  SetSlot(object, ZEND_STRL("name"), &name);
+  if (!Z_ISUNDEF(record->value)) {
+    SetSlot(object, ZEND_STRL("value"), &record->value);
+  }
+  record->object = object;
+  RequestCases().push_back(record);
+  return object;
+}
+
+CaseRecord* FindCase(zend_class_entry* ce, const char* name, size_t len) {
+  return static_cast<CaseRecord*>(
+      zend_hash_str_find_ptr(&ce->constants_table, name, len));
+}
+
+void DeclareNull(zend_class_entry* ce, zend_known_string_id name) {
+  zval value;
+  ZVAL_NULL(&value);
+  zend_declare_property_ex(ce, ZSTR_KNOWN(name), &value, ZEND_ACC_PUBLIC);
+}
+
+}  // namespace
+
+extern "C" {
+
+zend_class_entry* zend_register_internal_enum(
+    const char* name, zend_uchar type, const zend_function_entry* functions) {
+  if (enum_handlers.free_obj == nullptr) {
+    enum_handlers = std_object_handlers;
+    enum_handlers.clone_obj = nullptr;  // cases are never cloned
+  }
+  zend_class_entry* ce = mock_zend::internal::RegisterClass(
+      name, nullptr, functions, ZEND_ACC_ENUM | ZEND_ACC_FINAL);
+  if (ce == nullptr) return nullptr;
+  ce->enum_backing_type = type;
+  ce->default_object_handlers = &enum_handlers;
+  zend_class_implements(ce, 1, zend_ce_unit_enum);
+  DeclareNull(ce, ZEND_STR_NAME);
+  if (type != IS_UNDEF) {
+    zend_class_implements(ce, 1, zend_ce_backed_enum);
+    DeclareNull(ce, ZEND_STR_VALUE);
+  }
+  return ce;
+}
+
+void zend_enum_add_case_cstr(zend_class_entry* ce, const char* name,
+                             zval* value) {
+  auto* record = static_cast<CaseRecord*>(__zend_calloc(1, sizeof(CaseRecord)));
+  record->name = zend_string_init_interned(name, strlen(name), true);
+  ZVAL_UNDEF(&record->value);
+  if (value != nullptr && Z_TYPE_P(value) == IS_STRING) {
+    ZVAL_STR(&record->value, zend_string_init_interned(
+                                 Z_STRVAL_P(value), Z_STRLEN_P(value), true));
+  } else if (value != nullptr) {
+    ZVAL_COPY_VALUE(&record->value, value);
+  }
+  if (zend_hash_add_ptr(&ce->constants_table, record->name, record) ==
+      nullptr) {
+    zend_error(E_CORE_ERROR, "Cannot redefine class constant %s::%s",
+               ZSTR_VAL(ce->name), name);
+    free(record);
+  }
+}
+
+zend_object* zend_enum_get_case_cstr(zend_class_entry* ce, const char* name) {
+  if (!EG(active)) return nullptr;
+  CaseRecord* record = FindCase(ce, name, strlen(name));
+  return record != nullptr ? CaseObject(ce, record) : nullptr;
+}
+
+zend_object* zend_enum_get_case(zend_class_entry* ce, zend_string* name) {
+  if (!EG(active)) return nullptr;
+  CaseRecord* record = FindCase(ce, ZSTR_VAL(name), ZSTR_LEN(name));
+  return record != nullptr ? CaseObject(ce, record) : nullptr;
+}
+
+zval* zend_enum_fetch_case_name(zend_object* zobj) {
+  return mock_zend::internal::PropertySlot(zobj, ZEND_STRL("name"));
+}
+
+}  // extern "C"
+
+namespace mock_zend::internal {
+
+void ReleaseRequestEnumCases() {
+  std::vector<CaseRecord*> cases;
+  cases.swap(RequestCases());
+  for (CaseRecord* record : cases) {
+    zend_object* object = record->object;
+    record->object = nullptr;
+    if (object != nullptr) OBJ_RELEASE(object);
+  }
+}
+
+void FreeEnumCases(zend_class_entry* ce) {
+  void* record;
+  ZEND_HASH_FOREACH_PTR(&ce->constants_table, record) { free(record); }
+  ZEND_HASH_FOREACH_END();
+}
+
+}  // namespace mock_zend::internal

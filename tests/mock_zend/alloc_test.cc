@@ -1,0 +1,126 @@
+// Tests of the mock engine's request allocator: accounting, leak reports,
+// overflow checks.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "tests/support/engine_test.h"
+
+namespace {
+
+class MockZendAllocTest : public zar::testing::EngineTest {};
+
+TEST_F(MockZendAllocTest, EmallocBlocksAreCountedUntilFreed) {
+  const size_t blocks = zend_mm_live_blocks();
+  const size_t bytes = zend_mm_live_bytes();
+  void* a = emalloc(10);
+  void* b = emalloc(30);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks + 2);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 40);
+  efree(a);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 30);
+  efree(b);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes);
+}
+
+TEST_F(MockZendAllocTest, EfreeOfNullIsANoOp) {
+  const size_t blocks = zend_mm_live_blocks();
+  efree(nullptr);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+}
+
+TEST_F(MockZendAllocTest, EreallocKeepsTheContentAndTheAccounting) {
+  const size_t bytes = zend_mm_live_bytes();
+  char* p = static_cast<char*>(emalloc(4));
+  memcpy(p, "abc", 4);
+  p = static_cast<char*>(erealloc(p, 4096));
+  EXPECT_STREQ(p, "abc");
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 4096);
+  efree(p);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes);
+}
+
+TEST_F(MockZendAllocTest, EcallocZeroesAndEstrndupTerminates) {
+  auto* zeroes = static_cast<unsigned char*>(ecalloc(4, 8));
+  for (int i = 0; i < 32; i++) EXPECT_EQ(zeroes[i], 0) << i;
+  char* copy = estrndup("abcdef", 3);
+  EXPECT_STREQ(copy, "abc");
+  efree(copy);
+  efree(zeroes);
+}
+
+TEST_F(MockZendAllocTest, PersistentAllocationsAreNotTracked) {
+  const size_t blocks = zend_mm_live_blocks();
+  void* p = pemalloc(64, 1);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+  pefree(p, 1);
+}
+
+TEST_F(MockZendAllocTest, LeakReportNamesTheAllocationSiteAndFreesTheBlock) {
+  ASSERT_EQ(zend_mm_live_blocks(), 0u);
+  testing::internal::CaptureStderr();
+  void* leaked = emalloc(24);
+  const int line = __LINE__ - 1;
+  (void)leaked;
+  const zend_mm_leak_info leaks = zend_mm_check_leaks();
+  const std::string report = testing::internal::GetCapturedStderr();
+
+  EXPECT_EQ(leaks.leaked_blocks, 1u);
+  EXPECT_EQ(leaks.leaked_bytes, 24u);
+  EXPECT_EQ(zend_mm_last_leaks().leaked_blocks, 1u);
+  EXPECT_EQ(zend_mm_live_blocks(), 0u);
+  EXPECT_NE(
+      report.find("alloc_test.cc(" + std::to_string(line) + ") :  Freeing 0x"),
+      std::string::npos)
+      << report;
+  EXPECT_NE(report.find("(24 bytes), script=-"), std::string::npos) << report;
+  EXPECT_NE(report.find("=== Total 1 memory leaks detected ==="),
+            std::string::npos)
+      << report;
+}
+
+TEST_F(MockZendAllocTest, LeakReportNamesTheScriptWhenALocationIsSet) {
+  ASSERT_EQ(zend_mm_live_blocks(), 0u);
+  zend_mock_set_location("/srv/app.php", 7);
+  testing::internal::CaptureStderr();
+  (void)emalloc(8);
+  zend_mm_check_leaks();
+  const std::string report = testing::internal::GetCapturedStderr();
+  zend_mock_set_location(nullptr, 0);
+  EXPECT_NE(report.find("(8 bytes), script=/srv/app.php"), std::string::npos)
+      << report;
+}
+
+TEST_F(MockZendAllocTest, RequestShutdownReportsAndFreesLeakedBlocks) {
+  (void)emalloc(100);
+  testing::internal::CaptureStderr();
+  const php_mock_request_report report = ShutdownRequest();
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(report.leaked_blocks, 1u);
+  EXPECT_EQ(report.leaked_bytes, 100u);
+  EXPECT_EQ(zend_mm_live_blocks(), 0u);
+
+  // A clean request afterwards, so that the fixture's check sees no leak.
+  ASSERT_EQ(php_request_startup(), SUCCESS);
+  php_request_shutdown(nullptr);
+  EXPECT_EQ(php_mock_last_request_report().leaked_blocks, 0u);
+}
+
+TEST_F(MockZendAllocTest, SafeEmallocAbortsOnOverflow) {
+  EXPECT_DEATH((void)safe_emalloc(SIZE_MAX / 2, 4, 0),
+               "Possible integer overflow in memory allocation \\([0-9]+ \\* 4 "
+               "\\+ 0\\)");
+}
+
+TEST_F(MockZendAllocTest, SafeEmallocAllocatesTheExactSize) {
+  const size_t bytes = zend_mm_live_bytes();
+  void* p = safe_emalloc(3, 8, 5);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 29);
+  efree(p);
+}
+
+}  // namespace

@@ -1,0 +1,113 @@
+// Tests of the mock engine's internal enums and their per-request case
+// objects.
+
+#include <gtest/gtest.h>
+
+#include "tests/support/engine_test.h"
+
+namespace {
+
+class MockZendEnumTest : public zar::testing::EngineTest {
+ protected:
+  void SetUp() override {
+    EngineTest::SetUp();
+    pure_ = zend_register_internal_enum("Async\\CircuitBreakerState", IS_UNDEF,
+                                        nullptr);
+    zend_enum_add_case_cstr(pure_, "ACTIVE", nullptr);
+    zend_enum_add_case_cstr(pure_, "INACTIVE", nullptr);
+    backed_ = zend_register_internal_enum("Priority", IS_LONG, nullptr);
+    zval value;
+    ZVAL_LONG(&value, 10);
+    zend_enum_add_case_cstr(backed_, "High", &value);
+    string_backed_ = zend_register_internal_enum("Color", IS_STRING, nullptr);
+    ZVAL_STRING(&value, "red");
+    zend_enum_add_case_cstr(string_backed_, "Red", &value);
+    zval_ptr_dtor(&value);
+  }
+
+  zend_class_entry* pure_ = nullptr;
+  zend_class_entry* backed_ = nullptr;
+  zend_class_entry* string_backed_ = nullptr;
+};
+
+TEST_F(MockZendEnumTest, EnumClassesAreFinalEnumsImplementingTheInterfaces) {
+  EXPECT_TRUE(pure_->ce_flags & ZEND_ACC_ENUM);
+  EXPECT_TRUE(pure_->ce_flags & ZEND_ACC_FINAL);
+  EXPECT_TRUE(instanceof_function(pure_, zend_ce_unit_enum));
+  EXPECT_FALSE(instanceof_function(pure_, zend_ce_backed_enum));
+  EXPECT_TRUE(instanceof_function(backed_, zend_ce_backed_enum));
+  EXPECT_EQ(backed_->enum_backing_type, IS_LONG);
+  EXPECT_EQ(pure_->default_properties_count, 1);
+  EXPECT_EQ(backed_->default_properties_count, 2);
+}
+
+TEST_F(MockZendEnumTest, ACaseIsTheSameObjectWithinARequest) {
+  zend_object* first = zend_enum_get_case_cstr(pure_, "ACTIVE");
+  ASSERT_NE(first, nullptr);
+  zend_string* name = zend_string_init(ZEND_STRL("ACTIVE"), false);
+  EXPECT_EQ(zend_enum_get_case(pure_, name), first);
+  zend_string_release(name);
+  EXPECT_NE(zend_enum_get_case_cstr(pure_, "INACTIVE"), first);
+  EXPECT_EQ(first->ce, pure_);
+  EXPECT_EQ(GC_REFCOUNT(first), 1u);  // the engine's reference
+}
+
+TEST_F(MockZendEnumTest, CaseObjectsCarryTheirNameAndValue) {
+  zend_object* active = zend_enum_get_case_cstr(pure_, "ACTIVE");
+  EXPECT_STREQ(Z_STRVAL_P(zend_enum_fetch_case_name(active)), "ACTIVE");
+  zend_object* high = zend_enum_get_case_cstr(backed_, "High");
+  EXPECT_STREQ(Z_STRVAL_P(zend_enum_fetch_case_name(high)), "High");
+  zval* value =
+      zend_read_property(backed_, high, ZEND_STRL("value"), true, nullptr);
+  EXPECT_EQ(Z_LVAL_P(value), 10);
+  zend_object* red = zend_enum_get_case_cstr(string_backed_, "Red");
+  value = zend_read_property(string_backed_, red, ZEND_STRL("value"), true,
+                             nullptr);
+  EXPECT_STREQ(Z_STRVAL_P(value), "red");
+}
+
+TEST_F(MockZendEnumTest, UnknownCasesAreNull) {
+  EXPECT_EQ(zend_enum_get_case_cstr(pure_, "active"), nullptr);
+  EXPECT_EQ(zend_enum_get_case_cstr(pure_, "MISSING"), nullptr);
+}
+
+TEST_F(MockZendEnumTest, ANewRequestGetsFreshCaseObjectsAndNoLeak) {
+  zend_object* first = zend_enum_get_case_cstr(pure_, "ACTIVE");
+  const uint32_t first_handle = first->handle;
+  ASSERT_NE(first, nullptr);
+  zend_enum_get_case_cstr(backed_, "High");
+  const php_mock_request_report report = ShutdownRequest();
+  EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
+  EXPECT_EQ(report.leaked_blocks, 0u);
+
+  EXPECT_EQ(zend_enum_get_case_cstr(pure_, "ACTIVE"), nullptr);  // no request
+
+  ASSERT_EQ(php_request_startup(), SUCCESS);
+  zend_object* again = zend_enum_get_case_cstr(pure_, "ACTIVE");
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->handle, first_handle);  // a new object in a new store
+  EXPECT_EQ(GC_REFCOUNT(again), 1u);
+  EXPECT_STREQ(Z_STRVAL_P(zend_enum_fetch_case_name(again)), "ACTIVE");
+  php_request_shutdown(nullptr);
+  EXPECT_EQ(php_mock_last_request_report().objects_alive_at_shutdown, 0u);
+  EXPECT_EQ(php_mock_last_request_report().leaked_blocks, 0u);
+}
+
+TEST_F(MockZendEnumTest, EnumsCannotBeInstantiatedOrCloned) {
+  zval z;
+  EXPECT_EQ(object_init_ex(&z, pure_), FAILURE);
+  zend_clear_exception();
+  zend_object* active = zend_enum_get_case_cstr(pure_, "ACTIVE");
+  EXPECT_EQ(active->handlers->clone_obj, nullptr);
+}
+
+TEST_F(MockZendEnumTest, RedefiningACaseIsAnError) {
+  zend_enum_add_case_cstr(pure_, "ACTIVE", nullptr);
+  ASSERT_EQ(zend_mock_error_count(), 1u);
+  EXPECT_EQ(zend_mock_error_type(0), E_CORE_ERROR);
+  EXPECT_STREQ(zend_mock_error_message(0),
+               "Cannot redefine class constant "
+               "Async\\CircuitBreakerState::ACTIVE");
+}
+
+}  // namespace

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian/Ubuntu machine for zend-async-ref and builds it:
+# installs the build dependencies (Debian packages only), configures with
+# CMake and builds into ./build (or $ZAR_BUILD_DIR).
+#
+#   tools/setup.sh                 # RelWithDebInfo build in ./build
+#   ZAR_BUILD_DIR=build-asan tools/setup.sh -DZAR_SANITIZE=ON
+#
+# Extra arguments are passed to the CMake configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libabsl-dev libuv1-dev libboost-context-dev libboost-fiber-dev libsqlite3-dev
+  clang-format gdb python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+build_dir="${ZAR_BUILD_DIR:-build}"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" "$@"
+cmake --build "$build_dir" -j"$(nproc)"
