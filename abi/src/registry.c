@@ -1,11 +1,10 @@
 /*
  * zend-async-ref: the registry of the Zend Async ABI.
  *
- * Holds the async globals, every exported function pointer with its
- * process-start default, the register function of each group (scheduler,
- * reactor, thread pool, pool API, socket listening, async IO), the enable
- * probes, the version and heartbeat accessors, zend_async_api_shutdown()
- * and zend_async_ref_reset_registry().
+ * Defines every exported function pointer (from pointer_tables.h) and
+ * holds the register function of each group (scheduler, reactor, thread
+ * pool, pool API, socket listening, async IO), the enable probes,
+ * zend_async_api_shutdown() and zend_async_ref_reset_registry().
  *
  * Defaults. Before an extension registers, each pointer holds either a
  * named stub (spawn and friends throw Error "Async API is not enabled";
@@ -39,9 +38,7 @@
  * Threading: registration happens from MINIT on the main thread; the locks
  * only make a racing second registration fail instead of interleaving.
  */
-#include <string.h>
-
-#include "waker_internal.h"
+#include "pointer_tables.h"
 #include "zend_async_API.h"
 #include "zend_async_ref/registry_testing.h"
 
@@ -49,375 +46,8 @@
 #include "layout_assert.h"
 
 /* ===================================================================== */
-/* Globals                                                                */
+/* Function pointers                                                      */
 /* ===================================================================== */
-
-/* Zero-initialised (static storage): state OFF until the ctor runs. */
-ZEND_API zend_async_globals_t zend_async_globals_api;
-
-void zend_async_globals_ctor(void) {
-  memset(&zend_async_globals_api, 0, sizeof(zend_async_globals_api));
-  zend_async_globals_api.state = ZEND_ASYNC_OFF;
-  zend_atomic_bool_store(&zend_async_globals_api.heartbeat, false);
-}
-
-void zend_async_globals_dtor(void) {
-  zend_coroutine_switch_handlers_vector_t *handlers =
-      &zend_async_globals_api.main_coroutine_start_handlers;
-
-  if (handlers->data != NULL) {
-    pefree(handlers->data, 1);
-    handlers->data = NULL;
-  }
-  /* The array is gone, so is its content: a later add must not scan it. */
-  handlers->length = 0;
-  handlers->capacity = 0;
-}
-
-/* ===================================================================== */
-/* Default stubs                                                          */
-/* ===================================================================== */
-
-#define ASYNC_NOT_ENABLED "Async API is not enabled"
-
-static zend_coroutine_t *spawn_stub(zend_async_scope_t *scope,
-                                    zend_object *scope_provider,
-                                    int32_t priority) {
-  (void)scope;
-  (void)scope_provider;
-  (void)priority;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static bool suspend_stub(bool from_main, bool is_bailout) {
-  (void)from_main;
-  (void)is_bailout;
-  return false;
-}
-
-static bool enqueue_coroutine_stub(zend_coroutine_t *coroutine) {
-  (void)coroutine;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return false;
-}
-
-static bool spawn_and_throw_stub(zend_object *exception,
-                                 zend_async_scope_t *scope, int32_t priority) {
-  (void)exception;
-  (void)scope;
-  (void)priority;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return false;
-}
-
-static bool shutdown_stub(void) { return true; }
-
-static bool engine_shutdown_stub(void) { return true; }
-
-static bool scheduler_launch_stub(void) { return true; }
-
-static zend_array *get_coroutines_stub(void) { return NULL; }
-
-/* Accepts and drops the microtask (it is not released). */
-static bool add_microtask_stub(zend_async_microtask_t *microtask) {
-  (void)microtask;
-  return true;
-}
-
-static zend_array *get_awaiting_info_stub(zend_coroutine_t *coroutine) {
-  (void)coroutine;
-  return NULL;
-}
-
-/* Without a scheduler, async exceptions map to the engine's own classes. */
-static zend_class_entry *get_class_ce_default(zend_async_class type) {
-  switch (type) {
-    case ZEND_ASYNC_EXCEPTION_DEFAULT:
-    case ZEND_ASYNC_EXCEPTION_DNS:
-    case ZEND_ASYNC_EXCEPTION_POLL:
-    case ZEND_ASYNC_EXCEPTION_TIMEOUT:
-    case ZEND_ASYNC_EXCEPTION_INPUT_OUTPUT:
-      return zend_ce_exception;
-    case ZEND_ASYNC_EXCEPTION_CANCELLATION:
-      return zend_ce_error;
-    default:
-      return NULL;
-  }
-}
-
-static zend_future_t *new_future_stub(bool thread_safe, size_t extra_size) {
-  (void)thread_safe;
-  (void)extra_size;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static zend_async_channel_t *new_channel_stub(size_t buffer_size,
-                                              bool resizable, bool thread_safe,
-                                              size_t extra_size) {
-  (void)buffer_size;
-  (void)resizable;
-  (void)thread_safe;
-  (void)extra_size;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static zend_object *new_future_obj_stub(zend_future_t *future) {
-  (void)future;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static zend_object *new_channel_obj_stub(zend_async_channel_t *channel) {
-  (void)channel;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static zend_async_group_t *new_group_stub(uint32_t concurrency,
-                                          uint32_t queue_limit,
-                                          zend_object *scope) {
-  (void)concurrency;
-  (void)queue_limit;
-  (void)scope;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static zend_async_context_t *new_context_stub(void) {
-  zend_throw_error(NULL, "Context API is not enabled");
-  return NULL;
-}
-
-/* Without fibers the caller already runs on the main stack. */
-static void call_on_main_stack_default(void (*fn)(void *), void *arg) {
-  fn(arg);
-}
-
-static zend_async_pool_t *new_pool_stub(
-    zend_async_pool_factory_fn factory,
-    zend_async_pool_destructor_fn destructor,
-    zend_async_pool_healthcheck_fn healthcheck,
-    zend_async_pool_before_acquire_fn before_acquire,
-    zend_async_pool_before_release_fn before_release, uint32_t min_size,
-    uint32_t max_size, uint32_t healthcheck_interval_ms, size_t extra_size) {
-  (void)factory;
-  (void)destructor;
-  (void)healthcheck;
-  (void)before_acquire;
-  (void)before_release;
-  (void)min_size;
-  (void)max_size;
-  (void)healthcheck_interval_ms;
-  (void)extra_size;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static zend_object *new_pool_obj_stub(zend_async_pool_t *pool) {
-  (void)pool;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return NULL;
-}
-
-static bool pool_acquire_stub(zend_async_pool_t *pool, zval *result,
-                              zend_long timeout_ms) {
-  (void)pool;
-  (void)result;
-  (void)timeout_ms;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return false;
-}
-
-static bool pool_try_acquire_stub(zend_async_pool_t *pool, zval *result) {
-  (void)pool;
-  (void)result;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-  return false;
-}
-
-static void pool_release_stub(zend_async_pool_t *pool, zval *resource) {
-  (void)pool;
-  (void)resource;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-}
-
-static void pool_close_stub(zend_async_pool_t *pool) {
-  (void)pool;
-  zend_throw_error(NULL, ASYNC_NOT_ENABLED);
-}
-
-static zend_async_listen_event_t *socket_listen_stub(const char *host, int port,
-                                                     int backlog,
-                                                     uint32_t flags,
-                                                     size_t extra_size) {
-  (void)host;
-  (void)port;
-  (void)backlog;
-  (void)flags;
-  (void)extra_size;
-  zend_throw_error(NULL, "Socket listening API is not enabled");
-  return NULL;
-}
-
-static zend_async_listen_event_t *socket_listen_fd_stub(zend_socket_t fd,
-                                                        int backlog,
-                                                        uint32_t flags,
-                                                        size_t extra_size) {
-  (void)fd;
-  (void)backlog;
-  (void)flags;
-  (void)extra_size;
-  zend_throw_error(NULL, "Socket listening API is not enabled");
-  return NULL;
-}
-
-/* ===================================================================== */
-/* Function pointers, one table per group: X(type, name, default)        */
-/* ===================================================================== */
-
-#define ZAR_SCHEDULER_POINTERS(X)                                              \
-  X(zend_async_scheduler_launch_t, zend_async_scheduler_launch_fn,             \
-    scheduler_launch_stub)                                                     \
-  X(zend_async_new_coroutine_t, zend_async_new_coroutine_fn, NULL)             \
-  X(zend_async_new_scope_t, zend_async_new_scope_fn, NULL)                     \
-  X(zend_async_new_context_t, zend_async_new_context_fn, new_context_stub)     \
-  X(zend_async_spawn_t, zend_async_spawn_fn, spawn_stub)                       \
-  X(zend_async_suspend_t, zend_async_suspend_fn, suspend_stub)                 \
-  X(zend_async_enqueue_coroutine_t, zend_async_enqueue_coroutine_fn,           \
-    enqueue_coroutine_stub)                                                    \
-  X(zend_async_resume_t, zend_async_resume_fn, NULL)                           \
-  X(zend_async_cancel_t, zend_async_cancel_fn, NULL)                           \
-  X(zend_async_scope_await_after_cancellation_t,                               \
-    zend_async_scope_await_after_cancellation_fn, NULL)                        \
-  X(zend_async_spawn_and_throw_t, zend_async_spawn_and_throw_fn,               \
-    spawn_and_throw_stub)                                                      \
-  X(zend_async_shutdown_t, zend_async_shutdown_fn, shutdown_stub)              \
-  X(zend_async_waker_new_t, zend_async_waker_new_fn, zar_waker_new_default)    \
-  X(zend_async_waker_destroy_t, zend_async_waker_destroy_fn,                   \
-    zar_waker_destroy_default)                                                 \
-  X(zend_async_get_coroutines_t, zend_async_get_coroutines_fn,                 \
-    get_coroutines_stub)                                                       \
-  X(zend_async_add_microtask_t, zend_async_add_microtask_fn,                   \
-    add_microtask_stub)                                                        \
-  X(zend_async_get_awaiting_info_t, zend_async_get_awaiting_info_fn,           \
-    get_awaiting_info_stub)                                                    \
-  X(zend_async_get_class_ce_t, zend_async_get_class_ce_fn,                     \
-    get_class_ce_default)                                                      \
-  X(zend_async_new_iterator_t, zend_async_new_iterator_fn, NULL)               \
-  X(zend_async_new_future_t, zend_async_new_future_fn, new_future_stub)        \
-  X(zend_async_new_channel_t, zend_async_new_channel_fn, new_channel_stub)     \
-  X(zend_async_new_future_obj_t, zend_async_new_future_obj_fn,                 \
-    new_future_obj_stub)                                                       \
-  X(zend_async_new_channel_obj_t, zend_async_new_channel_obj_fn,               \
-    new_channel_obj_stub)                                                      \
-  X(zend_async_new_group_t, zend_async_new_group_fn, new_group_stub)           \
-  X(zend_async_engine_shutdown_t, zend_async_engine_shutdown_fn,               \
-    engine_shutdown_stub)                                                      \
-  X(zend_async_thread_snapshot_create_t, zend_async_thread_snapshot_create_fn, \
-    NULL)                                                                      \
-  X(zend_async_thread_snapshot_destroy_t,                                      \
-    zend_async_thread_snapshot_destroy_fn, NULL)                               \
-  X(zend_async_thread_run_t, zend_async_thread_run_fn, NULL)                   \
-  X(zend_async_thread_load_result_t, zend_async_thread_load_result_fn, NULL)
-
-/* Set directly by the implementation, not through a register function. */
-#define ZAR_UNREGISTERED_POINTERS(X)                                   \
-  X(zend_async_call_on_main_stack_t, zend_async_call_on_main_stack_fn, \
-    call_on_main_stack_default)                                        \
-  X(zend_async_coroutine_get_execute_data_t,                           \
-    zend_async_coroutine_get_execute_data_fn, NULL)                    \
-  X(zend_async_sigaction_t, zend_async_sigaction_fn, NULL)             \
-  X(zend_async_reactor_tick_t, zend_async_reactor_tick_fn, NULL)
-
-#define ZAR_REACTOR_POINTERS(X)                                              \
-  X(zend_async_reactor_startup_t, zend_async_reactor_startup_fn, NULL)       \
-  X(zend_async_reactor_shutdown_t, zend_async_reactor_shutdown_fn, NULL)     \
-  X(zend_async_reactor_execute_t, zend_async_reactor_execute_fn, NULL)       \
-  X(zend_async_reactor_loop_alive_t, zend_async_reactor_loop_alive_fn, NULL) \
-  X(zend_async_reactor_quiesce_t, zend_async_reactor_quiesce_fn, NULL)       \
-  X(zend_async_new_socket_event_t, zend_async_new_socket_event_fn, NULL)     \
-  X(zend_async_new_poll_event_t, zend_async_new_poll_event_fn, NULL)         \
-  X(zend_async_new_poll_proxy_event_t, zend_async_new_poll_proxy_event_fn,   \
-    NULL)                                                                    \
-  X(zend_async_new_timer_event_t, zend_async_new_timer_event_fn, NULL)       \
-  X(zend_async_timer_rearm_t, zend_async_timer_rearm_fn, NULL)               \
-  X(zend_async_new_signal_event_t, zend_async_new_signal_event_fn, NULL)     \
-  X(zend_async_new_process_event_t, zend_async_new_process_event_fn, NULL)   \
-  X(zend_async_new_thread_event_t, zend_async_new_thread_event_fn, NULL)     \
-  X(zend_async_new_filesystem_event_t, zend_async_new_filesystem_event_fn,   \
-    NULL)                                                                    \
-  X(zend_async_getnameinfo_t, zend_async_getnameinfo_fn, NULL)               \
-  X(zend_async_getaddrinfo_t, zend_async_getaddrinfo_fn, NULL)               \
-  X(zend_async_freeaddrinfo_t, zend_async_freeaddrinfo_fn, NULL)             \
-  X(zend_async_new_exec_event_t, zend_async_new_exec_event_fn, NULL)         \
-  X(zend_async_exec_t, zend_async_exec_fn, NULL)                             \
-  X(zend_async_new_trigger_event_t, zend_async_new_trigger_event_fn, NULL)   \
-  X(zend_async_available_parallelism_t, zend_async_available_parallelism_fn, \
-    NULL)                                                                    \
-  X(zend_async_now_t, zend_async_now_fn, NULL)
-
-#define ZAR_THREAD_POOL_POINTERS(X)                                        \
-  X(zend_async_new_task_t, zend_async_new_task_fn, NULL)                   \
-  X(zend_async_queue_task_t, zend_async_queue_task_fn, NULL)               \
-  X(zend_async_new_thread_pool_t, zend_async_new_thread_pool_fn, NULL)     \
-  X(zend_async_start_thread_t, zend_async_start_thread_fn, NULL)           \
-  X(zend_async_thread_transfer_zval_t, zend_async_thread_transfer_zval_fn, \
-    NULL)                                                                  \
-  X(zend_async_thread_load_zval_t, zend_async_thread_load_zval_fn, NULL)   \
-  X(zend_async_thread_transfer_zval_toplevel_t,                            \
-    zend_async_thread_transfer_zval_toplevel_fn, NULL)                     \
-  X(zend_async_thread_load_zval_toplevel_t,                                \
-    zend_async_thread_load_zval_toplevel_fn, NULL)                         \
-  X(zend_async_thread_release_transferred_zval_t,                          \
-    zend_async_thread_release_transferred_zval_fn, NULL)                   \
-  X(zend_async_thread_xlat_put_t, zend_async_thread_xlat_put_fn, NULL)     \
-  X(zend_async_thread_defer_release_t, zend_async_thread_defer_release_fn, NULL)
-
-#define ZAR_POOL_POINTERS(X)                                                  \
-  X(zend_async_new_pool_t, zend_async_new_pool_fn, new_pool_stub)             \
-  X(zend_async_new_pool_obj_t, zend_async_new_pool_obj_fn, new_pool_obj_stub) \
-  X(zend_async_pool_acquire_t, zend_async_pool_acquire_fn, pool_acquire_stub) \
-  X(zend_async_pool_try_acquire_t, zend_async_pool_try_acquire_fn,            \
-    pool_try_acquire_stub)                                                    \
-  X(zend_async_pool_release_t, zend_async_pool_release_fn, pool_release_stub) \
-  X(zend_async_pool_close_t, zend_async_pool_close_fn, pool_close_stub)
-
-#define ZAR_SOCKET_LISTENING_POINTERS(X)                           \
-  X(zend_async_socket_listen_t, zend_async_socket_listen_fn,       \
-    socket_listen_stub)                                            \
-  X(zend_async_socket_listen_fd_t, zend_async_socket_listen_fd_fn, \
-    socket_listen_fd_stub)
-
-#define ZAR_IO_POINTERS(X)                                                   \
-  X(zend_async_io_create_t, zend_async_io_create_fn, NULL)                   \
-  X(zend_async_io_read_t, zend_async_io_read_fn, NULL)                       \
-  X(zend_async_io_write_t, zend_async_io_write_fn, NULL)                     \
-  X(zend_async_io_writev_t, zend_async_io_writev_fn, NULL)                   \
-  X(zend_async_io_close_t, zend_async_io_close_fn, NULL)                     \
-  X(zend_async_io_await_t, zend_async_io_await_fn, NULL)                     \
-  X(zend_async_io_flush_t, zend_async_io_flush_fn, NULL)                     \
-  X(zend_async_io_stat_t, zend_async_io_stat_fn, NULL)                       \
-  X(zend_async_io_seek_t, zend_async_io_seek_fn, NULL)                       \
-  X(zend_async_io_sendfile_t, zend_async_io_sendfile_fn, NULL)               \
-  X(zend_async_fs_open_t, zend_async_fs_open_fn, NULL)                       \
-  X(zend_async_udp_sendto_t, zend_async_udp_sendto_fn, NULL)                 \
-  X(zend_async_udp_try_send_t, zend_async_udp_try_send_fn, NULL)             \
-  X(zend_async_udp_recvfrom_t, zend_async_udp_recvfrom_fn, NULL)             \
-  X(zend_async_io_set_option_t, zend_async_io_set_option_fn, NULL)           \
-  X(zend_async_udp_set_membership_t, zend_async_udp_set_membership_fn, NULL) \
-  X(zend_async_udp_bind_t, zend_async_udp_bind_fn, NULL)
-
-#define ZAR_ALL_POINTERS(X)        \
-  ZAR_SCHEDULER_POINTERS(X)        \
-  ZAR_UNREGISTERED_POINTERS(X)     \
-  ZAR_REACTOR_POINTERS(X)          \
-  ZAR_THREAD_POOL_POINTERS(X)      \
-  ZAR_POOL_POINTERS(X)             \
-  ZAR_SOCKET_LISTENING_POINTERS(X) \
-  ZAR_IO_POINTERS(X)
 
 #define ZAR_DEFINE_POINTER(type, name, initial) ZEND_API type name = initial;
 ZAR_ALL_POINTERS(ZAR_DEFINE_POINTER)
@@ -466,25 +96,6 @@ ZEND_API bool zend_async_thread_pool_is_enabled(void) {
   return zend_async_queue_task_fn != NULL;
 }
 
-ZEND_API int zend_async_get_api_version_number(void) {
-  return ZEND_ASYNC_API_VERSION_NUMBER;
-}
-
-/* Declared but not defined upstream; defined here (see the header). */
-ZEND_API const char *zend_async_get_api_version(void) { return ZEND_ASYNC_API; }
-
-ZEND_API zend_async_heartbeat_handler_t
-zend_async_set_heartbeat_handler(zend_async_heartbeat_handler_t handler) {
-  const zend_async_heartbeat_handler_t previous =
-      ZEND_ASYNC_G(heartbeat_handler);
-  ZEND_ASYNC_G(heartbeat_handler) = handler;
-  return previous;
-}
-
-ZEND_API zend_async_heartbeat_handler_t zend_async_get_heartbeat_handler(void) {
-  return ZEND_ASYNC_G(heartbeat_handler);
-}
-
 /* ===================================================================== */
 /* Shutdown and reset                                                     */
 /* ===================================================================== */
@@ -526,6 +137,51 @@ ZEND_API void zend_async_ref_reset_registry(void) {
 /* Register functions                                                     */
 /* ===================================================================== */
 
+/* How a locked group's registration begins. */
+typedef enum {
+  REGISTRATION_REFUSED, /* return false */
+  REGISTRATION_KEPT,    /* same module already registered: return true */
+  REGISTRATION_PROCEED  /* install the pointers, then finish */
+} registration_start;
+
+/* The shared prologue of the scheduler, reactor, socket-listening and IO
+ * registrations, with their quirks: a held lock refuses silently; the same
+ * module keeps the lock held; another module without allow_override is
+ * reported, and only the scheduler releases its lock before reporting. */
+static registration_start begin_locked_registration(
+    zend_atomic_bool *lock, char *const *registered, char *module,
+    bool allow_override, const char *group, bool release_lock_on_conflict) {
+  if (zend_atomic_bool_exchange(lock, true)) {
+    return REGISTRATION_REFUSED;
+  }
+
+  if (*registered == module) {
+    return REGISTRATION_KEPT;
+  }
+
+  if (*registered != NULL && !allow_override) {
+    if (release_lock_on_conflict) {
+      zend_atomic_bool_store(lock, false);
+    }
+    zend_error(E_CORE_ERROR, OVERRIDE_ERROR_FORMAT("%s"), module, group,
+               *registered);
+    return REGISTRATION_REFUSED;
+  }
+
+  return REGISTRATION_PROCEED;
+}
+
+#define BEGIN_LOCKED_REGISTRATION(lock, registered, group, release)    \
+  switch (begin_locked_registration(&(lock), &(registered), module,    \
+                                    allow_override, group, release)) { \
+    case REGISTRATION_REFUSED:                                         \
+      return false;                                                    \
+    case REGISTRATION_KEPT:                                            \
+      return true;                                                     \
+    case REGISTRATION_PROCEED:                                         \
+      break;                                                           \
+  }
+
 ZEND_API bool zend_async_scheduler_register(
     char *module, bool allow_override,
     zend_async_scheduler_launch_t scheduler_launch_fn,
@@ -555,21 +211,8 @@ ZEND_API bool zend_async_scheduler_register(
     zend_async_thread_snapshot_destroy_t thread_snapshot_destroy_fn,
     zend_async_thread_run_t thread_run_fn,
     zend_async_thread_load_result_t thread_load_result_fn) {
-  if (zend_atomic_bool_exchange(&scheduler_lock, true)) {
-    return false;
-  }
-
-  if (scheduler_module_name == module) {
-    /* Lock intentionally left held (see the file comment). */
-    return true;
-  }
-
-  if (scheduler_module_name != NULL && !allow_override) {
-    zend_atomic_bool_store(&scheduler_lock, false);
-    zend_error(E_CORE_ERROR, OVERRIDE_ERROR_FORMAT("Scheduler"), module,
-               scheduler_module_name);
-    return false;
-  }
+  BEGIN_LOCKED_REGISTRATION(scheduler_lock, scheduler_module_name, "Scheduler",
+                            true)
 
   scheduler_module_name = module;
 
@@ -633,21 +276,8 @@ ZEND_API bool zend_async_reactor_register(
     zend_async_new_trigger_event_t new_trigger_event_fn,
     zend_async_available_parallelism_t available_parallelism_fn,
     zend_async_now_t now_fn) {
-  if (zend_atomic_bool_exchange(&reactor_lock, true)) {
-    return false;
-  }
-
-  if (reactor_module_name == module) {
-    /* Lock intentionally left held. */
-    return true;
-  }
-
-  if (reactor_module_name != NULL && !allow_override) {
-    /* Lock intentionally left held. */
-    zend_error(E_CORE_ERROR, OVERRIDE_ERROR_FORMAT("Reactor"), module,
-               reactor_module_name);
-    return false;
-  }
+  BEGIN_LOCKED_REGISTRATION(reactor_lock, reactor_module_name, "Reactor",
+                            false);
 
   reactor_module_name = module;
 
@@ -741,21 +371,8 @@ ZEND_API bool zend_async_socket_listening_register(
     char *module, bool allow_override,
     zend_async_socket_listen_t socket_listen_fn,
     zend_async_socket_listen_fd_t socket_listen_fd_fn) {
-  if (zend_atomic_bool_exchange(&socket_listening_lock, true)) {
-    return false;
-  }
-
-  if (socket_listening_module_name == module) {
-    /* Lock intentionally left held. */
-    return true;
-  }
-
-  if (socket_listening_module_name != NULL && !allow_override) {
-    /* Lock intentionally left held. */
-    zend_error(E_CORE_ERROR, OVERRIDE_ERROR_FORMAT("Socket Listening API"),
-               module, socket_listening_module_name);
-    return false;
-  }
+  BEGIN_LOCKED_REGISTRATION(socket_listening_lock, socket_listening_module_name,
+                            "Socket Listening API", false)
 
   socket_listening_module_name = module;
 
@@ -780,21 +397,7 @@ ZEND_API bool zend_async_io_register(
     zend_async_io_set_option_t set_option_fn,
     zend_async_udp_set_membership_t udp_set_membership_fn,
     zend_async_udp_bind_t udp_bind_fn) {
-  if (zend_atomic_bool_exchange(&io_lock, true)) {
-    return false;
-  }
-
-  if (io_module_name == module) {
-    /* Lock intentionally left held. */
-    return true;
-  }
-
-  if (io_module_name != NULL && !allow_override) {
-    /* Lock intentionally left held. */
-    zend_error(E_CORE_ERROR, OVERRIDE_ERROR_FORMAT("Async IO API"), module,
-               io_module_name);
-    return false;
-  }
+  BEGIN_LOCKED_REGISTRATION(io_lock, io_module_name, "Async IO API", false);
 
   io_module_name = module;
 

@@ -290,6 +290,24 @@ zend_async_waker_t *zar_waker_new_default(zend_coroutine_t *coroutine) {
   return waker;
 }
 
+/* Releases what a wait produced or recorded: the pending error, the
+ * suspension site and the result (left UNDEF). */
+static void waker_release_outcome(zend_async_waker_t *waker) {
+  if (waker->error != NULL) {
+    zend_object_release(waker->error);
+    waker->error = NULL;
+  }
+
+  if (waker->filename != NULL) {
+    zend_string_release(waker->filename);
+    waker->filename = NULL;
+    waker->lineno = 0;
+  }
+
+  zval_ptr_dtor(&waker->result);
+  ZVAL_UNDEF(&waker->result);
+}
+
 /* Runs and clears the waker's dtor hook. */
 static void waker_run_dtor(zend_coroutine_t *coroutine) {
   zend_async_waker_t *waker = coroutine->waker;
@@ -310,24 +328,12 @@ ZEND_API void zend_async_waker_clean(zend_coroutine_t *coroutine) {
 
   waker_run_dtor(coroutine);
   waker->status = ZEND_ASYNC_WAKER_NO_STATUS;
-
-  if (waker->error != NULL) {
-    zend_object_release(waker->error);
-    waker->error = NULL;
-  }
+  waker_release_outcome(waker);
 
   if (waker->triggered_events != NULL) {
     zend_hash_clean(waker->triggered_events);
   }
 
-  if (waker->filename != NULL) {
-    zend_string_release(waker->filename);
-    waker->filename = NULL;
-    waker->lineno = 0;
-  }
-
-  zval_ptr_dtor(&waker->result);
-  ZVAL_UNDEF(&waker->result);
   ZEND_ASYNC_WAKER_CLEAN_EVENTS(waker);
 
   for (uint32_t i = 0; i < ZEND_ASYNC_WAKER_INLINE_SLOTS; i++) {
@@ -348,11 +354,7 @@ void zar_waker_destroy_default(zend_coroutine_t *coroutine) {
    * it through the coroutine. */
   coroutine->waker = NULL;
   waker->status = ZEND_ASYNC_WAKER_NO_STATUS;
-
-  if (waker->error != NULL) {
-    zend_object_release(waker->error);
-    waker->error = NULL;
-  }
+  waker_release_outcome(waker);
 
   if (waker->triggered_events != NULL) {
     zend_hash_destroy(waker->triggered_events);
@@ -360,14 +362,6 @@ void zar_waker_destroy_default(zend_coroutine_t *coroutine) {
     waker->triggered_events = NULL;
   }
 
-  if (waker->filename != NULL) {
-    zend_string_release(waker->filename);
-    waker->filename = NULL;
-    waker->lineno = 0;
-  }
-
-  zval_ptr_dtor(&waker->result);
-  ZVAL_UNDEF(&waker->result);
   zend_async_waker_stop_events(waker);
   zend_hash_destroy(&waker->events);
 }
