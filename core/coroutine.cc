@@ -1,0 +1,193 @@
+// The Async\Coroutine object and its event: creation, the event vtable, and
+// what freeing the object releases. Running and finishing a coroutine is
+// the scheduler's (coroutine_run.cc).
+
+#include "core/coroutine.h"
+
+#include "core/async_classes.h"
+#include "core/scope.h"
+
+namespace zar::core {
+namespace {
+
+zend_object_handlers coroutine_handlers;
+bool coroutine_handlers_ready = false;
+
+bool CoroutineAddCallback(zend_async_event_t* event,
+                          zend_async_event_callback_t* callback) {
+  return zend_async_callbacks_push(event, callback);
+}
+
+bool CoroutineDelCallback(zend_async_event_t* event,
+                          zend_async_event_callback_t* callback) {
+  return zend_async_callbacks_remove(event, callback);
+}
+
+// A coroutine is not armed in any loop: start/stop have nothing to do.
+bool CoroutineStartStop(zend_async_event_t* event) {
+  (void)event;
+  return true;
+}
+
+// Hands a finished coroutine's outcome to `callback`, or copies it to
+// result/exception; with neither an exception slot nor a callback, a
+// failed coroutine's exception is thrown. False while it runs.
+bool CoroutineReplay(zend_async_event_t* event,
+                     zend_async_event_callback_t* callback, zval* result,
+                     zend_object** exception) {
+  zend_coroutine_t* coroutine = reinterpret_cast<zend_coroutine_t*>(event);
+  if (!ZEND_COROUTINE_IS_FINISHED(coroutine)) return false;
+
+  if (callback != nullptr) {
+    callback->callback(event, callback, &coroutine->result,
+                       coroutine->exception);
+    return true;
+  }
+  if (result != nullptr) ZVAL_COPY(result, &coroutine->result);
+  if (coroutine->exception != nullptr) {
+    GC_ADDREF(coroutine->exception);
+    if (exception != nullptr) {
+      *exception = coroutine->exception;
+    } else {
+      zend_throw_exception_internal(coroutine->exception);
+    }
+  }
+  return coroutine->exception != nullptr ||
+         Z_TYPE(coroutine->result) != IS_UNDEF;
+}
+
+zend_string* CoroutineInfo(zend_async_event_t* event) {
+  zend_coroutine_t* coroutine = reinterpret_cast<zend_coroutine_t*>(event);
+  zend_string* name = zend_coroutine_callable_name(coroutine);
+  const char* spawned_at =
+      coroutine->filename != nullptr ? ZSTR_VAL(coroutine->filename) : "";
+  zend_string* info;
+  if (ZEND_COROUTINE_SUSPENDED(coroutine)) {
+    const zend_async_waker_t* waker = coroutine->waker;
+    info = zend_strpprintf(
+        0, "Coroutine %u spawned at %s:%u, suspended at %s:%u (%s)",
+        AsyncCoroutine::FromAbi(coroutine)->std.handle, spawned_at,
+        coroutine->lineno,
+        waker->filename != nullptr ? ZSTR_VAL(waker->filename) : "",
+        waker->lineno, ZSTR_VAL(name));
+  } else {
+    info = zend_strpprintf(0, "Coroutine %u spawned at %s:%u (%s)",
+                           AsyncCoroutine::FromAbi(coroutine)->std.handle,
+                           spawned_at, coroutine->lineno, ZSTR_VAL(name));
+  }
+  zend_string_release(name);
+  return info;
+}
+
+// dispose() of an object event drops one reference to the object.
+bool CoroutineDispose(zend_async_event_t* event) {
+  OBJ_RELEASE(
+      &AsyncCoroutine::FromAbi(reinterpret_cast<zend_coroutine_t*>(event))
+           ->std);
+  return true;
+}
+
+void ReleaseObject(zend_object** slot) {
+  if (*slot != nullptr) {
+    zend_object* object = *slot;
+    *slot = nullptr;
+    OBJ_RELEASE(object);
+  }
+}
+
+// free_obj: everything the coroutine still owns. A coroutine that ran has
+// already left its scope, the scheduler and its waker (coroutine_run.cc);
+// one that never ran (created and dropped, or freed at request end) leaves
+// them here.
+void CoroutineFree(zend_object* object) {
+  AsyncCoroutine* self = AsyncCoroutine::FromObject(object);
+  zend_coroutine_t* coroutine = &self->coroutine;
+
+  if (self->scope_member) ScopeRemoveCoroutine(self);
+  if (coroutine->fcall != nullptr) {
+    zend_fcall_release(coroutine->fcall);
+    coroutine->fcall = nullptr;
+  }
+  if (coroutine->filename != nullptr) {
+    zend_string_release(coroutine->filename);
+    coroutine->filename = nullptr;
+  }
+  DestroyWaker(coroutine);
+  if (coroutine->internal_context != nullptr) {
+    zend_async_coroutine_internal_context_dispose(coroutine);
+  }
+  if (coroutine->context != nullptr) {
+    zend_async_context_t* context = coroutine->context;
+    coroutine->context = nullptr;
+    context->dispose(context);
+  }
+  zval_ptr_dtor(&coroutine->result);
+  ZVAL_UNDEF(&coroutine->result);
+  ReleaseObject(&coroutine->exception);
+  ReleaseObject(&self->deferred_cancellation);
+  ReleaseObject(&self->throw_on_start);
+  zend_async_callbacks_free(&coroutine->event);
+  if (coroutine->switch_handlers != nullptr) {
+    zend_coroutine_switch_handlers_destroy(coroutine);
+  }
+  if (coroutine->extended_dispose != nullptr) {
+    const zend_async_coroutine_dispose dispose = coroutine->extended_dispose;
+    coroutine->extended_dispose = nullptr;
+    dispose(coroutine);
+  }
+  zend_object_std_dtor(object);
+}
+
+}  // namespace
+
+const zend_object_handlers* CoroutineObjectHandlers() {
+  if (!coroutine_handlers_ready) {
+    coroutine_handlers = std_object_handlers;
+    coroutine_handlers.offset = offsetof(AsyncCoroutine, std);
+    coroutine_handlers.free_obj = CoroutineFree;
+    coroutine_handlers.clone_obj = nullptr;
+    coroutine_handlers_ready = true;
+  }
+  return &coroutine_handlers;
+}
+
+zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
+  zend_class_entry* ce = GetClassCe(ZEND_ASYNC_CLASS_COROUTINE);
+  if (UNEXPECTED(ce == nullptr)) {
+    zend_throw_error(nullptr, "The Async\\Coroutine class is not registered");
+    return nullptr;
+  }
+  auto* self = static_cast<AsyncCoroutine*>(
+      zend_object_alloc(sizeof(AsyncCoroutine), ce));
+  zend_coroutine_t* coroutine = &self->coroutine;
+  ZVAL_UNDEF(&coroutine->result);
+  zend_async_event_t* event = &coroutine->event;
+  ZEND_ASYNC_EVENT_SET_ZEND_OBJ(event);
+  ZEND_ASYNC_EVENT_SET_NO_FREE_MEMORY(event);
+  ZEND_ASYNC_EVENT_SET_ZEND_OBJ_OFFSET(event, offsetof(AsyncCoroutine, std));
+  event->add_callback = CoroutineAddCallback;
+  event->del_callback = CoroutineDelCallback;
+  event->start = CoroutineStartStop;
+  event->stop = CoroutineStartStop;
+  event->replay = CoroutineReplay;
+  event->dispose = CoroutineDispose;
+  event->info = CoroutineInfo;
+  coroutine->scope = scope;
+  zend_object_std_init(&self->std, ce);
+  return coroutine;
+}
+
+bool IsCancellation(const zend_object* exception) {
+  return exception != nullptr && zend_ce_cancellation != nullptr &&
+         instanceof_function(exception->ce, zend_ce_cancellation);
+}
+
+void DestroyWaker(zend_coroutine_t* coroutine) {
+  zend_async_waker_t* waker = coroutine->waker;
+  if (waker == nullptr) return;
+  ZEND_ASYNC_WAKER_DESTROY(coroutine);
+  coroutine->waker = nullptr;
+  efree(waker);
+}
+
+}  // namespace zar::core

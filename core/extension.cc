@@ -1,0 +1,82 @@
+// The module entry "true_async": the extension's lifecycle hooks.
+//
+//   MINIT      defines the classes, registers the scheduler (under
+//              kSchedulerModuleName) and the reactor (under
+//              kReactorModuleName) through the ABI.
+//   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); no scheduler state
+//              exists until the first spawn launches it.
+//   RSHUTDOWN  releases whatever scheduler state is left, then the
+//              reactor's request state.
+//   MSHUTDOWN  forgets the class entries (the engine frees them).
+
+#include "core/extension.h"
+
+#include "core/async_classes.h"
+#include "core/reactor.h"
+#include "core/registration.h"
+#include "core/scheduler.h"
+#include "core/version.h"
+
+namespace zar::core {
+
+char kSchedulerModuleName[] = "zend-async-ref v0.1.0";
+
+bool EngineShutdown() {
+  ReleaseRequestState();
+  ShutdownReactorForRequest();
+  return true;
+}
+
+namespace {
+
+zend_result ModuleStartup(INIT_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  if (!RegisterClasses()) return FAILURE;
+  if (!RegisterScheduler()) return FAILURE;
+  if (!RegisterReactor()) return FAILURE;
+  return SUCCESS;
+}
+
+zend_result ModuleShutdown(SHUTDOWN_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  ReleaseRequestState();
+  ForgetClasses();
+  return SUCCESS;
+}
+
+zend_result RequestStartup(INIT_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  ZEND_ASYNC_INITIALIZE;
+  return SUCCESS;
+}
+
+zend_result RequestShutdown(SHUTDOWN_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  ReleaseRequestState();
+  ShutdownReactorForRequest();
+  return SUCCESS;
+}
+
+}  // namespace
+}  // namespace zar::core
+
+extern "C" {
+
+zend_module_entry zar_async_module_entry = {
+    STANDARD_MODULE_HEADER,
+    "true_async",
+    nullptr,  // functions
+    zar::core::ModuleStartup,
+    zar::core::ModuleShutdown,
+    zar::core::RequestStartup,
+    zar::core::RequestShutdown,
+    nullptr,  // info
+    zar::core::kVersion,
+    STANDARD_MODULE_PROPERTIES,
+};
+
+}  // extern "C"

@@ -1,0 +1,195 @@
+// Poll proxies: narrower views sharing one poll event.
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/reactor/support/reactor_test.h"
+
+namespace zar::reactor_testing {
+namespace {
+
+using ::testing::ElementsAre;
+
+class PollProxyEventTest : public ReactorTest {};
+
+TEST_F(PollProxyEventTest, ProxiesStartTheSharedPollWithTheUnionAndRestore) {
+  SocketPair sockets;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_DISCONNECT);
+  zend_async_poll_proxy_t* reader =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  EXPECT_EQ(reader->poll_event, poll);
+  EXPECT_EQ(poll->base.ref_count, 3u);
+
+  ASSERT_TRUE(reader->base.start(&reader->base));
+  EXPECT_EQ(poll->base.loop_ref_count, 1u);
+  EXPECT_EQ(poll->events, ASYNC_READABLE);
+  ASSERT_TRUE(writer->base.start(&writer->base));
+  EXPECT_EQ(poll->base.loop_ref_count, 2u);
+  EXPECT_EQ(poll->events, ASYNC_READABLE | ASYNC_WRITABLE);
+  // A proxy started twice still holds one reference on the poll.
+  ASSERT_TRUE(writer->base.start(&writer->base));
+  EXPECT_EQ(writer->base.loop_ref_count, 2u);
+  EXPECT_EQ(poll->base.loop_ref_count, 2u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 3u);
+
+  EXPECT_TRUE(writer->base.stop(&writer->base));
+  EXPECT_TRUE(writer->base.stop(&writer->base));
+  EXPECT_EQ(poll->base.loop_ref_count, 1u);
+  EXPECT_EQ(poll->events, ASYNC_READABLE);
+  EXPECT_TRUE(reader->base.stop(&reader->base));
+  EXPECT_EQ(poll->base.loop_ref_count, 0u);
+  EXPECT_EQ(poll->events, ASYNC_DISCONNECT);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  EXPECT_EQ(poll->base.ref_count, 2u);
+  ZEND_ASYNC_EVENT_RELEASE(&reader->base);
+  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
+}
+
+TEST_F(PollProxyEventTest, EachProxySeesItsSubsetOfTheReadiness) {
+  SocketPair sockets;
+  NotificationLog log;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
+  zend_async_poll_proxy_t* reader =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  AddRecorder(&poll->base, &log, "poll", ResultKind::kPollMask);
+  AddRecorder(&reader->base, &log, "reader", ResultKind::kPollMask);
+  AddRecorder(&writer->base, &log, "writer", ResultKind::kPollMask);
+  ASSERT_TRUE(reader->base.start(&reader->base));
+  ASSERT_TRUE(writer->base.start(&writer->base));
+
+  // Nothing to read yet: only the writer.
+  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+  EXPECT_THAT(Names(log), ElementsAre("writer"));
+  EXPECT_EQ(log[0].value, ASYNC_WRITABLE);
+  EXPECT_EQ(writer->triggered_events, ASYNC_WRITABLE);
+
+  // Readable and writable: each proxy gets its own bit, in attach order;
+  // the poll, not started directly, is not notified.
+  log.clear();
+  sockets.WriteRight();
+  ASSERT_TRUE(RunUntil([&] { return log.size() >= 2; }));
+  EXPECT_THAT(Names(log), ElementsAre("reader", "writer"));
+  EXPECT_EQ(log[0].value, ASYNC_READABLE);
+  EXPECT_EQ(log[1].value, ASYNC_WRITABLE);
+  EXPECT_EQ(reader->triggered_events, ASYNC_READABLE);
+  EXPECT_EQ(poll->triggered_events, ASYNC_READABLE | ASYNC_WRITABLE);
+
+  ZEND_ASYNC_EVENT_RELEASE(&reader->base);
+  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+}
+
+TEST_F(PollProxyEventTest, DirectlyStartedPollKeepsItsOwnInterestAlongside) {
+  SocketPair sockets;
+  NotificationLog log;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  AddRecorder(&poll->base, &log, "poll", ResultKind::kPollMask);
+  AddRecorder(&writer->base, &log, "writer", ResultKind::kPollMask);
+  ASSERT_TRUE(poll->base.start(&poll->base));
+  ASSERT_TRUE(writer->base.start(&writer->base));
+  EXPECT_EQ(poll->events, ASYNC_READABLE | ASYNC_WRITABLE);
+  EXPECT_EQ(poll->base.loop_ref_count, 2u);
+
+  sockets.WriteRight();
+  ASSERT_TRUE(RunUntil([&] { return log.size() >= 2; }));
+  EXPECT_THAT(Names(log), ElementsAre("poll", "writer"));
+  EXPECT_EQ(log[0].value, ASYNC_READABLE | ASYNC_WRITABLE);
+  EXPECT_EQ(log[1].value, ASYNC_WRITABLE);
+
+  EXPECT_TRUE(writer->base.stop(&writer->base));
+  EXPECT_EQ(poll->events, ASYNC_READABLE);
+  EXPECT_EQ(poll->base.loop_ref_count, 1u);
+  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+}
+
+TEST_F(PollProxyEventTest, DirectStartAndStopWithProxiesAttachedRetuneTheMask) {
+  SocketPair sockets;
+  NotificationLog log;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  AddRecorder(&poll->base, &log, "poll", ResultKind::kPollMask);
+  ASSERT_TRUE(writer->base.start(&writer->base));
+  EXPECT_EQ(poll->events, ASYNC_WRITABLE);
+
+  // Started directly while the proxy is attached: its own interest joins.
+  ASSERT_TRUE(poll->base.start(&poll->base));
+  EXPECT_EQ(poll->events, ASYNC_READABLE | ASYNC_WRITABLE);
+  sockets.WriteRight();
+  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+  EXPECT_NE(log[0].value & ASYNC_READABLE, 0);
+
+  // Stopped directly: back to the proxy's interest only, not notified.
+  EXPECT_TRUE(poll->base.stop(&poll->base));
+  EXPECT_EQ(poll->events, ASYNC_WRITABLE);
+  EXPECT_EQ(poll->base.loop_ref_count, 1u);
+  log.clear();
+  EXPECT_TRUE(ZEND_ASYNC_REACTOR_EXECUTE(true));
+  EXPECT_TRUE(log.empty());
+
+  EXPECT_TRUE(writer->base.stop(&writer->base));
+  EXPECT_EQ(poll->events, ASYNC_READABLE);
+  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+}
+
+TEST_F(PollProxyEventTest, ProxyOfAClosedPollDoesNotStart) {
+  SocketPair sockets;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
+  zend_async_poll_proxy_t* proxy =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_READABLE);
+  ZEND_ASYNC_EVENT_SET_CLOSED(&poll->base);
+
+  EXPECT_FALSE(proxy->base.start(&proxy->base));
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(proxy->base.loop_ref_count, 0u);
+  EXPECT_EQ(poll->base.loop_ref_count, 0u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+}
+
+TEST_F(PollProxyEventTest, ProxyDisposedWhileStartedDetachesAndReleasesPoll) {
+  SocketPair sockets;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_DISCONNECT);
+  zend_async_poll_proxy_t* proxy =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  ASSERT_TRUE(proxy->base.start(&proxy->base));
+
+  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
+
+  EXPECT_EQ(poll->base.ref_count, 1u);
+  EXPECT_EQ(poll->base.loop_ref_count, 0u);
+  EXPECT_EQ(poll->events, ASYNC_DISCONNECT);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+}
+
+TEST_F(PollProxyEventTest, InfoShowsTheProxyInterest) {
+  SocketPair sockets;
+  zend_async_poll_event_t* poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
+  zend_async_poll_proxy_t* proxy =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  EXPECT_EQ(InfoOf(&proxy->base), "PollProxy(events=w)");
+  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
+}
+
+}  // namespace
+}  // namespace zar::reactor_testing

@@ -1,0 +1,86 @@
+// The groups the reference does not implement: every reactor slot of such
+// a group throws its exact Error; the IO, thread-pool and socket-listening
+// groups are not registered at all.
+
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <cstring>
+
+#include "gtest/gtest.h"
+#include "tests/reactor/support/reactor_test.h"
+
+namespace zar::reactor_testing {
+namespace {
+
+class ReactorUnsupportedTest : public ReactorTest {};
+
+TEST_F(ReactorUnsupportedTest, ProcessEventsThrow) {
+  EXPECT_EQ(ZEND_ASYNC_NEW_PROCESS_EVENT(1), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Process events are not supported by zend-async-ref");
+}
+
+TEST_F(ReactorUnsupportedTest, ThreadEventsThrow) {
+  EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Thread events are not supported by zend-async-ref");
+}
+
+TEST_F(ReactorUnsupportedTest, FilesystemEventsThrow) {
+  zend_string* path = zend_string_init(ZEND_STRL("/tmp"), 0);
+  EXPECT_EQ(ZEND_ASYNC_NEW_FILESYSTEM_EVENT(path, 0), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Filesystem events are not supported by zend-async-ref");
+  zend_string_release(path);
+}
+
+TEST_F(ReactorUnsupportedTest, DnsLookupsThrow) {
+  constexpr char kDns[] =
+      "Error: DNS lookups are not supported by zend-async-ref";
+  struct sockaddr_storage address;
+  std::memset(&address, 0, sizeof(address));
+  EXPECT_EQ(
+      ZEND_ASYNC_GETNAMEINFO(reinterpret_cast<struct sockaddr*>(&address), 0),
+      nullptr);
+  EXPECT_EQ(TakeExceptionText(), kDns);
+
+  EXPECT_EQ(ZEND_ASYNC_GETADDRINFO("localhost", "80", nullptr), nullptr);
+  EXPECT_EQ(TakeExceptionText(), kDns);
+
+  EXPECT_FALSE(ZEND_ASYNC_FREEADDRINFO(nullptr));
+  EXPECT_EQ(TakeExceptionText(), kDns);
+}
+
+TEST_F(ReactorUnsupportedTest, ExecThrows) {
+  constexpr char kExec[] = "Error: Exec is not supported by zend-async-ref";
+  zval buffer, value;
+  ZVAL_NULL(&buffer);
+  ZVAL_NULL(&value);
+
+  EXPECT_EQ(
+      ZEND_ASYNC_NEW_EXEC_EVENT(ZEND_ASYNC_EXEC_MODE_EXEC, "true", &buffer,
+                                &value, nullptr, nullptr, nullptr),
+      nullptr);
+  EXPECT_EQ(TakeExceptionText(), kExec);
+
+  EXPECT_EQ(ZEND_ASYNC_EXEC(ZEND_ASYNC_EXEC_MODE_EXEC, "true", &buffer, &value,
+                            nullptr, nullptr, nullptr, 0),
+            -1);
+  EXPECT_EQ(TakeExceptionText(), kExec);
+  EXPECT_EQ(Z_TYPE(value), IS_NULL);
+}
+
+TEST_F(ReactorUnsupportedTest, IoThreadPoolAndSocketListeningAreNotRegistered) {
+  EXPECT_EQ(zend_async_io_create_fn, nullptr);
+  EXPECT_EQ(zend_async_io_read_fn, nullptr);
+  EXPECT_EQ(zend_async_udp_bind_fn, nullptr);
+  EXPECT_FALSE(zend_async_thread_pool_is_enabled());
+  EXPECT_EQ(zend_async_new_thread_pool_fn, nullptr);
+
+  EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN("127.0.0.1", 0, 1), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Socket listening API is not enabled");
+}
+
+}  // namespace
+}  // namespace zar::reactor_testing

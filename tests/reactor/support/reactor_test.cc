@@ -1,0 +1,160 @@
+#include "tests/reactor/support/reactor_test.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/reactor.h"
+#include "gtest/gtest.h"
+#include "mock_zend/inspect.h"
+
+namespace zar::reactor_testing {
+namespace {
+
+zend_result ReactorTestMinit(INIT_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  return zar::core::RegisterReactor() ? SUCCESS : FAILURE;
+}
+
+zend_result ReactorTestRshutdown(SHUTDOWN_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  zar::core::ShutdownReactorForRequest();
+  return SUCCESS;
+}
+
+zend_module_entry reactor_test_module = {
+    STANDARD_MODULE_HEADER,
+    "zar_reactor_test",
+    nullptr,
+    ReactorTestMinit,
+    nullptr,
+    nullptr,
+    ReactorTestRshutdown,
+    nullptr,
+    "0.1.0",
+    STANDARD_MODULE_PROPERTIES,
+};
+
+// Lives in emalloc'd memory the event frees without running destructors:
+// only trivially destructible members.
+struct Recorder {
+  zend_async_event_callback_t base;
+  NotificationLog* log;
+  const char* name;
+  ResultKind kind;
+  RecorderHook hook;
+  void* hook_arg;
+};
+
+void Record(zend_async_event_t* event, zend_async_event_callback_t* callback,
+            void* result, zend_object* exception) {
+  auto* recorder = reinterpret_cast<Recorder*>(callback);
+  Notification notification;
+  notification.name = recorder->name;
+  notification.closed = ZEND_ASYNC_EVENT_IS_CLOSED(event);
+  notification.loop_ref_count = event->loop_ref_count;
+  notification.has_result = result != nullptr;
+  if (result != nullptr) {
+    switch (recorder->kind) {
+      case ResultKind::kNone:
+        break;
+      case ResultKind::kPollMask:
+        notification.value = *static_cast<async_poll_event*>(result);
+        break;
+      case ResultKind::kSignalNum:
+        notification.value = *static_cast<int*>(result);
+        break;
+    }
+  }
+  if (exception != nullptr) {
+    notification.exception = mock_zend::ClassName(exception) + ": " +
+                             mock_zend::ExceptionMessage(exception);
+  }
+  recorder->log->push_back(notification);
+  if (recorder->hook != nullptr) {
+    recorder->hook(event, recorder->hook_arg);
+  }
+}
+
+}  // namespace
+
+zend_module_entry* ReactorTestModule() { return &reactor_test_module; }
+
+void AddRecorder(zend_async_event_t* event, NotificationLog* log,
+                 const char* name, ResultKind kind, RecorderHook hook,
+                 void* hook_arg) {
+  auto* recorder = reinterpret_cast<Recorder*>(
+      zend_async_event_callback_new(Record, sizeof(Recorder)));
+  recorder->log = log;
+  recorder->name = name;
+  recorder->kind = kind;
+  recorder->hook = hook;
+  recorder->hook_arg = hook_arg;
+  ASSERT_TRUE(event->add_callback(event, &recorder->base));
+}
+
+std::vector<std::string> Names(const NotificationLog& log) {
+  std::vector<std::string> names;
+  for (const Notification& notification : log) {
+    names.push_back(notification.name);
+  }
+  return names;
+}
+
+bool RunUntil(const std::function<bool()>& done, int max_passes) {
+  for (int pass = 0; pass < max_passes && !done(); pass++) {
+    if (!ZEND_ASYNC_REACTOR_EXECUTE(false) && !done()) {
+      // Not alive any more: one last non-blocking pass for late callbacks.
+      ZEND_ASYNC_REACTOR_EXECUTE(true);
+      break;
+    }
+  }
+  return done();
+}
+
+std::string InfoOf(zend_async_event_t* event) {
+  zend_string* info = event->info(event);
+  std::string text(ZSTR_VAL(info), ZSTR_LEN(info));
+  zend_string_release(info);
+  return text;
+}
+
+std::string TakeExceptionText() {
+  zend_object* exception = mock_zend::TakeException();
+  if (exception == nullptr) {
+    return "";
+  }
+  std::string text = mock_zend::ClassName(exception) + ": " +
+                     mock_zend::ExceptionMessage(exception);
+  OBJ_RELEASE(exception);
+  return text;
+}
+
+SocketPair::SocketPair() {
+  EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0);
+  for (int fd : fds_) {
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  }
+}
+
+SocketPair::~SocketPair() {
+  for (int fd : fds_) {
+    if (fd >= 0) {
+      close(fd);
+    }
+  }
+}
+
+void SocketPair::CloseRight() {
+  close(fds_[1]);
+  fds_[1] = -1;
+}
+
+void SocketPair::WriteRight() {
+  const char byte = 'x';
+  EXPECT_EQ(write(fds_[1], &byte, 1), 1);
+}
+
+}  // namespace zar::reactor_testing

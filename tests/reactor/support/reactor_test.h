@@ -1,0 +1,106 @@
+// zend-async-ref reactor tests: support.
+//
+//   - ReactorTestModule(): a module ("zar_reactor_test") whose MINIT
+//     registers the reactor (zar::core::RegisterReactor) and whose RSHUTDOWN
+//     calls zar::core::ShutdownReactorForRequest, as the extension does. It
+//     isolates the reactor from the scheduler: no scheduler is registered.
+//   - ReactorTest: the engine fixture with that module loaded; its TearDown
+//     fails the test on any emalloc block or object left at request end.
+//   - Recorders: event callbacks (made with zend_async_event_callback_new,
+//     so the event frees them) that append one Notification per call.
+//   - RunUntil: drives the loop with ZEND_ASYNC_REACTOR_EXECUTE(false) until
+//     a condition holds; tests assert order and outcome, never durations.
+//
+// Everything the tests do to the reactor goes through the ZEND_ASYNC_*
+// macros and the event vtables.
+//
+// Threading: the test's thread, except where a test says otherwise.
+
+#ifndef ZAR_TESTS_REACTOR_SUPPORT_REACTOR_TEST_H_
+#define ZAR_TESTS_REACTOR_SUPPORT_REACTOR_TEST_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tests/support/engine_test.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "php.h"
+}
+
+namespace zar::reactor_testing {
+
+zend_module_entry* ReactorTestModule();
+
+class ReactorTest : public zar::testing::EngineTest {
+ protected:
+  std::vector<zend_module_entry*> Modules() override {
+    return {ReactorTestModule()};
+  }
+};
+
+// How a recorder reads the notification's `result`.
+enum class ResultKind {
+  kNone,       // result ignored (value -1)
+  kPollMask,   // async_poll_event*
+  kSignalNum,  // int*
+};
+
+// One call of a recorder.
+struct Notification {
+  std::string name;     // the recorder's name
+  bool closed = false;  // the event was CLOSED when notified
+  uint32_t loop_ref_count = 0;
+  bool has_result = false;  // result != NULL
+  int value = -1;           // *result as ResultKind says, -1 without
+  std::string exception;    // "Class: message", or "" without
+};
+
+using NotificationLog = std::vector<Notification>;
+
+// Optional action run after a recorder logged a call.
+using RecorderHook = void (*)(zend_async_event_t* event, void* arg);
+
+// Adds a recorder named `name` to `event` (through event->add_callback).
+// `log` must outlive the event's callbacks.
+void AddRecorder(zend_async_event_t* event, NotificationLog* log,
+                 const char* name, ResultKind kind = ResultKind::kNone,
+                 RecorderHook hook = nullptr, void* hook_arg = nullptr);
+
+// The names in `log`, in order.
+std::vector<std::string> Names(const NotificationLog& log);
+
+// Runs ZEND_ASYNC_REACTOR_EXECUTE(false) until `done()` holds or
+// `max_passes` passes ran (or the loop is no longer alive); returns done().
+bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
+
+// event->info(event) as a std::string (the zend_string is released).
+std::string InfoOf(zend_async_event_t* event);
+
+// Takes EG(exception) and renders it as "Class: message" ("" when none).
+std::string TakeExceptionText();
+
+// A connected AF_UNIX stream socket pair, non-blocking; closes what is
+// still open.
+class SocketPair {
+ public:
+  SocketPair();
+  ~SocketPair();
+  SocketPair(const SocketPair&) = delete;
+  SocketPair& operator=(const SocketPair&) = delete;
+
+  int left() const { return fds_[0]; }
+  int right() const { return fds_[1]; }
+  void CloseRight();
+  // Writes one byte into the right end (readable at the left end).
+  void WriteRight();
+
+ private:
+  int fds_[2] = {-1, -1};
+};
+
+}  // namespace zar::reactor_testing
+
+#endif  // ZAR_TESTS_REACTOR_SUPPORT_REACTOR_TEST_H_

@@ -1,0 +1,291 @@
+// Timer events: deadline order, FIFO among equal deadlines, one-shot,
+// periodic and MULTISHOT lifetimes, rearm, nanosecond rounding.
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/reactor/support/reactor_test.h"
+
+namespace zar::reactor_testing {
+namespace {
+
+using ::testing::ElementsAre;
+
+class TimerEventTest : public ReactorTest {};
+
+zend_async_timer_event_t* StartedTimer(zend_ulong ms, bool periodic,
+                                       NotificationLog* log, const char* name) {
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, periodic);
+  AddRecorder(&timer->base, log, name);
+  EXPECT_TRUE(timer->base.start(&timer->base));
+  return timer;
+}
+
+TEST_F(TimerEventTest, FireInDeadlineOrderWithFifoAmongEqualDeadlines) {
+  NotificationLog log;
+  const std::vector<std::pair<const char*, zend_ulong>> specs = {
+      {"a20", 20}, {"b5", 5}, {"c20", 20}, {"d5", 5},
+      {"e10", 10}, {"f5", 5}, {"g0", 0},   {"h0", 0}};
+  std::vector<zend_async_timer_event_t*> timers;
+  for (const auto& [name, ms] : specs) {
+    timers.push_back(StartedTimer(ms, false, &log, name));
+  }
+
+  ASSERT_TRUE(RunUntil([&] { return log.size() == specs.size(); }));
+
+  EXPECT_THAT(Names(log),
+              ElementsAre("g0", "h0", "b5", "d5", "f5", "e10", "a20", "c20"));
+  for (zend_async_timer_event_t* timer : timers) {
+    ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+  }
+}
+
+TEST_F(TimerEventTest, EqualDeadlinesFireInStartOrderNotCreationOrder) {
+  NotificationLog log;
+  zend_async_timer_event_t* first = ZEND_ASYNC_NEW_TIMER_EVENT(3, false);
+  zend_async_timer_event_t* second = ZEND_ASYNC_NEW_TIMER_EVENT(3, false);
+  AddRecorder(&first->base, &log, "created first");
+  AddRecorder(&second->base, &log, "created second");
+
+  ASSERT_TRUE(second->base.start(&second->base));
+  ASSERT_TRUE(first->base.start(&first->base));
+  ASSERT_TRUE(RunUntil([&] { return log.size() == 2; }));
+
+  EXPECT_THAT(Names(log), ElementsAre("created second", "created first"));
+  ZEND_ASYNC_EVENT_RELEASE(&first->base);
+  ZEND_ASYNC_EVENT_RELEASE(&second->base);
+}
+
+TEST_F(TimerEventTest, OneShotClosesItselfBeforeNotifyingAndCannotRestart) {
+  NotificationLog log;
+  zend_async_timer_event_t* timer = StartedTimer(1, false, &log, "once");
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+
+  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_TRUE(log[0].closed);
+  EXPECT_EQ(log[0].loop_ref_count, 0u);
+  EXPECT_FALSE(log[0].has_result);
+  EXPECT_EQ(log[0].exception, "");
+  EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(&timer->base));
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+
+  EXPECT_FALSE(timer->base.start(&timer->base));
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(timer->base.loop_ref_count, 0u);
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_EXECUTE(false));
+  EXPECT_EQ(log.size(), 1u);
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+TEST_F(TimerEventTest, OneShotStartedTwiceFiresOnceAndDropsBothReferences) {
+  NotificationLog log;
+  zend_async_timer_event_t* timer = StartedTimer(1, false, &log, "once");
+  ASSERT_TRUE(timer->base.start(&timer->base));
+  EXPECT_EQ(timer->base.loop_ref_count, 2u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+
+  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+
+  EXPECT_EQ(log.size(), 1u);
+  EXPECT_EQ(timer->base.loop_ref_count, 0u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  EXPECT_TRUE(timer->base.stop(&timer->base));
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+TEST_F(TimerEventTest, PeriodicFiresRepeatedlyUntilStopped) {
+  NotificationLog log;
+  zend_async_timer_event_t* timer = StartedTimer(1, true, &log, "tick");
+
+  // (One UV_RUN_ONCE pass may fire a 1 ms periodic timer twice: libuv runs
+  // due timers before and after it waits.)
+  ASSERT_TRUE(RunUntil([&] { return log.size() >= 3; }));
+
+  for (const Notification& notification : log) {
+    EXPECT_FALSE(notification.closed);
+    EXPECT_EQ(notification.loop_ref_count, 1u);
+  }
+  EXPECT_FALSE(ZEND_ASYNC_EVENT_IS_CLOSED(&timer->base));
+  EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+
+  EXPECT_TRUE(timer->base.stop(&timer->base));
+  EXPECT_EQ(timer->base.loop_ref_count, 0u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  const size_t fired = log.size();
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_EXECUTE(false));
+  EXPECT_EQ(log.size(), fired);
+
+  // A stopped periodic timer can be started again.
+  ASSERT_TRUE(timer->base.start(&timer->base));
+  ASSERT_TRUE(RunUntil([&] { return log.size() > fired; }));
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+TEST_F(TimerEventTest, MultishotOneShotStaysOpenStoppedAndRearms) {
+  NotificationLog log;
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(1, false);
+  ZEND_ASYNC_TIMER_SET_MULTISHOT(timer);
+  AddRecorder(&timer->base, &log, "multi");
+  ASSERT_TRUE(timer->base.start(&timer->base));
+
+  ASSERT_TRUE(RunUntil([&] { return log.size() == 1; }));
+  EXPECT_FALSE(log[0].closed);
+  EXPECT_FALSE(ZEND_ASYNC_EVENT_IS_CLOSED(&timer->base));
+  EXPECT_EQ(timer->base.loop_ref_count, 0u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+
+  EXPECT_TRUE(ZEND_ASYNC_TIMER_REARM(timer, 2, 0));
+  EXPECT_EQ(timer->timeout, 2u);
+  EXPECT_EQ(timer->base.loop_ref_count, 1u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  EXPECT_EQ(timer->base.ref_count, 1u);
+  EXPECT_EQ(timer->base.callbacks.length, 1u);
+
+  ASSERT_TRUE(RunUntil([&] { return log.size() == 2; }));
+  EXPECT_FALSE(ZEND_ASYNC_EVENT_IS_CLOSED(&timer->base));
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+void RearmOnce(zend_async_event_t* event, void* arg) {
+  auto* rearms_left = static_cast<int*>(arg);
+  if ((*rearms_left)-- > 0) {
+    EXPECT_TRUE(ZEND_ASYNC_TIMER_REARM(
+        reinterpret_cast<zend_async_timer_event_t*>(event), 1, 0));
+  }
+}
+
+TEST_F(TimerEventTest, MultishotRearmedFromItsCallbackFiresAgain) {
+  NotificationLog log;
+  int rearms_left = 2;
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(1, false);
+  ZEND_ASYNC_TIMER_SET_MULTISHOT(timer);
+  AddRecorder(&timer->base, &log, "multi", ResultKind::kNone, RearmOnce,
+              &rearms_left);
+  ASSERT_TRUE(timer->base.start(&timer->base));
+
+  ASSERT_TRUE(RunUntil([&] { return log.size() == 3; }));
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_EXECUTE(false));
+  EXPECT_EQ(log.size(), 3u);
+  EXPECT_EQ(timer->base.loop_ref_count, 0u);
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+TEST_F(TimerEventTest, RearmOfARunningMultishotKeepsItsLoopReferences) {
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(60000, false);
+  ZEND_ASYNC_TIMER_SET_MULTISHOT(timer);
+  ASSERT_TRUE(timer->base.start(&timer->base));
+  ASSERT_TRUE(timer->base.start(&timer->base));
+
+  EXPECT_TRUE(ZEND_ASYNC_TIMER_REARM(timer, 1, 0));
+
+  EXPECT_EQ(timer->timeout, 1u);
+  EXPECT_EQ(timer->base.loop_ref_count, 2u);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  NotificationLog log;
+  AddRecorder(&timer->base, &log, "rearmed");
+  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+TEST_F(TimerEventTest, RearmIsRefusedWithoutMultishotWhenClosedOrNull) {
+  zend_async_timer_event_t* plain = ZEND_ASYNC_NEW_TIMER_EVENT(10, false);
+  EXPECT_FALSE(ZEND_ASYNC_TIMER_REARM(plain, 5, 0));
+  EXPECT_EQ(plain->timeout, 10u);
+  EXPECT_EQ(plain->base.loop_ref_count, 0u);
+
+  zend_async_timer_event_t* closed = ZEND_ASYNC_NEW_TIMER_EVENT(10, false);
+  ZEND_ASYNC_TIMER_SET_MULTISHOT(closed);
+  ZEND_ASYNC_EVENT_SET_CLOSED(&closed->base);
+  EXPECT_FALSE(ZEND_ASYNC_TIMER_REARM(closed, 5, 0));
+  EXPECT_EQ(closed->timeout, 10u);
+
+  EXPECT_FALSE(ZEND_ASYNC_TIMER_REARM(nullptr, 5, 0));
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ZEND_ASYNC_EVENT_RELEASE(&plain->base);
+  ZEND_ASYNC_EVENT_RELEASE(&closed->base);
+}
+
+unsigned int TimeoutOf(zend_ulong ms, zend_ulong ns) {
+  zend_async_timer_event_t* timer =
+      ZEND_ASYNC_NEW_TIMER_EVENT_NS(ms, ns, false);
+  const unsigned int timeout = timer->timeout;
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+  return timeout;
+}
+
+TEST_F(TimerEventTest, NanosecondsRoundUpToTheNextMillisecond) {
+  EXPECT_EQ(TimeoutOf(0, 0), 0u);
+  EXPECT_EQ(TimeoutOf(0, 1), 1u);
+  EXPECT_EQ(TimeoutOf(0, 999999), 1u);
+  EXPECT_EQ(TimeoutOf(0, 1000000), 1u);
+  EXPECT_EQ(TimeoutOf(0, 1000001), 2u);
+  EXPECT_EQ(TimeoutOf(7, 0), 7u);
+  EXPECT_EQ(TimeoutOf(2, 500000), 3u);
+  EXPECT_EQ(TimeoutOf(0, ~zend_ulong{0}), UINT_MAX);
+  EXPECT_EQ(TimeoutOf(zend_ulong{UINT_MAX} + 5, 0), UINT_MAX);
+  EXPECT_EQ(TimeoutOf(UINT_MAX - 1, 2000000), UINT_MAX);
+}
+
+TEST_F(TimerEventTest, RearmRoundsNanosecondsTheSameWay) {
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(10, false);
+  ZEND_ASYNC_TIMER_SET_MULTISHOT(timer);
+  EXPECT_TRUE(ZEND_ASYNC_TIMER_REARM(timer, 1, 1));
+  EXPECT_EQ(timer->timeout, 2u);
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+TEST_F(TimerEventTest, IsAFreshPlainEventWithTheFullHandlerSet) {
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(100, true);
+  zend_async_event_t* event = &timer->base;
+
+  EXPECT_EQ(event->ref_count, 1u);
+  EXPECT_EQ(event->loop_ref_count, 0u);
+  EXPECT_EQ(event->flags, 0u);
+  EXPECT_TRUE(timer->is_periodic);
+  EXPECT_NE(event->add_callback, nullptr);
+  EXPECT_NE(event->del_callback, nullptr);
+  EXPECT_NE(event->start, nullptr);
+  EXPECT_NE(event->stop, nullptr);
+  EXPECT_NE(event->dispose, nullptr);
+  EXPECT_NE(event->info, nullptr);
+  EXPECT_EQ(event->replay, nullptr);
+  EXPECT_EQ(event->notify_handler, nullptr);
+  ZEND_ASYNC_EVENT_RELEASE(event);
+}
+
+TEST_F(TimerEventTest, InfoDescribesTimeoutAndKind) {
+  zend_async_timer_event_t* periodic = ZEND_ASYNC_NEW_TIMER_EVENT(100, true);
+  zend_async_timer_event_t* once = ZEND_ASYNC_NEW_TIMER_EVENT(5, false);
+
+  EXPECT_EQ(InfoOf(&periodic->base), "Timer(timeout=100ms, periodic)");
+  EXPECT_EQ(InfoOf(&once->base), "Timer(timeout=5ms, once)");
+  ZEND_ASYNC_EVENT_RELEASE(&periodic->base);
+  ZEND_ASYNC_EVENT_RELEASE(&once->base);
+}
+
+TEST_F(TimerEventTest, ExtraSizeReservesDataAtExtraOffset) {
+  constexpr size_t kExtra = 40;
+  zend_async_timer_event_t* timer =
+      ZEND_ASYNC_NEW_TIMER_EVENT_EX(10, false, kExtra);
+  zend_async_event_t* event = &timer->base;
+
+  EXPECT_GE(event->extra_offset, sizeof(zend_async_timer_event_t));
+  char* extra = reinterpret_cast<char*>(event) + event->extra_offset;
+  for (size_t i = 0; i < kExtra; i++) {
+    EXPECT_EQ(extra[i], 0);
+    extra[i] = static_cast<char>(i);
+  }
+  ZEND_ASYNC_EVENT_RELEASE(event);
+}
+
+}  // namespace
+}  // namespace zar::reactor_testing

@@ -1,0 +1,155 @@
+// Suspending and yielding (behaviours S: tests/suspend/001-003,
+// tests/sleep/003).
+
+#include <string>
+#include <vector>
+
+#include "tests/scheduler/support/scheduler_test.h"
+
+namespace zar::scheduler_testing {
+namespace {
+
+using ::testing::ElementsAre;
+
+using SuspendTest = SchedulerTest;
+
+TEST_F(SuspendTest, SuspendedCoroutineResumesAfterTheOthersRan) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    log.push_back("Before spawn");
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("C1 start");
+      Yield();
+      log.push_back("C1 after suspend");
+    });
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("C2 start");
+      log.push_back("C2 end");
+    });
+    log.push_back("After spawn");
+  }));
+  EXPECT_THAT(log, ElementsAre("Before spawn", "After spawn", "C1 start",
+                               "C2 start", "C2 end", "C1 after suspend"));
+}
+
+TEST_F(SuspendTest, YieldingCoroutinesRunRoundRobin) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("A1");
+      Yield();
+      log.push_back("A2");
+      Yield();
+      log.push_back("A3");
+    });
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("B1");
+      Yield();
+      log.push_back("B2");
+    });
+    Spawn([&](mock_zend::Call&) { log.push_back("C"); });
+  }));
+  EXPECT_THAT(log, ElementsAre("A1", "B1", "C", "A2", "B2", "A3"));
+}
+
+TEST_F(SuspendTest, YieldWithNothingElseToRunReturnsImmediately) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    log.push_back("before");
+    EXPECT_TRUE(Yield());
+    log.push_back("after");
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("alone before");
+      EXPECT_TRUE(Yield());
+      log.push_back("alone after");
+    });
+  }));
+  EXPECT_THAT(log,
+              ElementsAre("before", "after", "alone before", "alone after"));
+}
+
+TEST_F(SuspendTest, MainYieldLetsSpawnedCoroutinesRun) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) { log.push_back("coroutine"); });
+    log.push_back("main before yield");
+    Yield();
+    log.push_back("main after yield");
+  }));
+  EXPECT_THAT(
+      log, ElementsAre("main before yield", "coroutine", "main after yield"));
+}
+
+TEST_F(SuspendTest, SuspendWithoutEventsOrQueueThrows) {
+  std::string error;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      ZEND_ASYNC_WAKER_NEW(ZEND_ASYNC_CURRENT_COROUTINE);
+      EXPECT_FALSE(ZEND_ASYNC_SUSPEND());
+      error = TakeExceptionText();
+    });
+  }));
+  EXPECT_EQ(error, "Error: The coroutine has no events to wait for");
+}
+
+TEST_F(SuspendTest, ZeroDelayKeepsTheOrderOfStatements) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("before");
+      EXPECT_TRUE(Delay(0));
+      log.push_back("after");
+    });
+  }));
+  EXPECT_THAT(log, ElementsAre("before", "after"));
+}
+
+TEST_F(SuspendTest, ZeroDelayLetsOtherQueuedCoroutinesRunFirst) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("A before");
+      Delay(0);
+      log.push_back("A after");
+    });
+    Spawn([&](mock_zend::Call&) { log.push_back("B"); });
+  }));
+  EXPECT_THAT(log, ElementsAre("A before", "B", "A after"));
+}
+
+TEST_F(SuspendTest, ExceptionInFlightSurvivesASuspension) {
+  std::string after;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      zend_throw_exception(zend_ce_exception, "in flight", 0);
+      Yield();
+      after = TakeExceptionText();
+    });
+    Spawn([](mock_zend::Call&) {});
+  }));
+  EXPECT_EQ(after, "Exception: in flight");
+}
+
+TEST_F(SuspendTest, CoroutineWaitingOnAnEventRunsWhenItFires) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_event_t* event = NewPlainEvent();
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("waiting");
+      WaitFor(event);
+      log.push_back("woken");
+    });
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("firing");
+      FirePlainEvent(event);
+      log.push_back("fired");
+    });
+    Yield();
+    Yield();
+    ZEND_ASYNC_EVENT_RELEASE(event);
+  }));
+  EXPECT_THAT(log, ElementsAre("waiting", "firing", "fired", "woken"));
+}
+
+}  // namespace
+}  // namespace zar::scheduler_testing
