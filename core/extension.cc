@@ -1,7 +1,7 @@
 // The module entry "true_async": the extension's lifecycle hooks.
 //
-//   MINIT      defines the classes, registers the scheduler (under
-//              kSchedulerModuleName) and the reactor (under
+//   MINIT      defines the classes, registers the scheduler and the pool
+//              (under kSchedulerModuleName) and the reactor (under
 //              kReactorModuleName) through the ABI.
 //   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); no scheduler state
 //              exists until the first spawn launches it.
@@ -12,6 +12,7 @@
 #include "core/extension.h"
 
 #include "core/async_classes.h"
+#include "core/pool_registration.h"
 #include "core/reactor.h"
 #include "core/registration.h"
 #include "core/scheduler.h"
@@ -33,8 +34,10 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   (void)type;
   (void)module_number;
   if (!RegisterClasses()) return FAILURE;
+  if (!RegisterPoolClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
+  RegisterPool();
   return SUCCESS;
 }
 
@@ -42,6 +45,7 @@ zend_result ModuleShutdown(SHUTDOWN_FUNC_ARGS) {
   (void)type;
   (void)module_number;
   ReleaseRequestState();
+  ForgetPoolClasses();
   ForgetClasses();
   return SUCCESS;
 }

@@ -1,0 +1,202 @@
+// zend-async-ref core: the resource pool (Async\Pool), the ABI's
+// zend_async_pool_t.
+//
+// A pool lends out opaque resources (zvals) made by a factory, up to
+// max_size at a time, keeping returned ones idle for reuse:
+//
+//   PoolAcquire     an idle resource (oldest first), or a new one, or wait
+//   PoolTryAcquire  the same without waiting and without throwing
+//   PoolRelease     give a resource back (or destroy it if it is rejected)
+//   PoolClose       wake every waiter with an error, destroy idle resources
+//
+// Places and reservations. A "place" is an idle resource or the capacity to
+// create one: there are max_size - active_count of them. When a resource is
+// released (or capacity freed) while coroutines wait, the oldest waiter
+// without a reservation is woken *with a reservation*: one place is kept
+// for it (reserved_count) until it runs. Everyone else (the releasing
+// coroutine acquiring again, tryAcquire, a newcomer) may only take the
+// surplus, max_size - active_count - reserved_count. Waiters are therefore
+// served strictly in arrival order and a releaser cannot barge ahead of a
+// parked waiter. A woken waiter that leaves without using its place (it was
+// cancelled, timed out, or met an open circuit breaker) hands it to the
+// next waiter.
+//
+// Counting: count() = idle + active_count. active_count includes resources
+// being made (factory) or checked (beforeAcquire, beforeRelease,
+// healthcheck), so a resource inside a hook that suspends still counts
+// against max_size.
+//
+// Circuit breaker: circuit_state INACTIVE makes acquire throw
+// ServiceUnavailableException and tryAcquire fail; RECOVERING behaves as
+// ACTIVE. Only activate()/deactivate()/recover() (or a C user writing
+// circuit_state) change it; the strategy is told about successful and
+// rejected releases.
+//
+// Ownership of resources: an idle resource holds one reference (owned by
+// the ring). Acquire moves that reference to the caller; release borrows
+// the caller's zval and takes a new reference if it keeps the resource.
+// IS_PTR resources are never dereferenced or refcounted.
+//
+// Lifetime: the pool is a plain (not ZEND_OBJ) event created with
+// ref_count 1, owned by its creator (the Async\Pool object that constructed
+// it, or a C user). Each Async\Pool wrapper and each suspended waiter's
+// waker holds one more reference, and acquire, tryAcquire, release, close
+// and the healthcheck hold one while they run (hooks may suspend). The
+// last ZEND_ASYNC_EVENT_RELEASE disposes it: closes it if it is open, then
+// frees everything. A caller must not use the pool after letting go of
+// its reference.
+//
+// Threading: the request's thread; hooks may suspend the calling coroutine.
+
+#ifndef ZAR_CORE_POOL_H_
+#define ZAR_CORE_POOL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/internal/ring_buffer.h"
+#include "core/internal/waiter_queue.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+}
+
+namespace zar::core {
+
+struct AsyncPool {
+  zend_async_pool_t base;  // ABI structure (must be first)
+  // Idle resources, oldest at the front (PushBack on release, PopFront on
+  // acquire). Each element owns one reference.
+  internal::RingBuffer<zval> idle;
+  // Resources lent out or being prepared (factory, hooks, healthcheck).
+  // idle.size() + active_count <= max_size, except for a pre-warm with
+  // min_size > max_size (C users only; the constructor rejects it).
+  uint32_t active_count = 0;
+  // Waiters woken with a reservation that have not run yet; a reservation
+  // is granted only while a place is free, so active_count +
+  // reserved_count <= max_size.
+  uint32_t reserved_count = 0;
+  // Parked acquires, FIFO; reserved ones form a prefix.
+  internal::WaiterQueue waiters;
+  // Periodic, HIDDEN timer while a healthcheck runs (interval > 0 and a
+  // healthcheck set); nullptr otherwise and after close.
+  zend_async_timer_event_t* healthcheck_timer = nullptr;
+  // Registered on healthcheck_timer; embedded, so its dispose is a no-op.
+  zend_async_event_callback_t healthcheck_callback = {};
+  uint32_t healthcheck_interval_ms = 0;
+
+  static AsyncPool* FromAbi(zend_async_pool_t* pool) {
+    return reinterpret_cast<AsyncPool*>(pool);
+  }
+  static AsyncPool* FromEvent(zend_async_event_t* event) {
+    return reinterpret_cast<AsyncPool*>(event);
+  }
+  zend_async_event_t* event() { return &base.event; }
+
+  bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
+  // count(): idle + active.
+  uint32_t total() const { return idle.size() + active_count; }
+  // Places nobody has reserved; may be <= 0.
+  int64_t unreserved() const {
+    return static_cast<int64_t>(base.max_size) - active_count - reserved_count;
+  }
+};
+
+static_assert(std::is_standard_layout_v<AsyncPool>);
+static_assert(offsetof(AsyncPool, base) == 0);
+static_assert(offsetof(zend_async_pool_t, event) == 0);
+
+// ---- ABI entry points (registered by pool_registration.cc) ---------------
+
+// new_pool_fn (ZEND_ASYNC_NEW_POOL): an all-internal pool (handler_flags
+// bits 0-4 set; a NULL function means "not set", a NULL factory makes every
+// creation fail). `extra_size` is ignored. Pre-warms min_size resources; a
+// factory exception stops the pre-warm and is left pending (the pool is
+// still returned). The caller owns the returned reference.
+zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
+                           zend_async_pool_destructor_fn destructor,
+                           zend_async_pool_healthcheck_fn healthcheck,
+                           zend_async_pool_before_acquire_fn before_acquire,
+                           zend_async_pool_before_release_fn before_release,
+                           uint32_t min_size, uint32_t max_size,
+                           uint32_t healthcheck_interval_ms, size_t extra_size);
+
+// acquire_fn. Writes an owned resource to `result` and returns true, or
+// returns false with an exception pending:
+//   Async\PoolException "Pool is closed" (also to waiters when it closes),
+//   Async\ServiceUnavailableException "Service is unavailable (circuit
+//     breaker is open)" (state INACTIVE),
+//   Async\PoolException "Failed to create pool resource" (a factory that
+//     failed without an exception; a factory's own exception otherwise),
+//   Async\TimeoutException "Operation has been cancelled by timeout"
+//     (timeout_ms > 0 elapsed; 0 or negative waits forever),
+//   a cancellation of the waiting coroutine, a destructor's exception.
+// May suspend the current coroutine (waiting, or inside a PHP hook); waits
+// from outside a coroutine launch the scheduler first. Never waits after a
+// failed factory.
+bool PoolAcquire(zend_async_pool_t* pool, zval* result, zend_long timeout_ms);
+
+// try_acquire_fn: like PoolAcquire but never waits, never throws its own
+// errors and never takes a place reserved for a waiter. False when closed,
+// INACTIVE, or nothing is free (a factory's exception stays pending).
+bool PoolTryAcquire(zend_async_pool_t* pool, zval* result);
+
+// release_fn: gives `resource` back (borrowed: the caller's zval is left
+// as it was). beforeRelease runs first (it may suspend), then the resource
+// stops counting as active. Rejected: reported to the strategy as a failure,
+// destroyed, and a waiter woken to use the freed capacity. Accepted:
+// reported as a success, then destroyed if the pool is closed, else kept
+// idle and a waiter woken. Destructor exceptions propagate. Neither the
+// origin of the resource nor a double release is checked.
+void PoolRelease(zend_async_pool_t* pool, zval* resource);
+
+// close_fn: idempotent. Wakes every waiter with Async\PoolException "Pool is
+// closed", stops the healthcheck, destroys every idle resource (all of
+// them, even if destructors throw: their exceptions are chained, the last
+// thrown). An exception already in flight stays in flight. Lent resources
+// are destroyed when released. Memory is freed by dispose, not here.
+void PoolClose(zend_async_pool_t* pool);
+
+// ---- Shared by the pool's files -------------------------------------------
+
+// Allocates a pool: event initialised (ref_count 1), counters zero, handler
+// unions zeroed, idle ring reserved for max(min_size, 4) resources.
+AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
+                        uint32_t healthcheck_interval_ms);
+// The steps of creation after the handlers are stored: pre-warm, then the
+// healthcheck timer.
+void StartPool(AsyncPool* pool);
+
+// pool_event.cc: installs the event vtable (ref_count 1).
+void InitPoolEvent(AsyncPool* pool);
+
+// pool_wait.cc: wake-ups and waiting.
+// Wakes the oldest waiter without a reservation, giving it one
+// (reserved_count++). False when there is none.
+bool WakeWaiter(AsyncPool* pool);
+// Wakes every waiter (newest first) with `exception` (borrowed).
+void WakeAllWaiters(AsyncPool* pool, zend_object* exception);
+// Parks the current coroutine until it is woken, times out (timeout_ms > 0)
+// or is cancelled. Returns whether it was woken with a reservation it still
+// holds (one it could not use because an exception arrived is handed on).
+bool WaitForResource(AsyncPool* pool, zend_long timeout_ms);
+// The dispose of a waiter's callback (it counts down, never frees: the
+// waiter lives in the waiting acquire's frame).
+void DisposeWaiterCallback(zend_async_event_callback_t* callback,
+                           zend_async_event_t* event);
+// Whether `callback` is a pool waiter's (its dispose identifies it).
+inline bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
+  return callback->dispose == DisposeWaiterCallback;
+}
+
+// pool_healthcheck.cc.
+void StartHealthcheck(AsyncPool* pool);
+void StopHealthcheck(AsyncPool* pool);
+
+// Throws Async\PoolException with `message`.
+void ThrowPoolException(const char* message);
+
+}  // namespace zar::core
+
+#endif  // ZAR_CORE_POOL_H_

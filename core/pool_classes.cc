@@ -1,0 +1,96 @@
+// Registering the pool's PHP classes (pool_classes.h, pool_registration.h).
+
+#include "core/pool_classes.h"
+
+#include "core/pool_object.h"
+#include "core/pool_registration.h"
+
+namespace zar::core {
+namespace {
+
+zend_class_entry* pool_ce = nullptr;
+zend_class_entry* state_ce = nullptr;
+zend_class_entry* breaker_ce = nullptr;
+zend_class_entry* strategy_ce = nullptr;
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_report_success, 0, 0, 1)
+ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_report_failure, 0, 0, 2)
+ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)
+ZEND_ARG_INFO(0, error)
+ZEND_END_ARG_INFO()
+
+// clang-format off
+const zend_function_entry kCircuitBreakerMethods[] = {
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, getState, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, activate, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, deactivate, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, recover, arginfo_none)
+    ZEND_FE_END};
+
+const zend_function_entry kStrategyMethods[] = {
+    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, reportSuccess,
+                     arginfo_report_success)
+    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, reportFailure,
+                     arginfo_report_failure)
+    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, shouldRecover, arginfo_none)
+    ZEND_FE_END};
+// clang-format on
+
+zend_class_entry* RegisterInterface(const char* name,
+                                    const zend_function_entry* methods) {
+  zend_class_entry ce;
+  memset(&ce, 0, sizeof(ce));
+  ce.name = zend_string_init_interned(name, strlen(name), true);
+  ce.info_internal_builtin_functions = methods;
+  return zend_register_internal_interface(&ce);
+}
+
+}  // namespace
+
+bool RegisterPoolClasses() {
+  state_ce = zend_register_internal_enum("Async\\CircuitBreakerState", IS_UNDEF,
+                                         nullptr);
+  if (state_ce == nullptr) return false;
+  zend_enum_add_case_cstr(state_ce, "ACTIVE", nullptr);
+  zend_enum_add_case_cstr(state_ce, "INACTIVE", nullptr);
+  zend_enum_add_case_cstr(state_ce, "RECOVERING", nullptr);
+
+  breaker_ce =
+      RegisterInterface("Async\\CircuitBreaker", kCircuitBreakerMethods);
+  strategy_ce =
+      RegisterInterface("Async\\CircuitBreakerStrategy", kStrategyMethods);
+  if (breaker_ce == nullptr || strategy_ce == nullptr) return false;
+
+  zend_class_entry ce;
+  memset(&ce, 0, sizeof(ce));
+  ce.name = zend_string_init_interned(ZEND_STRL("Async\\Pool"), true);
+  ce.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
+                ZEND_ACC_NOT_SERIALIZABLE;
+  ce.info_internal_builtin_functions = PoolMethods();
+  ce.create_object = CreatePoolObject;
+  ce.default_object_handlers = PoolObjectHandlers();
+  pool_ce = zend_register_internal_class(&ce);
+  if (pool_ce == nullptr) return false;
+  zend_class_implements(pool_ce, 2, zend_ce_countable, breaker_ce);
+  return true;
+}
+
+void ForgetPoolClasses() {
+  pool_ce = nullptr;
+  state_ce = nullptr;
+  breaker_ce = nullptr;
+  strategy_ce = nullptr;
+}
+
+zend_class_entry* PoolClass() { return pool_ce; }
+zend_class_entry* CircuitBreakerStateClass() { return state_ce; }
+zend_class_entry* CircuitBreakerClass() { return breaker_ce; }
+zend_class_entry* CircuitBreakerStrategyClass() { return strategy_ce; }
+
+}  // namespace zar::core

@@ -1,0 +1,127 @@
+// zend-async-ref core: calling a pool's resource handlers.
+//
+// Each handler is either a C function (its handler_flags bit set; NULL
+// means "not set") or a userland callable (a zend_fcall_t*, NULL = not
+// set), called through zend_call_function with a local copy of its
+// zend_fcall_info.
+//
+// Conventions (the same for both forms unless said):
+//   factory      no arguments; the return value is the resource. Fails
+//                when it throws or cannot be called; a C factory fails by
+//                returning false. Not set: every creation fails.
+//   destructor   the resource as its argument, return value ignored; then
+//                the pool drops its own reference. Exceptions propagate.
+//   healthcheck, beforeAcquire, beforeRelease
+//                the resource as argument; userland: a strict `false`
+//                return or a thrown exception rejects the resource (the
+//                exception is swallowed), anything else accepts it; C: the
+//                bool returned. Not set: accepted.
+// An exception already in flight when a userland hook or the destructor
+// is called is parked for the call (the engine runs no code while one is
+// pending) and put back afterwards; a destructor's own exception is then
+// chained after it (previous), so neither is lost.
+//
+// The C forms are inline so that a pool with C handlers pays one indirect
+// call per hook and nothing else.
+//
+// Threading: the request's thread; userland hooks may suspend.
+
+#ifndef ZAR_CORE_POOL_HANDLERS_H_
+#define ZAR_CORE_POOL_HANDLERS_H_
+
+#include "core/pool.h"
+
+namespace zar::core {
+
+// Userland forms (pool_handlers.cc).
+bool CallUserFactory(zend_fcall_t* fcall, zval* result);
+void CallUserDestructor(zend_fcall_t* fcall, zval* resource);
+bool CallUserCheck(zend_fcall_t* fcall, zval* resource);
+
+// Makes a resource into `result` (owned). False on failure (an exception
+// may be pending).
+inline bool CallFactory(AsyncPool* pool, zval* result) {
+  zend_async_pool_t* base = &pool->base;
+  if (base->handler_flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) {
+    return base->factory.internal != nullptr &&
+           base->factory.internal(base, result);
+  }
+  return base->factory.fcall != nullptr &&
+         CallUserFactory(base->factory.fcall, result);
+}
+
+// Destroys `resource`, consuming the reference it holds.
+inline void DestroyResource(AsyncPool* pool, zval* resource) {
+  zend_async_pool_t* base = &pool->base;
+  if (base->handler_flags & ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL) {
+    if (base->destructor.internal != nullptr) {
+      base->destructor.internal(base, resource);
+    }
+  } else if (base->destructor.fcall != nullptr) {
+    CallUserDestructor(base->destructor.fcall, resource);
+  }
+  zval_ptr_dtor(resource);
+}
+
+inline bool CallHealthcheck(AsyncPool* pool, zval* resource) {
+  zend_async_pool_t* base = &pool->base;
+  if (base->handler_flags & ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL) {
+    return base->healthcheck.internal == nullptr ||
+           base->healthcheck.internal(base, resource);
+  }
+  return base->healthcheck.fcall == nullptr ||
+         CallUserCheck(base->healthcheck.fcall, resource);
+}
+
+inline bool CallBeforeAcquire(AsyncPool* pool, zval* resource) {
+  zend_async_pool_t* base = &pool->base;
+  if (base->handler_flags & ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL) {
+    return base->before_acquire.internal == nullptr ||
+           base->before_acquire.internal(base, resource);
+  }
+  return base->before_acquire.fcall == nullptr ||
+         CallUserCheck(base->before_acquire.fcall, resource);
+}
+
+inline bool CallBeforeRelease(AsyncPool* pool, zval* resource) {
+  zend_async_pool_t* base = &pool->base;
+  if (base->handler_flags & ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL) {
+    return base->before_release.internal == nullptr ||
+           base->before_release.internal(base, resource);
+  }
+  return base->before_release.fcall == nullptr ||
+         CallUserCheck(base->before_release.fcall, resource);
+}
+
+// Whether a healthcheck is set (C or userland).
+inline bool HasHealthcheck(const AsyncPool* pool) {
+  return (pool->base.handler_flags & ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL)
+             ? pool->base.healthcheck.internal != nullptr
+             : pool->base.healthcheck.fcall != nullptr;
+}
+
+// Releases the userland callables of `pool` (dispose).
+void ReleaseUserHandlers(AsyncPool* pool);
+
+// Parks EG(exception) for the lifetime of the object (see above).
+class ParkedException {
+ public:
+  ParkedException() : parked_(EG(exception)) { EG(exception) = nullptr; }
+  ~ParkedException() { Restore(); }
+  ParkedException(const ParkedException&) = delete;
+  ParkedException& operator=(const ParkedException&) = delete;
+
+  // Puts the parked exception back in flight; one raised meanwhile is
+  // chained after it as its previous. Idempotent.
+  void Restore();
+
+ private:
+  zend_object* parked_;
+};
+
+// Releases EG(exception), if any.
+void DiscardException();
+
+}  // namespace zar::core
+
+#endif  // ZAR_CORE_POOL_HANDLERS_H_

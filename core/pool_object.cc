@@ -1,0 +1,400 @@
+// Async\Pool objects: handlers and methods (pool_object.h).
+
+#include "core/pool_object.h"
+
+#include "core/circuit_breaker.h"
+#include "core/pool_classes.h"
+
+namespace zar::core {
+namespace {
+
+zend_object_handlers pool_handlers;
+
+PoolObject* ThisPool(zend_execute_data* execute_data) {
+  return PoolObject::FromObject(Z_OBJ_P(ZEND_THIS));
+}
+
+// The pool of $this, or nullptr with "Pool is not initialized" thrown.
+AsyncPool* RequirePool(zend_execute_data* execute_data) {
+  AsyncPool* pool = ThisPool(execute_data)->pool();
+  if (UNEXPECTED(pool == nullptr))
+    ThrowPoolException("Pool is not initialized");
+  return pool;
+}
+
+// Whether `object` is the only owner of its pool (no C owner, no other
+// wrapper, no waiting coroutine).
+bool SoleOwner(const PoolObject* object) {
+  return object->ref.event != nullptr && object->ref.event->ref_count == 1;
+}
+
+// ---- Handlers --------------------------------------------------------------
+
+void DestroyPoolObject(zend_object* object) {
+  PoolObject* self = PoolObject::FromObject(object);
+  if (SoleOwner(self) && !self->pool()->closed()) {
+    PoolClose(&self->pool()->base);
+  }
+}
+
+void FreePoolObject(zend_object* object) {
+  PoolObject* self = PoolObject::FromObject(object);
+  zend_object_std_dtor(object);
+  AsyncPool* pool = self->pool();
+  if (pool == nullptr) return;
+  self->ref.event = nullptr;
+  if (pool->base.wrapper == object) pool->base.wrapper = nullptr;
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
+
+HashTable* GetGc(zend_object* object, zval** table, int* n) {
+  PoolObject* self = PoolObject::FromObject(object);
+  zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
+  if (SoleOwner(self)) {
+    AsyncPool* pool = self->pool();
+    for (uint32_t i = 0; i < pool->idle.size(); i++) {
+      zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&pool->idle[i]));
+    }
+    zend_async_pool_t* base = &pool->base;
+    const uint8_t flags = base->handler_flags;
+    zend_fcall_t* const callables[] = {
+        (flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) ? nullptr
+                                                     : base->factory.fcall,
+        (flags & ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL)
+            ? nullptr
+            : base->destructor.fcall,
+        (flags & ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL)
+            ? nullptr
+            : base->healthcheck.fcall,
+        (flags & ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL)
+            ? nullptr
+            : base->before_acquire.fcall,
+        (flags & ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL)
+            ? nullptr
+            : base->before_release.fcall,
+    };
+    for (zend_fcall_t* fcall : callables) {
+      if (fcall != nullptr) {
+        zend_get_gc_buffer_add_zval(buffer, &fcall->fci.function_name);
+      }
+    }
+    if (HasUserStrategy(pool)) {
+      zend_get_gc_buffer_add_obj(buffer, base->strategy.object);
+    }
+  }
+  zend_get_gc_buffer_use(buffer, table, n);
+  return nullptr;
+}
+
+zend_result CountElements(zend_object* object, zend_long* count) {
+  AsyncPool* pool = PoolObject::FromObject(object)->pool();
+  *count = pool != nullptr ? pool->total() : 0;
+  return SUCCESS;
+}
+
+// Makes `object` wrap `pool`, taking over one reference.
+void Attach(zend_object* object, AsyncPool* pool) {
+  PoolObject::FromObject(object)->ref.event = pool->event();
+  pool->base.wrapper = object;
+}
+
+// ---- __construct
+// -------------------------------------------------------------
+
+// A zend_fcall_t for a parsed callable, or nullptr when it was null.
+zend_fcall_t* MakeFcall(zend_fcall_info& fci, zend_fcall_info_cache& fcc) {
+  if (!ZEND_FCI_INITIALIZED(fci)) return nullptr;
+  zval* no_args = nullptr;
+  uint32_t no_arg_count = 0;
+  HashTable* no_named_args = nullptr;
+  ZEND_ASYNC_FCALL_DEFINE(fcall, fci, fcc, no_args, no_arg_count,
+                          no_named_args);
+  return fcall;
+}
+
+ZEND_METHOD(Async_Pool, __construct) {
+  (void)return_value;
+  zend_fcall_info factory_fci = empty_fcall_info;
+  zend_fcall_info_cache factory_fcc = empty_fcall_info_cache;
+  zend_fcall_info hook_fci[4] = {empty_fcall_info, empty_fcall_info,
+                                 empty_fcall_info, empty_fcall_info};
+  zend_fcall_info_cache hook_fcc[4] = {
+      empty_fcall_info_cache, empty_fcall_info_cache, empty_fcall_info_cache,
+      empty_fcall_info_cache};
+  zend_long min = 0;
+  zend_long max = 10;
+  zend_long interval = 0;
+
+  ZEND_PARSE_PARAMETERS_START(1, 8)
+  Z_PARAM_FUNC(factory_fci, factory_fcc)
+  Z_PARAM_OPTIONAL
+  Z_PARAM_FUNC_OR_NULL(hook_fci[0], hook_fcc[0])
+  Z_PARAM_FUNC_OR_NULL(hook_fci[1], hook_fcc[1])
+  Z_PARAM_FUNC_OR_NULL(hook_fci[2], hook_fcc[2])
+  Z_PARAM_FUNC_OR_NULL(hook_fci[3], hook_fcc[3])
+  Z_PARAM_LONG(min)
+  Z_PARAM_LONG(max)
+  Z_PARAM_LONG(interval)
+  ZEND_PARSE_PARAMETERS_END();
+
+  if (min < 0) {
+    zend_argument_value_error(6, "must be >= 0");
+    RETURN_THROWS();
+  }
+  if (max < 1) {
+    zend_argument_value_error(7, "must be >= 1");
+    RETURN_THROWS();
+  }
+  if (min > max) {
+    zend_argument_value_error(6, "must be <= max");
+    RETURN_THROWS();
+  }
+  if (interval < 0) {
+    zend_argument_value_error(8, "must be >= 0");
+    RETURN_THROWS();
+  }
+  if (min > UINT32_MAX || max > UINT32_MAX || interval > UINT32_MAX) {
+    zend_value_error("Async\\Pool::__construct(): sizes must fit 32 bits");
+    RETURN_THROWS();
+  }
+  PoolObject* self = ThisPool(execute_data);
+  if (self->pool() != nullptr) {
+    zend_throw_error(nullptr, "Async\\Pool is already initialized");
+    RETURN_THROWS();
+  }
+
+  AsyncPool* pool =
+      AllocatePool(static_cast<uint32_t>(min), static_cast<uint32_t>(max),
+                   static_cast<uint32_t>(interval));
+  zend_async_pool_t* base = &pool->base;
+  base->handler_flags = 0;
+  base->factory.fcall = MakeFcall(factory_fci, factory_fcc);
+  base->destructor.fcall = MakeFcall(hook_fci[0], hook_fcc[0]);
+  base->healthcheck.fcall = MakeFcall(hook_fci[1], hook_fcc[1]);
+  base->before_acquire.fcall = MakeFcall(hook_fci[2], hook_fcc[2]);
+  base->before_release.fcall = MakeFcall(hook_fci[3], hook_fcc[3]);
+  Attach(Z_OBJ_P(ZEND_THIS), pool);
+  // Pre-warm exceptions propagate; the pool stays attached (and is closed
+  // with the object).
+  StartPool(pool);
+}
+
+// ---- Acquire / release ------------------------------------------------------
+
+ZEND_METHOD(Async_Pool, acquire) {
+  zend_long timeout = 0;
+  ZEND_PARSE_PARAMETERS_START(0, 1)
+  Z_PARAM_OPTIONAL
+  Z_PARAM_LONG(timeout)
+  ZEND_PARSE_PARAMETERS_END();
+
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool == nullptr) RETURN_THROWS();
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
+    ZEND_ASYNC_SCHEDULER_LAUNCH();
+    if (EG(exception) != nullptr) RETURN_THROWS();
+  }
+  if (!PoolAcquire(&pool->base, return_value, timeout)) {
+    ZVAL_NULL(return_value);
+  }
+}
+
+ZEND_METHOD(Async_Pool, tryAcquire) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool == nullptr) RETURN_THROWS();
+  if (!PoolTryAcquire(&pool->base, return_value)) ZVAL_NULL(return_value);
+}
+
+ZEND_METHOD(Async_Pool, release) {
+  (void)return_value;
+  zval* resource = nullptr;
+  ZEND_PARSE_PARAMETERS_START(1, 1)
+  Z_PARAM_ZVAL(resource)
+  ZEND_PARSE_PARAMETERS_END();
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool == nullptr) RETURN_THROWS();
+  PoolRelease(&pool->base, resource);
+}
+
+ZEND_METHOD(Async_Pool, close) {
+  (void)return_value;
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = ThisPool(execute_data)->pool();
+  if (pool != nullptr) PoolClose(&pool->base);
+}
+
+ZEND_METHOD(Async_Pool, isClosed) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = ThisPool(execute_data)->pool();
+  RETURN_BOOL(pool == nullptr || pool->closed());
+}
+
+// ---- Counts
+// -------------------------------------------------------------------
+
+ZEND_METHOD(Async_Pool, count) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = ThisPool(execute_data)->pool();
+  RETURN_LONG(pool != nullptr ? pool->total() : 0);
+}
+
+ZEND_METHOD(Async_Pool, idleCount) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = ThisPool(execute_data)->pool();
+  RETURN_LONG(pool != nullptr ? pool->idle.size() : 0);
+}
+
+ZEND_METHOD(Async_Pool, activeCount) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = ThisPool(execute_data)->pool();
+  RETURN_LONG(pool != nullptr ? pool->active_count : 0);
+}
+
+// ---- Circuit breaker --------------------------------------------------------
+
+ZEND_METHOD(Async_Pool, setCircuitBreakerStrategy) {
+  (void)return_value;
+  zend_object* strategy = nullptr;
+  ZEND_PARSE_PARAMETERS_START(1, 1)
+  Z_PARAM_OBJ_OF_CLASS_OR_NULL(strategy, CircuitBreakerStrategyClass())
+  ZEND_PARSE_PARAMETERS_END();
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool == nullptr) RETURN_THROWS();
+  SetUserStrategy(pool, strategy);
+}
+
+ZEND_METHOD(Async_Pool, getState) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool == nullptr) RETURN_THROWS();
+  const char* name = "ACTIVE";
+  switch (pool->base.circuit_state) {
+    case ZEND_ASYNC_CIRCUIT_STATE_ACTIVE:
+      name = "ACTIVE";
+      break;
+    case ZEND_ASYNC_CIRCUIT_STATE_INACTIVE:
+      name = "INACTIVE";
+      break;
+    case ZEND_ASYNC_CIRCUIT_STATE_RECOVERING:
+      name = "RECOVERING";
+      break;
+  }
+  zend_object* state =
+      zend_enum_get_case_cstr(CircuitBreakerStateClass(), name);
+  if (state == nullptr) RETURN_NULL();
+  RETURN_OBJ_COPY(state);
+}
+
+void SetState(zend_execute_data* execute_data,
+              zend_async_circuit_state_t state) {
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool != nullptr) pool->base.circuit_state = state;
+}
+
+ZEND_METHOD(Async_Pool, activate) {
+  (void)return_value;
+  ZEND_PARSE_PARAMETERS_NONE();
+  SetState(execute_data, ZEND_ASYNC_CIRCUIT_STATE_ACTIVE);
+}
+
+ZEND_METHOD(Async_Pool, deactivate) {
+  (void)return_value;
+  ZEND_PARSE_PARAMETERS_NONE();
+  SetState(execute_data, ZEND_ASYNC_CIRCUIT_STATE_INACTIVE);
+}
+
+ZEND_METHOD(Async_Pool, recover) {
+  (void)return_value;
+  ZEND_PARSE_PARAMETERS_NONE();
+  SetState(execute_data, ZEND_ASYNC_CIRCUIT_STATE_RECOVERING);
+}
+
+// ---- Arg info and method table ------------------------------------------
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 1)
+ZEND_ARG_TYPE_INFO(0, factory, IS_CALLABLE, 0)
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, destructor, IS_CALLABLE, 1, "null")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, healthcheck, IS_CALLABLE, 1, "null")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, beforeAcquire, IS_CALLABLE, 1, "null")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, beforeRelease, IS_CALLABLE, 1, "null")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, min, IS_LONG, 0, "0")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, max, IS_LONG, 0, "10")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, healthcheckInterval, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_acquire, 0, 0, 0)
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_release, 0, 0, 1)
+ZEND_ARG_TYPE_INFO(0, resource, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_set_strategy, 0, 0, 1)
+ZEND_ARG_INFO(0, strategy)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
+ZEND_END_ARG_INFO()
+
+// clang-format off
+const zend_function_entry kPoolMethods[] = {
+    ZEND_ME(Async_Pool, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, acquire, arginfo_acquire, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, tryAcquire, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, release, arginfo_release, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, close, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, count, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, idleCount, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, activeCount, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, setCircuitBreakerStrategy, arginfo_set_strategy,
+            ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, getState, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, activate, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, deactivate, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, recover, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_FE_END};
+// clang-format on
+
+}  // namespace
+
+zend_object* CreatePoolObject(zend_class_entry* ce) {
+  auto* self =
+      static_cast<PoolObject*>(zend_object_alloc(sizeof(PoolObject), ce));
+  ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(PoolObject, std), nullptr);
+  zend_object_std_init(&self->std, ce);
+  self->std.handlers = PoolObjectHandlers();
+  return &self->std;
+}
+
+const zend_function_entry* PoolMethods() { return kPoolMethods; }
+
+const zend_object_handlers* PoolObjectHandlers() {
+  if (pool_handlers.free_obj == nullptr) {
+    pool_handlers = std_object_handlers;
+    pool_handlers.offset = static_cast<int>(offsetof(PoolObject, std));
+    pool_handlers.free_obj = FreePoolObject;
+    pool_handlers.dtor_obj = DestroyPoolObject;
+    pool_handlers.clone_obj = nullptr;
+    pool_handlers.get_gc = GetGc;
+    pool_handlers.count_elements = CountElements;
+  }
+  return &pool_handlers;
+}
+
+zend_object* NewPoolObject(zend_async_pool_t* pool) {
+  zend_class_entry* ce = PoolClass();
+  if (ce == nullptr) {
+    zend_throw_error(nullptr, "Async\\Pool is not registered");
+    return nullptr;
+  }
+  zval object;
+  if (object_init_ex(&object, ce) != SUCCESS) return nullptr;
+  ZEND_ASYNC_EVENT_ADD_REF(&pool->event);
+  Attach(Z_OBJ(object), AsyncPool::FromAbi(pool));
+  return Z_OBJ(object);
+}
+
+}  // namespace zar::core

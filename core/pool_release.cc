@@ -1,0 +1,56 @@
+// Giving a resource back: PoolRelease (pool.h).
+//
+// Order: beforeRelease (which may suspend; the resource still counts as
+// active meanwhile), then exactly one active_count decrement, then the
+// strategy report, then the resource's fate. The caller's zval is borrowed
+// throughout: a destroyed resource is destroyed through a copy holding its
+// own reference, and a kept one gets a new reference in the idle ring.
+
+#include "core/circuit_breaker.h"
+#include "core/pool.h"
+#include "core/pool_handlers.h"
+
+namespace zar::core {
+namespace {
+
+// Destroys a resource the caller keeps a reference to.
+void DestroyCopy(AsyncPool* pool, zval* resource) {
+  zval copy;
+  ZVAL_COPY(&copy, resource);
+  DestroyResource(pool, &copy);
+}
+
+void Release(AsyncPool* pool, zval* resource) {
+  const bool reusable = CallBeforeRelease(pool, resource);
+  // Saturating: a double release must not wrap the counter around.
+  if (EXPECTED(pool->active_count > 0)) pool->active_count--;
+
+  if (!reusable) {
+    ReportFailure(pool, nullptr);
+    DestroyCopy(pool, resource);
+    // The capacity it held lets a waiter create a fresh one.
+    WakeWaiter(pool);
+    return;
+  }
+  ReportSuccess(pool);
+  if (UNEXPECTED(pool->closed())) {
+    DestroyCopy(pool, resource);
+    return;
+  }
+  Z_TRY_ADDREF_P(resource);
+  pool->idle.PushBack(*resource);
+  if (pool->waiters.HasUnreserved()) WakeWaiter(pool);
+}
+
+}  // namespace
+
+void PoolRelease(zend_async_pool_t* base, zval* resource) {
+  AsyncPool* pool = AsyncPool::FromAbi(base);
+  // beforeRelease and the strategy may suspend (or drop the last owner's
+  // reference): the pool must outlive this call.
+  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  Release(pool, resource);
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
+
+}  // namespace zar::core

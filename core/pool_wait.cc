@@ -1,0 +1,111 @@
+// Parking acquires and waking them (pool.h: WaitForResource, WakeWaiter,
+// WakeAllWaiters).
+//
+// A waiter lives in the frame of the acquire that waits (on the waiting
+// coroutine's stack), so parking allocates nothing. Its callback's
+// ref_count counts who holds it, as the ABI's callback rules say:
+//   - the waiting acquire (from the start of the wait to its end);
+//   - the queue (while it is queued);
+//   - the pool event's callbacks vector (from resume_when until the
+//     coroutine's waker lets go of the event, or close deletes it).
+// The coroutine's waker also points at the callback (its trigger for the
+// pool event) without a reference. When the acquire resumes it cleans the
+// waker (which deletes the callback from the pool event) and leaves the
+// queue, so when its frame ends nothing refers to the waiter any more;
+// dispose therefore only ever counts down, it never frees.
+
+#include "core/pool.h"
+
+namespace zar::core {
+
+using internal::PoolWaiter;
+
+void DisposeWaiterCallback(zend_async_event_callback_t* callback,
+                           zend_async_event_t* /*event*/) {
+  if (callback->ref_count > 0) callback->ref_count--;
+}
+
+namespace {
+
+// Removes `waiter` from the queue, dropping the queue's reference.
+void Unqueue(AsyncPool* pool, PoolWaiter* waiter) {
+  if (pool->waiters.Remove(waiter)) {
+    DisposeWaiterCallback(&waiter->callback.base, nullptr);
+  }
+}
+
+}  // namespace
+
+bool WakeWaiter(AsyncPool* pool) {
+  PoolWaiter* waiter = pool->waiters.ReserveOldestUnreserved();
+  if (waiter == nullptr) return false;
+  pool->reserved_count++;
+  waiter->callback.base.callback(pool->event(), &waiter->callback.base, nullptr,
+                                 nullptr);
+  return true;
+}
+
+void WakeAllWaiters(AsyncPool* pool, zend_object* exception) {
+  zend_async_event_t* event = pool->event();
+  while (PoolWaiter* waiter = pool->waiters.PopBack()) {
+    // The queue's reference now belongs to this loop.
+    event->del_callback(event, &waiter->callback.base);
+    waiter->callback.base.callback(event, &waiter->callback.base, nullptr,
+                                   exception);
+    DisposeWaiterCallback(&waiter->callback.base, nullptr);
+  }
+}
+
+bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
+    ZEND_ASYNC_SCHEDULER_LAUNCH();
+    if (EG(exception) != nullptr) return false;
+    if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
+      zend_throw_error(nullptr,
+                       "Cannot wait for a pool resource outside a coroutine");
+      return false;
+    }
+  }
+  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+  if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) return false;
+
+  PoolWaiter waiter = {};
+  waiter.callback.base.ref_count = 1;  // this function's
+  waiter.callback.base.callback = zend_async_waker_callback_resolve;
+  waiter.callback.base.dispose = DisposeWaiterCallback;
+  waiter.callback.coroutine = coroutine;
+  waiter.callback.event = pool->event();
+  waiter.event_slot = PoolWaiter::kNoSlot;
+  pool->waiters.PushBack(&waiter);
+  waiter.callback.base.ref_count++;  // the queue's
+
+  bool armed = zend_async_resume_when(coroutine, pool->event(), false,
+                                      zend_async_waker_callback_resolve,
+                                      &waiter.callback);
+  if (armed && timeout_ms > 0) {
+    zend_async_timer_event_t* timer =
+        ZEND_ASYNC_NEW_TIMER_EVENT(static_cast<zend_ulong>(timeout_ms), false);
+    armed = timer != nullptr &&
+            zend_async_resume_when(coroutine, &timer->base, true,
+                                   zend_async_waker_callback_timeout, nullptr);
+  }
+  if (armed) ZEND_ASYNC_SUSPEND();
+  // Let go of the events now (the pool event's callback and reference, the
+  // timer) rather than at the coroutine's next wait: the waiter's frame
+  // ends below, and the pool must not look owned by a coroutine that got
+  // going.
+  if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
+
+  const bool reserved = waiter.reserved;
+  Unqueue(pool, &waiter);
+  ZEND_ASSERT(waiter.callback.base.ref_count == 1);
+  ZEND_ASSERT(waiter.event_slot == PoolWaiter::kNoSlot);
+  if (reserved) {
+    pool->reserved_count--;
+    // It cannot use its place (cancelled, timed out): the next waiter may.
+    if (EG(exception) != nullptr && !pool->closed()) WakeWaiter(pool);
+  }
+  return reserved && EG(exception) == nullptr;
+}
+
+}  // namespace zar::core

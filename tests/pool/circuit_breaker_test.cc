@@ -1,0 +1,314 @@
+// Behaviours A10: the circuit breaker and its strategy.
+
+#include <gtest/gtest.h>
+
+#include "mock_zend/class_builder.h"
+#include "mock_zend/inspect.h"
+#include "tests/pool/support/pool_test.h"
+
+namespace zar::pool_testing {
+namespace {
+
+using PoolCircuitBreakerTest = PoolTest;
+
+struct StrategyRecord {
+  int success = 0;
+  int failure = 0;
+  int should_recover = 0;
+  std::vector<zend_object*> sources;  // borrowed, compared only
+  std::vector<std::string> errors;    // "Class: message"
+  bool throws = false;
+};
+
+zend_class_entry* StrategyInterface() {
+  zend_string* name =
+      zend_string_init(ZEND_STRL("Async\\CircuitBreakerStrategy"), false);
+  zend_class_entry* ce = zend_lookup_class(name);
+  zend_string_release(name);
+  return ce;
+}
+
+// An object of a userland class implementing Async\CircuitBreakerStrategy
+// that records every call into `record`.
+Zv NewRecordingStrategy(StrategyRecord* record) {
+  static int classes = 0;
+  zend_class_entry* ce =
+      mock_zend::ClassBuilder("RecordingStrategy" + std::to_string(++classes))
+          .Implements(StrategyInterface())
+          .Method("reportSuccess",
+                  [record](mock_zend::Call& call) {
+                    record->success++;
+                    record->sources.push_back(Z_TYPE_P(call.arg(0)) == IS_OBJECT
+                                                  ? Z_OBJ_P(call.arg(0))
+                                                  : nullptr);
+                    if (record->throws) ThrowRuntime("strategy failed");
+                  })
+          .Method(
+              "reportFailure",
+              [record](mock_zend::Call& call) {
+                record->failure++;
+                record->sources.push_back(Z_TYPE_P(call.arg(0)) == IS_OBJECT
+                                              ? Z_OBJ_P(call.arg(0))
+                                              : nullptr);
+                zend_object* error = Z_OBJ_P(call.arg(1));
+                record->errors.push_back(mock_zend::ClassName(error) + ": " +
+                                         mock_zend::ExceptionMessage(error));
+                if (record->throws) ThrowRuntime("strategy failed");
+              })
+          .Method("shouldRecover",
+                  [record](mock_zend::Call& call) {
+                    record->should_recover++;
+                    ZVAL_TRUE(call.result());
+                  })
+          .Build();
+  Zv object;
+  object_init_ex(object.get(), ce);
+  return object;
+}
+
+// A10 040
+TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
+  Log log;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    log.push_back(State(pool));
+    CallMethod(pool.get(), "deactivate");
+    log.push_back(State(pool));
+    CallMethod(pool.get(), "recover");
+    log.push_back(State(pool));
+    CallMethod(pool.get(), "activate");
+    log.push_back(State(pool));
+    // Unrestricted: any state may follow any other.
+    CallMethod(pool.get(), "recover");
+    CallMethod(pool.get(), "recover");
+    CallMethod(pool.get(), "deactivate");
+    log.push_back(State(pool));
+    Zv same_case = CallMethod(pool.get(), "getState");
+    Zv again = CallMethod(pool.get(), "getState");
+    EXPECT_EQ(same_case.obj(), again.obj()) << "enum cases are singletons";
+  }));
+  EXPECT_EQ(Joined(log), "ACTIVE INACTIVE RECOVERING ACTIVE INACTIVE");
+}
+
+// A10 041
+TEST_F(PoolCircuitBreakerTest, InactiveBreakerRejectsAcquireEvenWithIdle) {
+  std::string caught;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
+    CallMethod(pool.get(), "deactivate");
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      EXPECT_TRUE(resource.undef());
+      caught = TakeExceptionText();
+      EXPECT_POOL_INVARIANTS(pool, made);
+    });
+  }));
+  EXPECT_EQ(caught,
+            "Async\\ServiceUnavailableException: Service is unavailable "
+            "(circuit breaker is open)");
+  EXPECT_EQ(IdleCount(pool), 2);
+}
+
+// A10 042
+TEST_F(PoolCircuitBreakerTest, TryAcquireReturnsNullWhileInactive) {
+  Log log;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
+    Zv first = TryAcquire(pool);
+    log.push_back(first.is_null() ? "null" : "got");
+    Release(pool, first);
+    CallMethod(pool.get(), "deactivate");
+    Zv second = TryAcquire(pool);
+    log.push_back(second.is_null() ? "null" : "got");
+    EXPECT_EQ(TakeExceptionText(), "");
+    CallMethod(pool.get(), "activate");
+    Zv third = TryAcquire(pool);
+    log.push_back(third.is_null() ? "null" : "got");
+    Release(pool, third);
+    EXPECT_POOL_INVARIANTS(pool, made);
+  }));
+  EXPECT_EQ(Joined(log), "got null got");
+}
+
+// A10 043
+TEST_F(PoolCircuitBreakerTest, RecoveringAdmitsRequests) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
+    CallMethod(pool.get(), "recover");
+    log.push_back(State(pool));
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("acquired " + Str(resource));
+      Release(pool, resource);
+    });
+  }));
+  EXPECT_EQ(Joined(log), "RECOVERING acquired 1");
+}
+
+// A10 044
+TEST_F(PoolCircuitBreakerTest, SettingAndClearingTheStrategyHasNoSideEffects) {
+  StrategyRecord record;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zv strategy = NewRecordingStrategy(&record);
+    SetStrategy(pool, strategy.get());
+    EXPECT_EQ(TakeExceptionText(), "");
+    Zv null_strategy = Zv::Null();
+    SetStrategy(pool, null_strategy.get());
+    EXPECT_EQ(TakeExceptionText(), "");
+    EXPECT_EQ(State(pool), "ACTIVE");
+  }));
+  EXPECT_EQ(record.success + record.failure + record.should_recover, 0);
+}
+
+// A10 045
+TEST_F(PoolCircuitBreakerTest, SuccessfulReleaseReportsSuccessWithThePool) {
+  StrategyRecord record;
+  int made = 0;
+  zend_object* pool_object = nullptr;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
+    pool_object = pool.obj();
+    Zv strategy = NewRecordingStrategy(&record);
+    SetStrategy(pool, strategy.get());
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      Release(pool, resource);
+    });
+  }));
+  EXPECT_EQ(record.success, 1);
+  EXPECT_EQ(record.failure, 0);
+  ASSERT_EQ(record.sources.size(), 1u);
+  EXPECT_EQ(record.sources[0], pool_object);
+  EXPECT_EQ(record.should_recover, 0);
+}
+
+// A10 052
+TEST_F(PoolCircuitBreakerTest, RejectedReleaseReportsValidationFailure) {
+  StrategyRecord record;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
+                          .before_release = [](mock_zend::Call& call) {
+                            ZVAL_FALSE(call.result());
+                          }});
+    Zv strategy = NewRecordingStrategy(&record);
+    SetStrategy(pool, strategy.get());
+    Zv resource = Acquire(pool);
+    Release(pool, resource);
+  }));
+  EXPECT_EQ(record.failure, 1);
+  EXPECT_EQ(record.success, 0);
+  ASSERT_EQ(record.errors.size(), 1u);
+  EXPECT_EQ(record.errors[0], "Exception: Resource validation failed");
+}
+
+// A10 066
+TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      YieldTimes(2);
+      Release(pool, resource);
+    });
+    for (const char* name : {"W1", "W2"}) {
+      Spawn([&, name] {
+        Zv resource = Acquire(pool);
+        log.push_back(std::string(name) + " " + TakeExceptionClass());
+        EXPECT_POOL_INVARIANTS(pool, made);
+      });
+    }
+    ASSERT_TRUE(
+        YieldUntil([&] { return StatsOf(EventOf(pool)).reserved == 1; }));
+    CallMethod(pool.get(), "deactivate");
+  }));
+  EXPECT_EQ(Joined(log),
+            "W1 Async\\ServiceUnavailableException "
+            "W2 Async\\ServiceUnavailableException");
+  EXPECT_EQ(StatsOf(EventOf(pool)).reserved, 0u);
+}
+
+TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
+  StrategyRecord record;
+  record.throws = true;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zv strategy = NewRecordingStrategy(&record);
+    SetStrategy(pool, strategy.get());
+    Zv resource = Acquire(pool);
+    Release(pool, resource);
+    EXPECT_EQ(TakeExceptionText(), "");
+    EXPECT_EQ(IdleCount(pool), 1);
+  }));
+  EXPECT_EQ(record.success, 1);
+}
+
+TEST_F(PoolCircuitBreakerTest, ParkedWaitersAreNotWokenByDeactivate) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Zv held = Acquire(pool);
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("waiter " +
+                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+      if (!resource.undef()) Release(pool, resource);
+    });
+    Yield();
+    CallMethod(pool.get(), "deactivate");
+    YieldTimes(3);
+    log.push_back("still parked");
+    CallMethod(pool.get(), "activate");
+    Release(pool, held);
+  }));
+  EXPECT_EQ(Joined(log), "still parked waiter 1");
+}
+
+TEST_F(PoolCircuitBreakerTest, ShouldRecoverIsNeverCalled) {
+  StrategyRecord record;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zv strategy = NewRecordingStrategy(&record);
+    SetStrategy(pool, strategy.get());
+    CallMethod(pool.get(), "deactivate");
+    TryAcquire(pool);
+    Zv resource = Acquire(pool);
+    TakeExceptionText();
+    CallMethod(pool.get(), "recover");
+    resource = Acquire(pool);
+    Release(pool, resource);
+  }));
+  EXPECT_EQ(record.should_recover, 0);
+  EXPECT_EQ(record.success, 1);
+}
+
+TEST_F(PoolCircuitBreakerTest, StrategyMustImplementTheInterface) {
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zv not_a_strategy = NewObject(1);
+    SetStrategy(pool, not_a_strategy.get());
+    const std::string error = TakeExceptionText();
+    EXPECT_NE(error.find("TypeError"), std::string::npos) << error;
+  }));
+}
+
+}  // namespace
+}  // namespace zar::pool_testing

@@ -1,0 +1,174 @@
+// Behaviours A3: the factory and destructor callbacks and their errors.
+
+#include <gtest/gtest.h>
+
+#include "tests/pool/support/pool_test.h"
+
+namespace zar::pool_testing {
+namespace {
+
+using PoolFactoryDestructorTest = PoolTest;
+
+// A3 007
+TEST_F(PoolFactoryDestructorTest, DestructorRunsOnCloseNotOnRelease) {
+  Log log;
+  int made = 0;
+  int destroyed = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made, &log),
+                          .destructor = CountingDestructor(&destroyed, &log),
+                          .min = 1,
+                          .max = 2});
+    Zv resource = TryAcquire(pool);
+    log.push_back("acquired " + Str(resource));
+    Release(pool, resource);
+    log.push_back("released");
+    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    Close(pool);
+    log.push_back("closed");
+    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+  }));
+  EXPECT_EQ(Joined(log), "factory(1) acquired 1 released destroy(1) closed");
+}
+
+// A3 017
+TEST_F(PoolFactoryDestructorTest, FactoryExceptionReachesTryAcquire) {
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool(
+        {.factory = [](mock_zend::Call&) { ThrowRuntime("Factory failed"); }});
+    Zv resource = TryAcquire(pool);
+    EXPECT_TRUE(resource.undef());
+    EXPECT_EQ(TakeExceptionText(), "RuntimeException: Factory failed");
+    EXPECT_POOL_INVARIANTS(pool, 0);
+  }));
+}
+
+// A3 018 (despite the upstream file name, the exception propagates)
+TEST_F(PoolFactoryDestructorTest, DestructorExceptionPropagatesFromClose) {
+  Log log;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool =
+        NewPhpPool({.factory = CountingFactory(&made),
+                    .destructor =
+                        [&log](mock_zend::Call& call) {
+                          log.push_back("destroy(" + Str(call.arg(0)) + ")");
+                          ThrowRuntime("Destructor failed");
+                        },
+                    .min = 1});
+    Close(pool);
+    EXPECT_EQ(TakeExceptionText(), "RuntimeException: Destructor failed");
+    EXPECT_TRUE(IsClosed(pool));
+    EXPECT_POOL_INVARIANTS(pool, 0);
+  }));
+  EXPECT_EQ(Joined(log), "destroy(1)");
+}
+
+// A3 027
+TEST_F(PoolFactoryDestructorTest, ClosureCallbacksRunInLifecycleOrder) {
+  Log log;
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    auto logging_true = [&log](const char* name) {
+      return [&log, name](mock_zend::Call& call) {
+        log.push_back(std::string(name) + "(" + Str(call.arg(0)) + ")");
+        ZVAL_TRUE(call.result());
+      };
+    };
+    Zv pool =
+        NewPhpPool({.factory = CountingFactory(&made, &log),
+                    .destructor =
+                        [&log](mock_zend::Call& call) {
+                          log.push_back("destructor(" + Str(call.arg(0)) + ")");
+                        },
+                    .before_acquire = logging_true("beforeAcquire"),
+                    .before_release = logging_true("beforeRelease"),
+                    .min = 1,
+                    .max = 2});
+    log.push_back("---acquire---");
+    Zv resource = Acquire(pool);
+    log.push_back("---release---");
+    Release(pool, resource);
+    log.push_back("---close---");
+    Close(pool);
+    EXPECT_POOL_INVARIANTS(pool, 0);
+  }));
+  EXPECT_EQ(Joined(log),
+            "factory(1) ---acquire--- beforeAcquire(1) ---release--- "
+            "beforeRelease(1) ---close--- destructor(1)");
+}
+
+// A3 047
+TEST_F(PoolFactoryDestructorTest, FailedFactoriesLeaveNoPhantomSlot) {
+  Log log;
+  int calls = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory =
+                           [&calls](mock_zend::Call& call) {
+                             ++calls;
+                             if (calls <= 2) {
+                               ThrowRuntime("factory failed (call " +
+                                            std::to_string(calls) + ")");
+                               return;
+                             }
+                             object_init(call.result());
+                           },
+                       .max = 2});
+    for (int i = 0; i < 3; i++) {
+      zend_coroutine_t* worker = Spawn([&] {
+        Zv resource = Acquire(pool);
+        if (resource.undef()) {
+          log.push_back("caught " + TakeExceptionText());
+        } else {
+          log.push_back("got " +
+                        std::string(ZSTR_VAL(Z_OBJCE_P(resource.get())->name)));
+          // Kept: the pool counts it as active.
+          EXPECT_POOL_INVARIANTS(pool);
+          Release(pool, resource);
+        }
+        EXPECT_POOL_INVARIANTS(pool);
+      });
+      Await(worker);
+    }
+  }));
+  EXPECT_EQ(Joined(log),
+            "caught RuntimeException: factory failed (call 1) "
+            "caught RuntimeException: factory failed (call 2) got stdClass");
+  EXPECT_EQ(Count(pool), 1);
+}
+
+TEST_F(PoolFactoryDestructorTest, FactoryReturningNothingYieldsNull) {
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = [](mock_zend::Call&) {}, .max = 1});
+    Zv resource = TryAcquire(pool);
+    EXPECT_TRUE(resource.is_null());
+    EXPECT_EQ(TakeExceptionText(), "");
+    EXPECT_EQ(ActiveCount(pool), 1) << "a null resource is still lent out";
+    Release(pool, resource);
+    EXPECT_EQ(IdleCount(pool), 1);
+  }));
+}
+
+TEST_F(PoolFactoryDestructorTest, DestructorGetsItsOwnReferenceAndPoolDropsIt) {
+  uint32_t refcount_in_destructor = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory =
+                              [](mock_zend::Call& call) {
+                                Zv object = NewObject(7);
+                                ZVAL_COPY(call.result(), object.get());
+                              },
+                          .destructor =
+                              [&](mock_zend::Call& call) {
+                                refcount_in_destructor =
+                                    Z_REFCOUNT_P(call.arg(0));
+                              },
+                          .min = 1});
+    Close(pool);
+  }));
+  // The ring's reference and the argument's.
+  EXPECT_EQ(refcount_in_destructor, 2u);
+}
+
+}  // namespace
+}  // namespace zar::pool_testing

@@ -1,0 +1,135 @@
+// Behaviours A11: the cycle collector sees what a pool holds.
+
+#include <gtest/gtest.h>
+
+#include "mock_zend/class_builder.h"
+#include "tests/pool/support/pool_test.h"
+
+namespace zar::pool_testing {
+namespace {
+
+using PoolGcTest = PoolTest;
+
+// A stdClass "holder" with the pool in its property `pool`, and a closure
+// that uses the holder: holder -> Pool -> closure -> holder.
+struct Cycle {
+  Zv holder;
+  Zv closure;
+};
+
+Cycle NewCycle(mock_zend::NativeBody body) {
+  Cycle cycle;
+  object_init(cycle.holder.get());
+  mock_zend::MakeCallable(cycle.closure.get(), std::move(body),
+                          {cycle.holder.get()});
+  return cycle;
+}
+
+// A11 053: the cycle through the factory.
+TEST_F(PoolGcTest, CycleThroughTheFactoryIsCollected) {
+  int collected = 0;
+  int destroyed = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Cycle cycle =
+        NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });
+    Zv destructor;
+    mock_zend::MakeCallable(destructor.get(), CountingDestructor(&destroyed));
+    Zv min = Zv::Long(1);
+    Zv null = Zv::Null();
+    Zv pool = ConstructPool({cycle.closure.get(), destructor.get(), null.get(),
+                             null.get(), null.get(), min.get()});
+    ASSERT_FALSE(pool.undef()) << TakeExceptionText();
+    zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
+                         pool.get());
+    // unset($holder, $closure, $pool, $destructor)
+    cycle.holder.Reset();
+    cycle.closure.Reset();
+    pool.Reset();
+    destructor.Reset();
+    collected = gc_collect_cycles();
+  }));
+  EXPECT_GE(collected, 3);  // holder, Pool, factory closure (+ destructor)
+  EXPECT_EQ(destroyed, 1) << "the idle resource was destroyed on collection";
+}
+
+// A11 053: the same cycle through beforeRelease (and every other callable
+// position, and the strategy).
+TEST_F(PoolGcTest, CyclesThroughEveryCallableAndTheStrategyAreCollected) {
+  EXPECT_TRUE(RunMain([&] {
+    const uint32_t baseline = zend_objects_store_live_count();
+    for (int position = 0; position < 6; position++) {
+      SCOPED_TRACE("position " + std::to_string(position));
+      Cycle cycle =
+          NewCycle([](mock_zend::Call& call) { ZVAL_TRUE(call.result()); });
+      Zv factory;
+      mock_zend::MakeCallable(factory.get(), [](mock_zend::Call& call) {
+        ZVAL_LONG(call.result(), 1);
+      });
+      Zv null = Zv::Null();
+      std::vector<zval*> args = {factory.get(), null.get(), null.get(),
+                                 null.get(), null.get()};
+      if (position < 5) args[position] = cycle.closure.get();
+      Zv pool = ConstructPool(args);
+      ASSERT_FALSE(pool.undef()) << TakeExceptionText();
+      if (position == 5) {
+        zend_string* name =
+            zend_string_init(ZEND_STRL("Async\\CircuitBreakerStrategy"), false);
+        zend_class_entry* iface = zend_lookup_class(name);
+        zend_string_release(name);
+        zend_class_entry* ce =
+            mock_zend::ClassBuilder("CycleStrategy")
+                .Implements(iface)
+                .Property("holder")
+                .Method("reportSuccess", [](mock_zend::Call&) {})
+                .Method("reportFailure", [](mock_zend::Call&) {})
+                .Method("shouldRecover", [](mock_zend::Call&) {})
+                .Build();
+        Zv strategy;
+        object_init_ex(strategy.get(), ce);
+        zend_update_property(nullptr, strategy.obj(), ZEND_STRL("holder"),
+                             cycle.holder.get());
+        SetStrategy(pool, strategy.get());
+      }
+      zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
+                           pool.get());
+      cycle.holder.Reset();
+      cycle.closure.Reset();
+      factory.Reset();
+      pool.Reset();
+      EXPECT_GT(zend_objects_store_live_count(), baseline);
+      EXPECT_GE(gc_collect_cycles(), 3);
+      EXPECT_EQ(zend_objects_store_live_count(), baseline);
+    }
+  }));
+}
+
+// A pool a C owner also holds is not reported: collecting its wrapper must
+// not free what the C owner still uses.
+TEST_F(PoolGcTest, PoolSharedWithACOwnerIsNotReported) {
+  EXPECT_TRUE(RunMain([&] {
+    Cycle cycle =
+        NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });
+    Zv pool = ConstructPool({cycle.closure.get()});
+    zend_async_event_t* event = EventOf(pool);
+    ZEND_ASYNC_EVENT_ADD_REF(event);  // the C owner
+    zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
+                         pool.get());
+    cycle.holder.Reset();
+    cycle.closure.Reset();
+    pool.Reset();
+    EXPECT_EQ(gc_collect_cycles(), 0);
+    // The C owner can still use the pool (its factory closure is alive).
+    auto* abi_pool = reinterpret_cast<zend_async_pool_t*>(event);
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(abi_pool, &resource));
+    EXPECT_EQ(Z_LVAL(resource), 1);
+    ZEND_ASYNC_POOL_RELEASE(abi_pool, &resource);
+    // The C owner lets go: the wrapper is the last owner again and the
+    // cycle is collectable.
+    ZEND_ASYNC_EVENT_RELEASE(event);
+    EXPECT_GE(gc_collect_cycles(), 3);
+  }));
+}
+
+}  // namespace
+}  // namespace zar::pool_testing

@@ -1,0 +1,137 @@
+// Behaviours A5: acquire timeouts.
+
+#include <gtest/gtest.h>
+
+#include "tests/pool/support/pool_test.h"
+
+namespace zar::pool_testing {
+namespace {
+
+using PoolTimeoutTest = PoolTest;
+
+// A5 031
+TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
+  std::string caught;
+  int made = 0;
+  Zv pool;
+  Zv held;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    held = TryAcquire(pool);
+    Spawn([&] {
+      Zv resource = Acquire(pool, 50);
+      EXPECT_TRUE(resource.undef());
+      caught = TakeExceptionText();
+      EXPECT_POOL_INVARIANTS(pool, made);
+    });
+  }));
+  EXPECT_EQ(caught,
+            "Async\\TimeoutException: Operation has been cancelled by timeout");
+  EXPECT_EQ(StatsOf(EventOf(pool)).reserved, 0u);
+  Release(pool, held);
+}
+
+// A5 038
+TEST_F(PoolTimeoutTest, OneMillisecondTimeoutThenTryAcquireAfterRelease) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("outer got " + Str(resource));
+      zend_coroutine_t* inner = Spawn([&] {
+        Zv other = Acquire(pool, 1);
+        log.push_back("inner " +
+                      (other.undef() ? TakeExceptionClass() : Str(other)));
+      });
+      Await(inner);
+      Release(pool, resource);
+      Zv again = TryAcquire(pool);
+      log.push_back("tryAcquire " + Str(again));
+      Release(pool, again);
+      EXPECT_POOL_INVARIANTS(pool, made);
+    });
+  }));
+  EXPECT_EQ(Joined(log),
+            "outer got 1 inner Async\\TimeoutException tryAcquire 1");
+}
+
+// A5 055
+TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  Zv held;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    held = TryAcquire(pool);
+    Zv resource = Acquire(pool, 50);
+    EXPECT_TRUE(resource.undef());
+    zend_object* exception = EG(exception);
+    ASSERT_NE(exception, nullptr);
+    zend_string* name =
+        zend_string_init(ZEND_STRL("Async\\PoolException"), false);
+    zend_class_entry* pool_exception = zend_lookup_class(name);
+    zend_string_release(name);
+    ASSERT_NE(pool_exception, nullptr);
+    EXPECT_FALSE(instanceof_function(exception->ce, pool_exception));
+    log.push_back(TakeExceptionClass());
+    Close(pool);
+    Zv after = Acquire(pool);
+    EXPECT_TRUE(after.undef());
+    log.push_back(TakeExceptionText());
+  }));
+  EXPECT_EQ(Joined(log),
+            "Async\\TimeoutException Async\\PoolException: Pool is closed");
+  Release(pool, held);  // into a closed pool: destroyed
+  EXPECT_EQ(Count(pool), 0);
+}
+
+TEST_F(PoolTimeoutTest, ZeroOrNegativeTimeoutWaitsForever) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      Delay(20);  // longer than any timeout a 0 could be mistaken for
+      Release(pool, resource);
+    });
+    for (zend_long timeout : {0, -5}) {
+      Spawn([&, timeout] {
+        Zv resource = Acquire(pool, timeout);
+        log.push_back("timeout " + std::to_string(timeout) + " got " +
+                      Str(resource));
+        Release(pool, resource);
+      });
+    }
+  }));
+  EXPECT_EQ(Joined(log), "timeout 0 got 1 timeout -5 got 1");
+}
+
+TEST_F(PoolTimeoutTest, WaiterServedBeforeItsTimeoutKeepsNoTimer) {
+  int made = 0;
+  std::string got;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      Yield();
+      Release(pool, resource);
+    });
+    Spawn([&] {
+      Zv resource = Acquire(pool, 10000);
+      got = Str(resource);
+      Release(pool, resource);
+    });
+  }));
+  // The request ends at once: the 10 s timer was disposed with the wait.
+  EXPECT_EQ(got, "1");
+}
+
+}  // namespace
+}  // namespace zar::pool_testing

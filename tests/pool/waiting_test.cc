@@ -1,0 +1,376 @@
+// Behaviours A4: waiting, FIFO fairness, reservations, cancellation.
+
+#include <gtest/gtest.h>
+
+#include "tests/pool/support/pool_test.h"
+
+namespace zar::pool_testing {
+namespace {
+
+using PoolWaitingTest = PoolTest;
+
+uint64_t Reserved(Zv& pool) { return StatsOf(EventOf(pool)).reserved; }
+
+// A4 029
+TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("c1 got " + Str(resource));
+      YieldTimes(2);
+      log.push_back("c1 releases");
+      Release(pool, resource);
+      EXPECT_POOL_INVARIANTS(pool, made);
+    });
+    Spawn([&] {
+      log.push_back("c2 sees idle=" + std::to_string(IdleCount(pool)));
+      Zv resource = Acquire(pool);
+      log.push_back("c2 got " + Str(resource));
+      EXPECT_POOL_INVARIANTS(pool, made);
+      Release(pool, resource);
+    });
+  }));
+  EXPECT_EQ(Joined(log), "c1 got 1 c2 sees idle=0 c1 releases c2 got 1");
+  EXPECT_EQ(Count(pool), 1);
+  EXPECT_EQ(made, 1);
+}
+
+// A4 030
+TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      YieldTimes(5);
+      Release(pool, resource);
+    });
+    for (const char* name : {"A", "B", "C"}) {
+      Spawn([&, name] {
+        Zv resource = Acquire(pool);
+        log.push_back(std::string(name) + ":" + Str(resource));
+        EXPECT_POOL_INVARIANTS(pool, made);
+        Release(pool, resource);
+      });
+    }
+  }));
+  EXPECT_EQ(Joined(log), "A:1 B:1 C:1");
+  EXPECT_EQ(made, 1);
+}
+
+// A4 034
+TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
+  int made = 0;
+  zend_long holder_result = 0;
+  zend_long waiter_result = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      holder_result = resource.lval();
+      YieldTimes(2);
+      Release(pool, resource);
+    });
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      waiter_result = resource.lval();
+      Release(pool, resource);
+    });
+  }));
+  EXPECT_EQ(holder_result, 1);
+  EXPECT_EQ(waiter_result, 1);
+  EXPECT_EQ(Count(pool), 1);
+}
+
+// A4 035
+TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      Yield();
+      Release(pool, resource);
+    });
+    for (const char* name : {"A", "B", "C"}) {
+      Spawn([&, name] {
+        Zv resource = Acquire(pool);
+        Yield();
+        log.push_back(std::string(name) + " served");
+        Release(pool, resource);
+        EXPECT_POOL_INVARIANTS(pool, made);
+      });
+    }
+  }));
+  EXPECT_EQ(Joined(log), "A served B served C served");
+}
+
+// A4 054 (issue #141). The scenario's 10/30/5 ms are scaled down.
+TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
+  Log log;
+  int made = 0;
+  bool healthy = true;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory =
+                           [&made](mock_zend::Call& call) {
+                             ++made;
+                             const int id = made;
+                             Delay(4);
+                             ZVAL_LONG(call.result(), id);
+                           },
+                       .before_release =
+                           [&healthy](mock_zend::Call& call) {
+                             ZVAL_BOOL(call.result(), healthy);
+                           },
+                       .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      Delay(12);
+      healthy = false;
+      Release(pool, resource);
+      log.push_back("coro1: released broken");
+      healthy = true;
+      EXPECT_POOL_INVARIANTS(pool, made - 1);
+    });
+    for (const char* name : {"coro2", "coro3"}) {
+      Spawn([&, name] {
+        Delay(2);
+        Zv resource = Acquire(pool);
+        log.push_back(std::string(name) + ": acquired r=" + Str(resource));
+        Release(pool, resource);
+      });
+    }
+  }));
+  EXPECT_EQ(Joined(log),
+            "coro1: released broken coro2: acquired r=2 coro3: acquired r=2");
+  EXPECT_EQ(made, 2);
+}
+
+// A4 058 (issue #235)
+TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    for (const char* name : {"A", "B"}) {
+      Spawn([&, name] {
+        for (int i = 0; i < 3; i++) {
+          Zv resource = Acquire(pool);
+          log.push_back(std::string(name) + std::to_string(i));
+          EXPECT_POOL_INVARIANTS(pool, made);
+          Yield();
+          Release(pool, resource);
+        }
+      });
+    }
+  }));
+  EXPECT_EQ(Joined(log), "A0 B0 A1 B1 A2 B2");
+  EXPECT_EQ(made, 1);
+}
+
+// A4 059
+TEST_F(PoolWaitingTest, WaitersServedInOrder) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    for (int id = 0; id < 6; id++) {
+      Spawn([&, id] {
+        for (int round = 0; round < 3; round++) {
+          Zv resource = Acquire(pool);
+          log.push_back(std::to_string(id));
+          Yield();
+          Release(pool, resource);
+          EXPECT_POOL_INVARIANTS(pool, made);
+          Yield();
+        }
+      });
+    }
+  }));
+  EXPECT_EQ(Joined(log), "0 1 2 3 4 5 0 1 2 3 4 5 0 1 2 3 4 5");
+  EXPECT_EQ(made, 1);
+}
+
+// A4 060
+TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      YieldTimes(2);
+      Release(pool, resource);
+    });
+    CoroutineRef w1(Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("W1 " +
+                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+      if (!resource.undef()) Release(pool, resource);
+    }));
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("W2 acquired " + Str(resource));
+      Release(pool, resource);
+    });
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    EXPECT_POOL_INVARIANTS(pool, made);
+    Cancel(w1.get());
+    Await(w1.get());
+    EXPECT_POOL_INVARIANTS(pool, made);
+  }));
+  EXPECT_EQ(Joined(log), "W1 Async\\AsyncCancellation W2 acquired 1");
+  EXPECT_EQ(IdleCount(pool), 1);
+  EXPECT_EQ(made, 1);
+}
+
+// A4 061
+TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      YieldTimes(2);
+      Release(pool, resource);
+    });
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("Waiter acquired " + Str(resource));
+      Release(pool, resource);
+    });
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    Zv stolen = TryAcquire(pool);
+    log.push_back("tryAcquire " + Str(stolen));
+    EXPECT_POOL_INVARIANTS(pool, made);
+  }));
+  EXPECT_EQ(Joined(log), "tryAcquire null Waiter acquired 1");
+  EXPECT_EQ(IdleCount(pool), 1);
+}
+
+// A4 062
+TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
+  Log log;
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      YieldTimes(2);
+      Release(pool, resource);
+    });
+    CoroutineRef waiter(Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("waiter " +
+                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+    }));
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    Cancel(waiter.get());
+    Await(waiter.get());
+    EXPECT_EQ(Reserved(pool), 0u);
+    EXPECT_EQ(IdleCount(pool), 1);
+    EXPECT_POOL_INVARIANTS(pool, made);
+    Zv later = Acquire(pool);
+    log.push_back("later " + Str(later));
+    Release(pool, later);
+  }));
+  EXPECT_EQ(Joined(log), "waiter Async\\AsyncCancellation later 1");
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(IdleCount(pool), 1);
+}
+
+// A4 064
+TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
+  Log log;
+  int made = 0;
+  int destroyed = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool(
+        {.factory = CountingFactory(&made),
+         .destructor = CountingDestructor(&destroyed),
+         .before_release =
+             [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); },
+         .max = 1});
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      YieldTimes(2);
+      Release(pool, resource);
+    });
+    CoroutineRef w1(Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("W1 " +
+                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+    }));
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("W2 acquired " + Str(resource));
+      Release(pool, resource);
+    });
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    EXPECT_EQ(IdleCount(pool), 0);
+    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    Cancel(w1.get());
+    Await(w1.get());
+  }));
+  EXPECT_EQ(Joined(log), "W1 Async\\AsyncCancellation W2 acquired 2");
+  EXPECT_EQ(IdleCount(pool), 0);
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(destroyed, 2);
+}
+
+// A4 065
+TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
+  Log log;
+  int made = 0;
+  bool release_now = false;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
+    for (int i = 0; i < 3; i++) {
+      Spawn([&] {
+        Zv resource = Acquire(pool);
+        while (!release_now) Yield();
+        Release(pool, resource);
+      });
+    }
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      log.push_back("Waiter acquired");
+      Release(pool, resource);
+    });
+    Yield();  // holders acquire, the waiter parks
+    EXPECT_EQ(ActiveCount(pool), 3);
+    release_now = true;
+    ASSERT_TRUE(YieldUntil([&] { return IdleCount(pool) == 3; }));
+    log.push_back("idle=" + std::to_string(IdleCount(pool)));
+    EXPECT_EQ(Reserved(pool), 1u) << "only one resource is reserved";
+    EXPECT_POOL_INVARIANTS(pool, made);
+    Zv surplus = TryAcquire(pool);
+    log.push_back(surplus.is_null() ? "tryAcquire null" : "tryAcquire got");
+    EXPECT_POOL_INVARIANTS(pool, made);
+    Yield();
+    Release(pool, surplus);
+  }));
+  EXPECT_EQ(Joined(log), "idle=3 tryAcquire got Waiter acquired");
+  EXPECT_EQ(made, 3);
+}
+
+}  // namespace
+}  // namespace zar::pool_testing

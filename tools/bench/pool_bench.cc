@@ -1,0 +1,224 @@
+// zar_pool_bench: what the resource pool costs, next to a Boost.Fiber
+// token pool doing the same work.
+//
+//   BM_PoolAcquireReleaseUncontended
+//       ZEND_ASYNC_POOL_ACQUIRE + ZEND_ASYNC_POOL_RELEASE of an idle
+//       resource in a pool with C handlers (the fast path: no waiter, no
+//       hook, no allocation). One iteration = one acquire + one release.
+//   BM_BoostFiberChannelPopPush
+//       the same with a boost::fibers::buffered_channel holding one token:
+//       pop + push.
+//   BM_PoolSharedByCoroutines
+//       1,000 coroutines of the reference scheduler share 8 resources; each
+//       does 1,000 rounds of: acquire (parking when none is free), yield
+//       once, release. Reported per acquire-yield-release cycle (the
+//       coroutines' creation is spread over the 1,000,000 cycles).
+//   BM_BoostFiberSharedByFibers
+//       the same workload with 1,000 Boost.Fiber fibers and a
+//       buffered_channel of 8 tokens (pop, yield, push).
+// Afterwards the ratios ours/Boost.Fiber are printed with the targets.
+//
+//   zar_pool_bench [--benchmark_min_time=2] [--benchmark_repetitions=5]
+
+#include <benchmark/benchmark.h>
+
+#include <boost/fiber/all.hpp>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/extension.h"
+#include "core/pool_registration.h"
+#include "mock_zend/lifecycle.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+}
+
+namespace {
+
+constexpr int kCoroutines = 1000;
+constexpr int kResources = 8;
+constexpr int kRounds = 1000;
+constexpr double kCyclesPerRun = double{kCoroutines} * kRounds;
+
+bool Factory(zend_async_pool_t*, zval* result) {
+  ZVAL_LONG(result, 1);
+  return true;
+}
+
+// The engine with the extension, and the pool's ABI functions registered
+// (a no-op once the extension's MINIT registers them itself).
+struct Runtime {
+  mock_zend::Engine engine{{&zar_async_module_entry}};
+  Runtime() { zar::core::RegisterPool(); }
+};
+
+// ---- (1) Uncontended acquire + release
+// ---------------------------------------
+
+void BM_PoolAcquireReleaseUncontended(benchmark::State& state) {
+  Runtime runtime;
+  mock_zend::Request request;
+  request.RunMain([&state] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(Factory, nullptr, nullptr,
+                                                  nullptr, nullptr, 1, 1, 0);
+    zval resource;
+    for (auto _ : state) {
+      ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0);
+      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    }
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+BENCHMARK(BM_PoolAcquireReleaseUncontended)->Unit(benchmark::kNanosecond);
+
+void BM_BoostFiberChannelPopPush(benchmark::State& state) {
+  boost::fibers::buffered_channel<int> tokens(2);  // room for one token
+  tokens.push(1);
+  int token = 0;
+  for (auto _ : state) {
+    tokens.pop(token);
+    tokens.push(token);
+  }
+  benchmark::DoNotOptimize(token);
+}
+BENCHMARK(BM_BoostFiberChannelPopPush)->Unit(benchmark::kNanosecond);
+
+// ---- (2) 1,000 coroutines share 8 resources
+// --------------------------------------
+
+zend_async_pool_t* shared_pool = nullptr;
+
+void Yield() {
+  ZEND_ASYNC_ENQUEUE_COROUTINE(ZEND_ASYNC_CURRENT_COROUTINE);
+  ZEND_ASYNC_SUSPEND();
+}
+
+void Worker() {
+  zval resource;
+  for (int round = 0; round < kRounds; round++) {
+    ZEND_ASYNC_POOL_ACQUIRE(shared_pool, &resource, 0);
+    Yield();
+    ZEND_ASYNC_POOL_RELEASE(shared_pool, &resource);
+  }
+}
+
+void BM_PoolSharedByCoroutines(benchmark::State& state) {
+  Runtime runtime;
+  for (auto _ : state) {
+    mock_zend::Request request;
+    const auto start = std::chrono::steady_clock::now();
+    request.RunMain([] {
+      shared_pool = ZEND_ASYNC_NEW_POOL(Factory, nullptr, nullptr, nullptr,
+                                        nullptr, 0, kResources, 0);
+      for (int i = 0; i < kCoroutines; i++) {
+        ZEND_ASYNC_SPAWN()->internal_entry = Worker;
+      }
+    });  // returns when every coroutine has finished
+    const auto end = std::chrono::steady_clock::now();
+    ZEND_ASYNC_EVENT_RELEASE(&shared_pool->event);
+    shared_pool = nullptr;
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+  }
+  state.counters["cycle"] = benchmark::Counter(
+      kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
+                         benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_PoolSharedByCoroutines)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_BoostFiberSharedByFibers(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    boost::fibers::buffered_channel<int> tokens(16);  // room for 15
+    for (int i = 0; i < kResources; i++) tokens.push(i);
+    std::vector<boost::fibers::fiber> fibers;
+    fibers.reserve(kCoroutines);
+    for (int i = 0; i < kCoroutines; i++) {
+      fibers.emplace_back([&tokens] {
+        int token = 0;
+        for (int round = 0; round < kRounds; round++) {
+          tokens.pop(token);
+          boost::this_fiber::yield();
+          tokens.push(token);
+        }
+      });
+    }
+    for (boost::fibers::fiber& fiber : fibers) fiber.join();
+    const auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+  }
+  state.counters["cycle"] = benchmark::Counter(
+      kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
+                         benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_BoostFiberSharedByFibers)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---- Ratios
+// ------------------------------------------------------------------
+
+// The console report, remembering each benchmark's nanoseconds per
+// operation (per iteration, or per cycle when it has a "cycle" counter;
+// the mean when repeated).
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.error_occurred) continue;
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean") {
+        continue;
+      }
+      const std::string name = run.run_name.function_name;
+      auto cycle = run.counters.find("cycle");
+      nanoseconds_[name] = cycle != run.counters.end()
+                               ? cycle->second.value * 1e9
+                               : run.GetAdjustedRealTime();
+    }
+  }
+
+  void PrintRatios() const {
+    Print("uncontended acquire+release", "BM_PoolAcquireReleaseUncontended",
+          "BM_BoostFiberChannelPopPush", 15.0);
+    Print("1,000 coroutines / 8 resources, per cycle",
+          "BM_PoolSharedByCoroutines", "BM_BoostFiberSharedByFibers", 0);
+  }
+
+ private:
+  void Print(const char* what, const std::string& ours_name,
+             const std::string& theirs_name, double target_ns) const {
+    const double ours = Get(ours_name);
+    const double theirs = Get(theirs_name);
+    if (ours <= 0 || theirs <= 0) return;
+    std::printf(
+        "%s: ours %.1f ns, Boost.Fiber %.1f ns, ratio %.2f "
+        "(target <= 0.50%s)\n",
+        what, ours, theirs, ours / theirs,
+        target_ns > 0 ? " and <= 15 ns" : "");
+  }
+
+  double Get(const std::string& name) const {
+    auto it = nanoseconds_.find(name);
+    return it != nanoseconds_.end() ? it->second : 0;
+  }
+
+  std::map<std::string, double> nanoseconds_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  reporter.PrintRatios();
+  return 0;
+}
