@@ -1,0 +1,271 @@
+// zend-async-ref pdo_sim: calling PDO from C++ (pdo_sim/client.h).
+
+#include "pdo_sim/client.h"
+
+#include <cstring>
+
+namespace pdo_sim {
+
+// ---- Zval -------------------------------------------------------------------
+
+Zval Zval::Adopt(zval* value) {
+  Zval out;
+  ZVAL_COPY_VALUE(&out.value_, value);
+  ZVAL_UNDEF(value);
+  return out;
+}
+
+Zval Zval::Copy(const zval* value) {
+  Zval out;
+  ZVAL_COPY(&out.value_, value);
+  return out;
+}
+
+std::string Zval::str() const {
+  return Z_TYPE(value_) == IS_STRING
+             ? std::string(Z_STRVAL(value_), Z_STRLEN(value_))
+             : std::string();
+}
+
+const zval* Zval::at(zend_ulong index) const {
+  if (Z_TYPE(value_) != IS_ARRAY) return nullptr;
+  return zend_hash_index_find(Z_ARRVAL(value_), index);
+}
+
+const zval* Zval::at(const std::string& key) const {
+  if (Z_TYPE(value_) != IS_ARRAY) return nullptr;
+  return zend_hash_str_find(Z_ARRVAL(value_), key.data(), key.size());
+}
+
+uint32_t Zval::size() const {
+  return Z_TYPE(value_) == IS_ARRAY ? zend_hash_num_elements(Z_ARRVAL(value_))
+                                    : 0;
+}
+
+void Zval::Reset() {
+  zval_ptr_dtor(&value_);
+  ZVAL_UNDEF(&value_);
+}
+
+void ToZval(const Param& param, zval* out) {
+  if (std::holds_alternative<std::nullptr_t>(param)) {
+    ZVAL_NULL(out);
+  } else if (const auto* b = std::get_if<bool>(&param)) {
+    ZVAL_BOOL(out, *b);
+  } else if (const auto* l = std::get_if<zend_long>(&param)) {
+    ZVAL_LONG(out, *l);
+  } else if (const auto* i = std::get_if<int>(&param)) {
+    ZVAL_LONG(out, *i);
+  } else if (const auto* d = std::get_if<double>(&param)) {
+    ZVAL_DOUBLE(out, *d);
+  } else if (const auto* s = std::get_if<std::string>(&param)) {
+    ZVAL_STRINGL(out, s->data(), s->size());
+  } else {
+    ZVAL_STRING(out, std::get<const char*>(param));
+  }
+}
+
+Zval CallMethod(zval* object, const char* method,
+                const std::vector<zval*>& args) {
+  std::vector<zval> params(args.size());
+  for (size_t i = 0; i < args.size(); i++) ZVAL_COPY(&params[i], args[i]);
+  zval retval;
+  ZVAL_UNDEF(&retval);
+  zend_string* name = zend_string_init(method, strlen(method), false);
+  if (zend_call_method_if_exists(Z_OBJ_P(object), name, &retval,
+                                 static_cast<uint32_t>(params.size()),
+                                 params.data()) == FAILURE) {
+    zend_throw_error(nullptr, "Call to undefined method %s()", method);
+  }
+  zend_string_release(name);
+  for (zval& param : params) zval_ptr_dtor(&param);
+  if (EG(exception) != nullptr) {
+    zval_ptr_dtor(&retval);
+    return Zval();
+  }
+  return Zval::Adopt(&retval);
+}
+
+// ---- Pdo --------------------------------------------------------------------
+
+Pdo Pdo::Open(const std::string& dsn, const Options& options,
+              const std::optional<std::string>& username,
+              const std::optional<std::string>& password,
+              const char* class_name) {
+  Pdo pdo;
+  zend_string* name = zend_string_init(class_name, strlen(class_name), false);
+  zend_class_entry* ce = zend_lookup_class(name);
+  zend_string_release(name);
+  if (ce == nullptr || ce->constructor == nullptr) {
+    zend_throw_error(nullptr, "Class \"%s\" not found", class_name);
+    return pdo;
+  }
+  zval params[4];
+  ZVAL_STRINGL(&params[0], dsn.data(), dsn.size());
+  ToZval(username ? Param(*username) : Param(nullptr), &params[1]);
+  ToZval(password ? Param(*password) : Param(nullptr), &params[2]);
+  array_init(&params[3]);
+  for (const auto& [attribute, value] : options) {
+    zval v;
+    ToZval(value, &v);
+    add_index_zval(&params[3], static_cast<zend_ulong>(attribute), &v);
+  }
+
+  Zval object;
+  object_init_ex(object.get(), ce);
+  zval retval;
+  ZVAL_UNDEF(&retval);
+  zend_call_known_instance_method(ce->constructor, Z_OBJ_P(object.get()),
+                                  &retval, 4, params);
+  zval_ptr_dtor(&retval);
+  for (zval& param : params) zval_ptr_dtor(&param);
+  if (EG(exception) != nullptr) {
+    // `new` failed: the object goes now, the exception stays in flight.
+    zend_object* pending = EG(exception);
+    EG(exception) = nullptr;
+    object.Reset();
+    if (EG(exception) != nullptr) {
+      zend_exception_set_previous(pending, EG(exception));
+    }
+    EG(exception) = pending;
+    return pdo;
+  }
+  pdo.object_ = std::move(object);
+  return pdo;
+}
+
+Zval Pdo::Call(const char* method, const std::vector<Param>& args) {
+  std::vector<zval> values(args.size());
+  std::vector<zval*> pointers;
+  for (size_t i = 0; i < args.size(); i++) {
+    ToZval(args[i], &values[i]);
+    pointers.push_back(&values[i]);
+  }
+  Zval result = CallMethod(object_.get(), method, pointers);
+  for (zval& value : values) zval_ptr_dtor(&value);
+  return result;
+}
+
+Zval Pdo::Exec(const std::string& sql) { return Call("exec", {sql}); }
+Statement Pdo::Query(const std::string& sql) {
+  return Statement(Call("query", {sql}));
+}
+Statement Pdo::Prepare(const std::string& sql) {
+  return Statement(Call("prepare", {sql}));
+}
+Zval Pdo::BeginTransaction() { return Call("beginTransaction"); }
+Zval Pdo::Commit() { return Call("commit"); }
+Zval Pdo::RollBack() { return Call("rollBack"); }
+Zval Pdo::InTransaction() { return Call("inTransaction"); }
+Zval Pdo::LastInsertId() { return Call("lastInsertId"); }
+Zval Pdo::ErrorCode() { return Call("errorCode"); }
+Zval Pdo::ErrorInfo() { return Call("errorInfo"); }
+Zval Pdo::SetAttribute(zend_long attribute, const Param& value) {
+  return Call("setAttribute", {attribute, value});
+}
+Zval Pdo::GetAttribute(zend_long attribute) {
+  return Call("getAttribute", {attribute});
+}
+Zval Pdo::GetPool() { return Call("getPool"); }
+
+// ---- Statement --------------------------------------------------------------
+
+Statement::Statement(Zval value) : value_(std::move(value)) {}
+
+Zval Statement::Execute() { return CallMethod(value_.get(), "execute"); }
+
+Zval Statement::Execute(const std::vector<Param>& params) {
+  zval array;
+  array_init(&array);
+  for (const Param& param : params) {
+    zval v;
+    ToZval(param, &v);
+    add_next_index_zval(&array, &v);
+  }
+  Zval result = CallMethod(value_.get(), "execute", {&array});
+  zval_ptr_dtor(&array);
+  return result;
+}
+
+Zval Statement::ExecuteNamed(
+    const std::vector<std::pair<std::string, Param>>& params) {
+  zval array;
+  array_init(&array);
+  for (const auto& [name, param] : params) {
+    zval v;
+    ToZval(param, &v);
+    add_assoc_zval_ex(&array, name.data(), name.size(), &v);
+  }
+  Zval result = CallMethod(value_.get(), "execute", {&array});
+  zval_ptr_dtor(&array);
+  return result;
+}
+
+Zval Statement::Fetch(zend_long mode) {
+  zval m;
+  ZVAL_LONG(&m, mode);
+  return CallMethod(value_.get(), "fetch", {&m});
+}
+
+Zval Statement::FetchAll(zend_long mode) {
+  zval m;
+  ZVAL_LONG(&m, mode);
+  return CallMethod(value_.get(), "fetchAll", {&m});
+}
+
+Zval Statement::FetchColumn(zend_long column) {
+  zval c;
+  ZVAL_LONG(&c, column);
+  return CallMethod(value_.get(), "fetchColumn", {&c});
+}
+
+Zval Statement::RowCount() { return CallMethod(value_.get(), "rowCount"); }
+Zval Statement::ErrorCode() { return CallMethod(value_.get(), "errorCode"); }
+Zval Statement::ErrorInfo() { return CallMethod(value_.get(), "errorInfo"); }
+
+// ---- Rendering --------------------------------------------------------------
+
+std::string Render(const zval* value) {
+  if (value == nullptr) return "(none)";
+  switch (Z_TYPE_P(value)) {
+    case IS_UNDEF:
+      return "undef";
+    case IS_NULL:
+      return "null";
+    case IS_FALSE:
+      return "false";
+    case IS_TRUE:
+      return "true";
+    case IS_LONG:
+      return std::to_string(Z_LVAL_P(value));
+    case IS_DOUBLE:
+      return std::to_string(Z_DVAL_P(value));
+    case IS_STRING:
+      return "'" + std::string(Z_STRVAL_P(value), Z_STRLEN_P(value)) + "'";
+    case IS_ARRAY: {
+      std::string out = "[";
+      zend_ulong index;
+      zend_string* key;
+      zval* element;
+      bool first = true;
+      ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(value), index, key, element) {
+        if (!first) out += ", ";
+        first = false;
+        if (key != nullptr) {
+          out += std::string(ZSTR_VAL(key), ZSTR_LEN(key)) + ": ";
+        } else {
+          (void)index;
+        }
+        out += Render(element);
+      }
+      ZEND_HASH_FOREACH_END();
+      return out + "]";
+    }
+    case IS_OBJECT:
+      return "object(" + std::string(ZSTR_VAL(Z_OBJCE_P(value)->name)) + ")";
+    default:
+      return "?";
+  }
+}
+
+}  // namespace pdo_sim

@@ -1,0 +1,85 @@
+// zend-async-ref pdo_sim: the mock SQL server's executor (mock_sql.h):
+// what its two files share. mock_sql.cc runs statements and keeps tables
+// and transactions; mock_sql_eval.cc evaluates expressions.
+//
+// Threading: the engine's thread. Lifetime: one Execute() call.
+
+#ifndef ZAR_PDO_SIM_SRC_DRIVERS_MOCK_SQL_EXECUTOR_H_
+#define ZAR_PDO_SIM_SRC_DRIVERS_MOCK_SQL_EXECUTOR_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pdo_sim/src/drivers/mock_sql.h"
+#include "pdo_sim/src/drivers/mock_sql_parse.h"
+
+namespace pdo_sim::mock::internal {
+
+// SQL value semantics: NULL, numbers (int or float), text.
+bool IsNull(const Value& v);
+// The number a value reads as, or nullopt (text that is not a number).
+std::optional<double> AsNumber(const Value& v);
+std::string AsString(const Value& v);
+bool IsTrue(const Value& v);
+// -1, 0, 1; nullopt when either side is NULL.
+std::optional<int> Compare(const Value& a, const Value& b);
+// + - * / ; NULL in, NULL out; division by zero is NULL.
+Value Arithmetic(const std::string& op, const Value& a, const Value& b);
+
+// Runs the statements of one Execute call.
+class Executor {
+ public:
+  Executor(Database& db, NamedLocks& locks, Session& session,
+           const Params& params, std::string_view sql,
+           const std::vector<Token>& tokens);
+  // Runs every statement; the last one's result, or the first error.
+  Result Run();
+
+ private:
+  bool Fail(Error error);
+  bool Statement();
+
+  // ---- Tables (mock_sql.cc) -------------------------------------------------
+  Error NoSuchTable(const std::string& name) const;
+  // Opens the implicit transaction of autocommit=0.
+  void TouchTransaction();
+  // The table a read sees: temporary, the transaction's copy, committed.
+  Table* ReadTable(const std::string& name);
+  // The table a write changes (a transaction's changes go to its copy).
+  Table* WriteTable(const std::string& name, int64_t** next_auto);
+
+  // ---- Expressions (mock_sql_eval.cc) ---------------------------------------
+  bool Column(const Table* table, const Row* row, const std::string& name,
+              Value* out);
+  bool Eval(const Expr& e, const Table* table, const Row* row, Value* out);
+  bool Binary(const Expr& e, const Table* table, const Row* row, Value* out);
+  bool Call(const Expr& e, const Table* table, const Row* row, Value* out);
+  Value SystemVariable(const std::string& name) const;
+  // An aggregate over `rows` (COUNT, SUM, MIN, MAX at any depth).
+  bool Aggregate(const Expr& e, const Table* table,
+                 const std::vector<const Row*>& rows, Value* out);
+
+  // ---- Statements (mock_sql.cc; Select: mock_sql_select.cc) -----------------
+  bool Select();
+  bool Insert();
+  bool Update();
+  bool Delete();
+  bool Create();
+  bool Drop();
+  bool Set();
+
+  Database& db_;
+  NamedLocks& locks_;
+  Session& session_;
+  const Params& params_;
+  Parser parser_;
+  size_t positional_ = 0;
+  uint32_t sleep_ms_ = 0;
+  Result result_;
+};
+
+}  // namespace pdo_sim::mock::internal
+
+#endif  // ZAR_PDO_SIM_SRC_DRIVERS_MOCK_SQL_EXECUTOR_H_

@@ -1,0 +1,45 @@
+/*
+ * zend-async-ref pdo_sim: what the pool's files share (pdo_pool.c: the
+ * bindings; pdo_pool_template.c: the template, its pool and the pool's
+ * callbacks that make and check slots).
+ */
+#ifndef PDO_POOL_INT_H
+#define PDO_POOL_INT_H
+
+#include "Zend/zend_async_API.h"
+#include "ext/pdo/pdo_pool.h"
+
+BEGIN_EXTERN_C()
+
+/* A coroutine's hold on a pooled handle: template->pool_bindings[key]. It
+ * is the callback registered on the coroutine's event, which frees it
+ * (dispose) after the coroutine finished. */
+struct _pdo_pool_binding {
+  zend_async_event_callback_t event; /* must be first (callback cast) */
+  pdo_dbh_t *dbh;         /* the template; NULL once the pool is destroyed */
+  pdo_dbh_t *conn;        /* the slot held, NULL when released */
+  zend_ulong coro_key;    /* the key in dbh->pool_bindings */
+  bool has_coro_callback; /* registered on the coroutine's event */
+
+  /* The coroutine's failed query() statement (owned reference). */
+  pdo_stmt_t *last_failed_query_stmt;
+  zend_object *last_failed_query_stmt_obj;
+
+  pdo_error_type error_code; /* the coroutine's error state */
+};
+
+/* The server's view: a transaction opened with raw SQL, or implicitly with
+ * autocommit off, counts (the driver's in_transaction, else in_txn). */
+bool pdo_pool_conn_in_transaction(pdo_dbh_t *conn);
+
+/* Breaks the link between a slot and its owning binding (both ways). */
+void pdo_pool_detach_conn(pdo_dbh_t *conn);
+
+/* Gives a lent slot back to its pool, exactly once: detaches it first, and
+ * holds a pool reference for the call (giving back into a closed pool
+ * destroys the slot, which drops the slot's own reference). May suspend. */
+void pdo_pool_release_conn(pdo_dbh_t *conn);
+
+END_EXTERN_C()
+
+#endif /* PDO_POOL_INT_H */

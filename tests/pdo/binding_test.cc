@@ -1,0 +1,309 @@
+// P2: each coroutine works on its own connection (a binding keyed by the
+// coroutine), given back as soon as nothing pins it; MAX is never
+// exceeded; attributes reach every slot.
+
+#include <algorithm>
+
+#include "tests/pdo/support/pdo_test.h"
+
+namespace zar::pdo_testing {
+namespace {
+
+class BindingTest : public PdoTest {};
+
+TEST_F(BindingTest, EachCoroutineGetsItsOwnConnection) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    EXPECT_EQ(CountsOf(pdo).count, 0);
+    std::vector<zend_long> ids;
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 2; i++) {
+      coroutines.push_back(Spawn([&] {
+        Statement stmt = pdo.Query("SELECT CONNECTION_ID()");
+        ids.push_back(stmt.FetchColumn().lval());
+        Delay(5);  // both hold their connection at once
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    ASSERT_EQ(ids.size(), 2u);
+    EXPECT_GT(ids[0], 0);
+    EXPECT_GT(ids[1], 0);
+    EXPECT_NE(ids[0], ids[1]);
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{2, 2, 0}));
+  });
+}
+
+TEST_F(BindingTest, CountsBeforeDuringAndAfterAQuery) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(5));
+    Zval pool = pdo.GetPool();
+    EXPECT_FALSE(pdo_sim::CallMethod(pool.get(), "isClosed").is_true());
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{0, 0, 0}));
+    PoolCounts during;
+    Await(Spawn([&] {
+      Statement stmt = pdo.Query("SELECT 1");
+      during = CountsOf(pdo);
+    }));
+    EXPECT_EQ(during, (PoolCounts{1, 0, 1}));
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
+  });
+}
+
+TEST_F(BindingTest, SlotGoesBackAfterEachStatementAndIsReused) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    std::vector<zend_long> idle;
+    Await(Spawn([&] {
+      for (int cycle = 1; cycle <= 3; cycle++) {
+        Statement stmt = pdo.Query("SELECT " + std::to_string(cycle));
+        EXPECT_EQ(stmt.FetchColumn().lval(), cycle);
+        stmt.Reset();
+        idle.push_back(CountsOf(pdo).idle);
+      }
+    }));
+    EXPECT_EQ(idle, (std::vector<zend_long>{1, 1, 1}));
+    EXPECT_EQ(CountsOf(pdo).count, 1);
+    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 1u);
+  });
+}
+
+TEST_F(BindingTest, TwentyCoroutinesShareFiveConnections) {
+  pdo_sim::mock::SetQueryLatency(2);
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(5));
+    zend_long sum = 0;
+    zend_long peak = 0;
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 20; i++) {
+      coroutines.push_back(Spawn([&, i] {
+        Statement stmt = pdo.Prepare("SELECT ? + 1");
+        stmt.Execute({i});
+        sum += stmt.FetchColumn().lval();
+        peak = std::max(peak, CountsOf(pdo).count);
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(sum, 210);
+    EXPECT_EQ(peak, 5);
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{5, 5, 0}));
+    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 5u);
+  });
+}
+
+TEST_F(BindingTest, TwelveHoldersGrowTheIdleBuffer) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(12));
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 12; i++) {
+      coroutines.push_back(Spawn([&] {
+        pdo.BeginTransaction();
+        Delay(5);
+        pdo.Commit();
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{12, 12, 0}));
+  });
+}
+
+TEST_F(BindingTest, ThirtyConcurrentPreparedInserts) {
+  pdo_sim::mock::SetQueryLatency(1);
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(5));
+    pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+    std::vector<Task> coroutines;
+    for (int i = 1; i <= 30; i++) {
+      coroutines.push_back(Spawn([&, i] {
+        Statement stmt = pdo.Prepare("INSERT INTO t (v) VALUES (?)");
+        EXPECT_TRUE(stmt.Execute({i}).is_true());
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(QueryLong(pdo, "SELECT COUNT(*) FROM t"), 30);
+    EXPECT_EQ(QueryLong(pdo, "SELECT SUM(v) FROM t"), 465);
+    EXPECT_LE(CountsOf(pdo).count, 5);
+  });
+}
+
+TEST_F(BindingTest, MaxIsEnforcedWhileQueriesSleepAndConnectsYield) {
+  pdo_sim::mock::SetConnectLatency(5);  // the factory suspends
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 10; i++) {
+      coroutines.push_back(Spawn([&] { pdo.Exec("SELECT SLEEP(0.02)"); }));
+    }
+    zend_long during = -1;
+    Await(Spawn([&] {
+      Delay(10);
+      during = CountsOf(pdo).count;
+    }));
+    for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(during, 3);
+    EXPECT_EQ(CountsOf(pdo).count, 3);
+    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 3u);
+  });
+}
+
+TEST_F(BindingTest, SetAttributeReachesEverySlotPresentAndFuture) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(4, 1));
+    EXPECT_TRUE(pdo.SetAttribute(PDO_ATTR_AUTOCOMMIT, false).is_true());
+    EXPECT_TRUE(pdo.GetAttribute(PDO_ATTR_AUTOCOMMIT).is_false());
+    std::vector<std::string> seen;
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 4; i++) {
+      coroutines.push_back(Spawn([&] {
+        Statement stmt = pdo.Query("SELECT @@session.autocommit");
+        seen.push_back(pdo_sim::Render(stmt.FetchColumn().get()));
+        Delay(5);  // four distinct slots
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(Joined(seen), "0 0 0 0");
+    EXPECT_EQ(CountsOf(pdo).count, 4);
+  });
+}
+
+TEST_F(BindingTest, AutocommitOffMakesWritesTransactional) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    pdo.Exec("CREATE TABLE t (v INTEGER)");
+    pdo.SetAttribute(PDO_ATTR_AUTOCOMMIT, false);
+    Await(Spawn([&] {
+      pdo.Exec("INSERT INTO t VALUES (1)");
+      // The driver reports the implicit transaction: it pins the slot and
+      // rollBack() finds it.
+      EXPECT_TRUE(pdo.InTransaction().is_true());
+      EXPECT_TRUE(pdo.RollBack().is_true());
+      pdo.Exec("INSERT INTO t VALUES (2)");
+    }));  // ends uncommitted: rolled back
+    EXPECT_TRUE(pdo_sim::mock::CommittedRows("shop", "t").empty());
+  });
+}
+
+TEST_F(BindingTest, SqliteCoroutinesReadTheirRows) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(4));
+    pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    pdo.Exec("INSERT INTO t VALUES (0,'a'),(1,'b'),(2,'c'),(3,'d'),(4,'e')");
+    std::vector<std::string> rows;
+    std::vector<Task> coroutines;
+    for (int i = 4; i >= 0; i--) {
+      coroutines.push_back(Spawn([&, i] {
+        Statement stmt = pdo.Prepare("SELECT v FROM t WHERE id = ?");
+        stmt.Execute({i});
+        rows.push_back(std::to_string(i) + ":" + stmt.FetchColumn().str());
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    std::sort(rows.begin(), rows.end());
+    EXPECT_EQ(Joined(rows), "0:a 1:b 2:c 3:d 4:e");
+  });
+}
+
+TEST_F(BindingTest, SqliteTransactionStateIsPerSlot) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(4));
+    pdo.Exec("CREATE TABLE t (v TEXT)");
+    std::string a, b;
+    Task ca = Spawn([&] {
+      pdo.BeginTransaction();
+      pdo.Exec("INSERT INTO t VALUES ('a')");
+      a = pdo.InTransaction().is_true() ? "A:in" : "A:out";
+    });
+    Task cb = Spawn([&] {
+      pdo.BeginTransaction();
+      pdo.Exec("INSERT INTO t VALUES ('b')");
+      pdo.Commit();
+      b = pdo.InTransaction().is_true() ? "B:in" : "B:out";
+    });
+    Await(ca);
+    Await(cb);
+    EXPECT_EQ(a, "A:in");
+    EXPECT_EQ(b, "B:out");
+    Zval rows = pdo.Query("SELECT v FROM t").FetchAll(PDO_FETCH_COLUMN);
+    EXPECT_EQ(pdo_sim::Render(rows.get()), "['b']");
+  });
+}
+
+// Behaviour P2 (PA sqlite 006): with one slot, the second transaction
+// waits until the first commits.
+void TransactionsTakeTheOnlySlotInTurn(Pdo& pdo) {
+  Log log;
+  std::vector<Task> coroutines;
+  for (int i = 0; i < 2; i++) {
+    coroutines.push_back(Spawn([&, i] {
+      log.push_back(std::to_string(i) + ":enter");
+      pdo.BeginTransaction();
+      log.push_back(std::to_string(i) + ":holding");
+      Delay(10);
+      pdo.Commit();
+    }));
+  }
+  for (Task& c : coroutines) Await(c);
+  std::string joined;
+  for (const std::string& entry : log) {
+    joined += (joined.empty() ? "" : ",") + entry;
+  }
+  EXPECT_EQ(joined, "0:enter,0:holding,1:enter,1:holding");
+  EXPECT_EQ(CountsOf(pdo).count, 1);
+}
+
+TEST_F(BindingTest, TransactionPinningOrderWithOneSlotMock) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(1));
+    TransactionsTakeTheOnlySlotInTurn(pdo);
+  });
+}
+
+TEST_F(BindingTest, TransactionPinningOrderWithOneSlotSqlite) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(1));
+    TransactionsTakeTheOnlySlotInTurn(pdo);
+  });
+}
+
+TEST_F(BindingTest, LastInsertIdIsPerSlot) {
+  pdo_sim::mock::SetQueryLatency(1);
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(4));
+    pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    std::vector<std::string> ids;
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 2; i++) {
+      coroutines.push_back(Spawn([&] {
+        Statement stmt = pdo.Prepare("INSERT INTO t (v) VALUES ('x')");
+        stmt.Execute();
+        Delay(2);  // the other coroutine inserts meanwhile, on its slot
+        ids.push_back(pdo.LastInsertId().str());
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(Joined(ids), "1 2");
+  });
+}
+
+TEST_F(BindingTest, SqliteLastInsertIdIsPerSlot) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(4));
+    pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    std::vector<std::string> ids;
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 2; i++) {
+      coroutines.push_back(Spawn([&] {
+        Statement stmt = pdo.Prepare("INSERT INTO t (v) VALUES ('x')");
+        stmt.Execute();
+        Delay(2);
+        ids.push_back(pdo.LastInsertId().str());
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(Joined(ids), "1 2");
+  });
+}
+
+}  // namespace
+}  // namespace zar::pdo_testing

@@ -1,0 +1,172 @@
+// P5: the error state is per coroutine; native details come from the slot
+// that failed; warnings and exceptions read as PHP's.
+
+#include "tests/pdo/support/pdo_test.h"
+
+namespace zar::pdo_testing {
+namespace {
+
+class ErrorTest : public PdoTest {};
+
+Options Silent(zend_long max) {
+  return PoolOptions(max, -1,
+                     {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}});
+}
+
+constexpr char kMissing[] = "Table 'shop.missing' doesn't exist";
+
+TEST_F(ErrorTest, ErrorInfoWhileTheFailedQueryHoldsTheSlot) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(3));
+    EXPECT_TRUE(pdo.Query("SELECT * FROM missing").result().is_false());
+    EXPECT_EQ(pdo.ErrorCode().str(), "42S02");
+    EXPECT_EQ(pdo_sim::Render(pdo.ErrorInfo().get()),
+              std::string("['42S02', 1146, '") + kMissing + "']");
+    EXPECT_EQ(CountsOf(pdo).active, 1);  // kept for errorInfo()
+    pdo.Exec("SELECT 1");                // the next call clears it
+    EXPECT_EQ(pdo.ErrorCode().str(), "00000");
+    EXPECT_EQ(CountsOf(pdo).active, 0);
+  });
+}
+
+TEST_F(ErrorTest, ErrorInfoAfterExecGaveTheSlotBack) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(3));
+    EXPECT_TRUE(pdo.Exec("DELETE FROM missing").is_false());
+    EXPECT_EQ(pdo.ErrorCode().str(), "42S02");
+    EXPECT_EQ(pdo_sim::Render(pdo.ErrorInfo().get()), "['42S02', null, null]");
+    EXPECT_EQ(CountsOf(pdo).active, 0);
+  });
+}
+
+TEST_F(ErrorTest, ExecFailureCarriesNativeDetails) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    EXPECT_TRUE(pdo.Exec("DELETE FROM missing").undef());
+    {
+      Caught e;
+      EXPECT_EQ(e.class_name(), "PDOException");
+      EXPECT_EQ(e.message(),
+                std::string("SQLSTATE[42S02]: Base table or view not found: "
+                            "1146 ") +
+                    kMissing);
+      EXPECT_EQ(e.code(), "42S02");
+      EXPECT_EQ(pdo_sim::Render(e.error_info().get()),
+                std::string("['42S02', 1146, '") + kMissing + "']");
+    }
+    EXPECT_EQ(CountsOf(pdo).active, 0);
+
+    pdo.SetAttribute(PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_WARNING});
+    ClearErrors();
+    EXPECT_TRUE(pdo.Exec("DELETE FROM missing").is_false());
+    EXPECT_EQ(Warnings(),
+              (std::vector<std::string>{
+                  std::string("PDO::exec(): SQLSTATE[42S02]: Base table or "
+                              "view not found: 1146 ") +
+                  kMissing}));
+    EXPECT_EQ(CountsOf(pdo).active, 0);
+  });
+}
+
+TEST_F(ErrorTest, StatementErrorsNameTheStatementMethod) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(
+        "mock:dbname=shop",
+        PoolOptions(3, -1,
+                    {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_WARNING}}}));
+    Statement stmt = pdo.Prepare("SELECT * FROM missing");
+    ASSERT_TRUE(stmt.ok());
+    ClearErrors();
+    EXPECT_TRUE(stmt.Execute().is_false());
+    EXPECT_EQ(Warnings(),
+              (std::vector<std::string>{
+                  std::string("PDOStatement::execute(): SQLSTATE[42S02]: Base "
+                              "table or view not found: 1146 ") +
+                  kMissing}));
+    EXPECT_EQ(pdo_sim::Render(stmt.ErrorInfo().get()),
+              std::string("['42S02', 1146, '") + kMissing + "']");
+  });
+}
+
+TEST_F(ErrorTest, ErrorStateDoesNotLeakAcrossCoroutines) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(1));
+    Log log;
+    Await(Spawn([&] {
+      pdo.Query("SELECT * FROM missing");
+      log.push_back("A: " + pdo.ErrorCode().str());
+    }));
+    Await(Spawn([&] {
+      log.push_back("B before: " + pdo.ErrorCode().str() + " " +
+                    pdo_sim::Render(pdo.ErrorInfo().at(0)));
+      log.push_back("B query: " + std::to_string(QueryLong(pdo, "SELECT 1")));
+      log.push_back("B after: " + pdo.ErrorCode().str());
+    }));
+    EXPECT_EQ(log, (Log{"A: 42S02", "B before: 00000 '00000'", "B query: 1",
+                        "B after: 00000"}));
+  });
+}
+
+TEST_F(ErrorTest, FreshSlotsStartWithNoError) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(5));
+    std::vector<std::string> codes;
+    std::vector<Task> coroutines;
+    for (int i = 0; i < 5; i++) {
+      coroutines.push_back(Spawn([&] {
+        Statement stmt = pdo.Query("SELECT 1");
+        codes.push_back(pdo_sim::Render(pdo.ErrorCode().get()));
+        Delay(2);  // five fresh slots at once
+      }));
+    }
+    for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(Joined(codes), "'00000' '00000' '00000' '00000' '00000'");
+    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 5u);
+  });
+}
+
+TEST_F(ErrorTest, InjectedFailureReportsItsState) {
+  pdo_sim::mock::InjectFailure(
+      {"boom", "40001", 1213, "Deadlock found when trying to get lock", 1});
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    EXPECT_TRUE(pdo.Exec("SELECT 'boom'").undef());
+    Caught e;
+    EXPECT_EQ(e.message(),
+              "SQLSTATE[40001]: Serialization failure: 1213 Deadlock found "
+              "when trying to get lock");
+    EXPECT_EQ(pdo.Exec("SELECT 'boom'").lval(), 1);  // once only
+  });
+}
+
+TEST_F(ErrorTest, ClosedPoolIsReportedAsAcquireFailure) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2, 1));
+    Zval pool = pdo.GetPool();
+    pdo_sim::CallMethod(pool.get(), "close");
+    EXPECT_EQ(pdo_sim::mock::LiveConnections(), 0u);
+    EXPECT_TRUE(pdo.Exec("SELECT 1").undef());
+    Caught e;
+    EXPECT_EQ(e.chain(),
+              (std::vector<std::string>{
+                  "PDOException: SQLSTATE[HY000]: General error: Failed to "
+                  "acquire connection from pool",
+                  "Async\\PoolException: Pool is closed"}));
+    EXPECT_EQ(e.code(), "HY000");
+  });
+}
+
+TEST_F(ErrorTest, SqliteErrorsUsePdoSqliteStates) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(2));
+    EXPECT_TRUE(pdo.Exec("SELECT * FROM missing").undef());
+    Caught e;
+    EXPECT_EQ(e.message(),
+              "SQLSTATE[HY000]: General error: 1 no such table: missing");
+    EXPECT_EQ(e.code(), "HY000");
+    EXPECT_EQ(CountsOf(pdo).active, 0);
+  });
+}
+
+}  // namespace
+}  // namespace zar::pdo_testing
