@@ -182,12 +182,38 @@ bool IsCancellation(const zend_object* exception) {
          instanceof_function(exception->ce, zend_ce_cancellation);
 }
 
+zend_async_waker_t* NewWaker(zend_coroutine_t* coroutine) {
+  if (coroutine == nullptr) coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+  if (UNEXPECTED(coroutine == nullptr)) {
+    zend_error(E_CORE_ERROR,
+               "Cannot create waker for a coroutine that is not running");
+    return nullptr;
+  }
+  zend_async_waker_t* waker = coroutine->waker;
+  if (EXPECTED(waker != nullptr)) {
+    // A waker is reused for every suspension of its coroutine.
+    if (waker->status != ZEND_ASYNC_WAKER_NO_STATUS) {
+      zend_async_waker_clean(coroutine);
+    }
+    return waker;
+  }
+  waker = &AsyncCoroutine::FromAbi(coroutine)->waker_storage;
+  // As the default's ecalloc: every field zero, then initialised (the
+  // storage may hold a waker destroyed earlier).
+  memset(waker, 0, sizeof(*waker));
+  zend_async_waker_init(waker);
+  coroutine->waker = waker;
+  return waker;
+}
+
 void DestroyWaker(zend_coroutine_t* coroutine) {
   zend_async_waker_t* waker = coroutine->waker;
   if (waker == nullptr) return;
   ZEND_ASYNC_WAKER_DESTROY(coroutine);
   coroutine->waker = nullptr;
-  efree(waker);
+  if (waker != &AsyncCoroutine::FromAbi(coroutine)->waker_storage) {
+    efree(waker);  // made by another waker_new_fn
+  }
 }
 
 }  // namespace zar::core

@@ -58,6 +58,11 @@ struct AsyncCoroutine {
   // In the scheduler's coroutine table (counted in active_coroutine_count
   // unless a zombie).
   bool registered;
+  // The coroutine's waker: coroutine.waker points here from NewWaker until
+  // DestroyWaker. Embedded, so a waker costs no allocation, and right after
+  // the fields above, so its status shares a cache line with what every
+  // switch reads (fiber, queued) and its address needs no load.
+  zend_async_waker_t waker_storage;
   zend_object std;  // last, as zend_object_alloc requires
 
   static AsyncCoroutine* FromAbi(zend_coroutine_t* coroutine) {
@@ -96,8 +101,18 @@ inline void ApplyCurrentLocation(zend_string** filename, uint32_t* lineno) {
   *lineno = zend_get_executed_lineno();
 }
 
+// waker_new_fn (ZEND_ASYNC_WAKER_NEW): the ABI's default constructor, on
+// the coroutine's embedded storage instead of a new allocation. NULL means
+// the current coroutine (E_CORE_ERROR "Cannot create waker for a coroutine
+// that is not running", NULL, when there is none). An existing waker is
+// reused, cleaned first unless its status is NO_STATUS; otherwise the
+// embedded waker is initialised (zend_async_waker_init) and installed.
+// REQUIRES: `coroutine` is an AsyncCoroutine (every coroutine of this
+// scheduler is).
+zend_async_waker_t* NewWaker(zend_coroutine_t* coroutine);
+
 // Destroys the coroutine's waker (ZEND_ASYNC_WAKER_DESTROY) and frees its
-// memory. No-op without a waker.
+// memory unless it is the embedded one. No-op without a waker.
 void DestroyWaker(zend_coroutine_t* coroutine);
 
 }  // namespace zar::core

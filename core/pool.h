@@ -185,6 +185,11 @@ bool WaitForResource(AsyncPool* pool, zend_long timeout_ms);
 // waiter lives in the waiting acquire's frame).
 void DisposeWaiterCallback(zend_async_event_callback_t* callback,
                            zend_async_event_t* event);
+// What DisposeWaiterCallback does, inline, for the pool's own callers that
+// know the callback is a waiter's.
+inline void CountDownWaiterCallback(zend_async_event_callback_t* callback) {
+  if (callback->ref_count > 0) callback->ref_count--;
+}
 // Whether `callback` is a pool waiter's (its dispose identifies it).
 inline bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
   return callback->dispose == DisposeWaiterCallback;

@@ -42,7 +42,7 @@ bool DelCallback(zend_async_event_t* event,
         }
       }
       waiter->event_slot = PoolWaiter::kNoSlot;
-      callback->dispose(callback, event);
+      CountDownWaiterCallback(callback);  // its dispose
       return true;
     }
   }

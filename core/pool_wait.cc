@@ -22,7 +22,7 @@ using internal::PoolWaiter;
 
 void DisposeWaiterCallback(zend_async_event_callback_t* callback,
                            zend_async_event_t* /*event*/) {
-  if (callback->ref_count > 0) callback->ref_count--;
+  CountDownWaiterCallback(callback);
 }
 
 namespace {
@@ -30,7 +30,7 @@ namespace {
 // Removes `waiter` from the queue, dropping the queue's reference.
 void Unqueue(AsyncPool* pool, PoolWaiter* waiter) {
   if (pool->waiters.Remove(waiter)) {
-    DisposeWaiterCallback(&waiter->callback.base, nullptr);
+    CountDownWaiterCallback(&waiter->callback.base);
   }
 }
 
@@ -52,7 +52,7 @@ void WakeAllWaiters(AsyncPool* pool, zend_object* exception) {
     event->del_callback(event, &waiter->callback.base);
     waiter->callback.base.callback(event, &waiter->callback.base, nullptr,
                                    exception);
-    DisposeWaiterCallback(&waiter->callback.base, nullptr);
+    CountDownWaiterCallback(&waiter->callback.base);
   }
 }
 

@@ -11,7 +11,10 @@ namespace zar::core {
 namespace {
 
 // Every operation of the scheduler group, in the register function's
-// order. A NULL waker constructor/destructor selects the ABI's defaults.
+// order. A NULL waker constructor/destructor selects the ABI's default.
+// The constructor is ours (NewWaker: the default's behaviour on the
+// coroutine's embedded waker); the destructor is the default, which frees
+// no memory (DestroyWaker frees a waker that is not the embedded one).
 struct SchedulerRegistration {
   zend_async_scheduler_launch_t scheduler_launch;
   zend_async_new_coroutine_t new_coroutine;
@@ -57,7 +60,7 @@ constexpr SchedulerRegistration kScheduler = {
     .scope_await_after_cancellation = &unsupported::ScopeAwaitAfterCancellation,
     .spawn_and_throw = &SpawnAndThrow,
     .shutdown = &Shutdown,
-    .waker_new = nullptr,
+    .waker_new = &NewWaker,
     .waker_destroy = nullptr,
     .get_coroutines = &GetCoroutines,
     .add_microtask = &AddMicrotask,

@@ -56,8 +56,9 @@ using internal::SchedulerState;
 
 // Fails a suspension before it switched: `message` is thrown (chained
 // with the parked exception) and the waker is cleaned.
-bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
-                 const ParkedException& parked, const char* message) {
+[[gnu::noinline]] bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
+                                   const ParkedException& parked,
+                                   const char* message) {
   zend_coroutine_t* coroutine = &self->coroutine;
   if (message != nullptr) zend_throw_error(nullptr, "%s", message);
   internal::Unqueue(s, self);
@@ -73,8 +74,8 @@ bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
 
 // A cancellation that reached the coroutine while it ran (or while it was
 // protected) is delivered at its next suspension: it is thrown here.
-bool DeliverPendingCancellation(SchedulerState* s, AsyncCoroutine* self,
-                                const ParkedException& parked) {
+[[gnu::noinline]] bool DeliverPendingCancellation(
+    SchedulerState* s, AsyncCoroutine* self, const ParkedException& parked) {
   zend_coroutine_t* coroutine = &self->coroutine;
   if (self->deferred_cancellation != nullptr &&
       !ZEND_COROUTINE_IS_PROTECTED(coroutine)) {
@@ -97,7 +98,7 @@ bool DeliverPendingCancellation(SchedulerState* s, AsyncCoroutine* self,
 
 // Starts every event of the waker (in scheduler context: an event may fire
 // and resume the coroutine right away).
-void StartEvents(zend_async_waker_t* waker) {
+[[gnu::always_inline]] inline void StartEvents(zend_async_waker_t* waker) {
   bool& in_scheduler_context = ZEND_ASYNC_SCHEDULER_CONTEXT;
   const bool was_in_scheduler_context = in_scheduler_context;
   in_scheduler_context = true;
@@ -117,7 +118,8 @@ void StartEvents(zend_async_waker_t* waker) {
 
 // Leaves the running coroutine `self` and runs the next one. Returns when
 // `self` runs again.
-void SwitchAway(SchedulerState* s, AsyncCoroutine* self) {
+[[gnu::always_inline]] inline void SwitchAway(SchedulerState* s,
+                                              AsyncCoroutine* self) {
   const zend_async_waker_t* waker = self->coroutine.waker;
   internal::Tick(s);
   if (UNEXPECTED(waker->status == ZEND_ASYNC_WAKER_RESULT)) return;
@@ -133,7 +135,9 @@ void SwitchAway(SchedulerState* s, AsyncCoroutine* self) {
   }
 }
 
-bool SuspendCoroutine() {
+// The general suspension: every step of the file comment, whatever the
+// state (see SuspendCoroutine for the common case).
+[[gnu::noinline]] bool SuspendGeneral() {
   const ParkedException parked = internal::ParkException();
   if (internal::State() == nullptr && !Launch()) {
     internal::RestoreException(parked);
@@ -210,10 +214,73 @@ bool SuspendCoroutine() {
   return EG(exception) == nullptr;
 }
 
+// The suspension of almost every call: launched, nothing in flight, not in
+// scheduler context, no pending cancellation, no switch handlers, and a
+// waker that is queued (a yield) or has events. It does what
+// SuspendGeneral does in that state, minus the steps with nothing to do
+// (parking and restoring an empty exception slot, the handlers), and falls
+// back to it before any side effect when the state is anything else.
+bool SuspendCoroutine() {
+  SchedulerState* s = internal::State();
+  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+  if (UNEXPECTED(s == nullptr || EG(exception) != nullptr ||
+                 EG(prev_exception) != nullptr ||
+                 ZEND_ASYNC_IS_SCHEDULER_CONTEXT ||
+                 coroutine == ZEND_ASYNC_SCHEDULER)) {
+    return SuspendGeneral();
+  }
+  AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  zend_async_waker_t* waker = coroutine->waker;
+  if (UNEXPECTED(waker == nullptr || coroutine->exception != nullptr ||
+                 self->deferred_cancellation != nullptr ||
+                 coroutine->switch_handlers != nullptr)) {
+    return SuspendGeneral();
+  }
+  const bool has_events = zend_hash_num_elements(&waker->events) != 0;
+  if (ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker)) {
+    if (UNEXPECTED(!has_events)) return SuspendGeneral();  // fails
+    waker->status = ZEND_ASYNC_WAKER_WAITING;
+  }
+
+  if (has_events) {
+    StartEvents(waker);
+    if (UNEXPECTED(EG(exception) != nullptr)) {
+      return FailSuspend(s, self, ParkedException{nullptr, nullptr}, nullptr);
+    }
+  }
+
+  if (EXPECTED(waker->status != ZEND_ASYNC_WAKER_RESULT)) {
+    ApplyCurrentLocation(&waker->filename, &waker->lineno);
+    SwitchAway(s, self);  // whoever switches back made it current
+    waker = coroutine->waker;
+    if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
+      waker->status = ZEND_ASYNC_WAKER_RESULT;
+    }
+    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
+      ZEND_COROUTINE_ENTER(coroutine);
+    }
+  } else {
+    // Resumed while its events started: no switch.
+    zend_hash_clean(&waker->events);
+  }
+
+  if (UNEXPECTED(s->bailout && self == s->main)) {
+    // As in SuspendGeneral (nothing was parked).
+    zend_clear_exception();
+    zend_bailout();
+  }
+  if (UNEXPECTED(waker->error != nullptr)) {
+    zend_object* error = waker->error;
+    waker->error = nullptr;
+    zend_throw_exception_internal(error);
+  }
+  return EG(exception) == nullptr;
+}
+
 }  // namespace
 
 bool Suspend(bool from_main, bool is_bailout) {
-  if (from_main) return internal::RunAfterMain(is_bailout);
+  if (UNEXPECTED(from_main)) return internal::RunAfterMain(is_bailout);
   return SuspendCoroutine();
 }
 

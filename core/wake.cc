@@ -32,7 +32,8 @@ bool AdoptNewCoroutine(SchedulerState* s, AsyncCoroutine* self) {
 
 // Everything but the common case: launching, the current coroutine by
 // NULL, refusals, a missing waker, a coroutine queued for the first time.
-bool EnqueueSlow(zend_coroutine_t* coroutine) {
+// Out of line, so that the fast paths below need no stack frame.
+[[gnu::noinline]] bool EnqueueSlow(zend_coroutine_t* coroutine) {
   SchedulerState* s = internal::State();
   if (s == nullptr) {
     if (!Launch()) return false;
@@ -63,29 +64,40 @@ bool EnqueueSlow(zend_coroutine_t* coroutine) {
   return true;
 }
 
-}  // namespace
-
-bool Enqueue(zend_coroutine_t* coroutine) {
-  SchedulerState* s = internal::State();
-  // The common case: a live, registered coroutine with a waker.
-  if (EXPECTED(s != nullptr && coroutine != nullptr)) {
-    AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
-    zend_async_waker_t* waker = coroutine->waker;
-    if (EXPECTED(waker != nullptr && self->registered &&
-                 !ZEND_COROUTINE_IS_FINISHED(coroutine))) {
-      if (ZEND_ASYNC_WAKER_IN_QUEUE(waker)) return true;
-      internal::PushRunnable(s, self);
-      waker->status = ZEND_ASYNC_WAKER_QUEUED;
-      // Ready to run: nothing needs to fire any more.
-      if (!waker->events_stopped) zend_async_waker_stop_events(waker);
-      return true;
-    }
-  }
-  return EnqueueSlow(coroutine);
+// Ends an enqueue whose waker's events were not stopped yet: a coroutine
+// ready to run needs none of them to fire any more.
+[[gnu::noinline]] bool StopEventsOfQueued(zend_async_waker_t* waker) {
+  zend_async_waker_stop_events(waker);
+  return true;
 }
 
-bool Resume(zend_coroutine_t* coroutine, zend_object* error,
-            bool transfer_error) {
+// The common case of Enqueue: a live, registered coroutine with a waker,
+// in a launched scheduler, and room in the run queue. False (nothing done)
+// when the slow path must decide. It makes no call but a tail call, so it
+// needs no stack frame where it is inlined.
+inline bool TryEnqueueFast(zend_coroutine_t* coroutine) {
+  SchedulerState* s = internal::State();
+  if (UNEXPECTED(s == nullptr || coroutine == nullptr)) return false;
+  AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  zend_async_waker_t* waker = coroutine->waker;
+  if (UNEXPECTED(waker == nullptr || !self->registered ||
+                 ZEND_COROUTINE_IS_FINISHED(coroutine))) {
+    return false;
+  }
+  if (ZEND_ASYNC_WAKER_IN_QUEUE(waker)) return true;
+  // PushRunnable, leaving a full ring to the slow path (which grows it).
+  if (!self->queued) {
+    if (UNEXPECTED(!s->run_queue.TryPushBack(self))) return false;
+    self->queued = true;
+  }
+  waker->status = ZEND_ASYNC_WAKER_QUEUED;
+  if (!waker->events_stopped) return StopEventsOfQueued(waker);
+  return true;
+}
+
+// Everything Resume does but the common case (see Resume).
+[[gnu::noinline]] bool ResumeSlow(zend_coroutine_t* coroutine,
+                                  zend_object* error, bool transfer_error) {
   zend_async_waker_t* waker = coroutine->waker;
   if (UNEXPECTED(waker == nullptr ||
                  (waker->status == ZEND_ASYNC_WAKER_NO_STATUS &&
@@ -116,6 +128,27 @@ bool Resume(zend_coroutine_t* coroutine, zend_object* error,
     return true;
   }
   return Enqueue(coroutine);
+}
+
+}  // namespace
+
+bool Enqueue(zend_coroutine_t* coroutine) {
+  if (EXPECTED(TryEnqueueFast(coroutine))) return true;
+  return EnqueueSlow(coroutine);
+}
+
+bool Resume(zend_coroutine_t* coroutine, zend_object* error,
+            bool transfer_error) {
+  // The common case: a waiting coroutine woken without an error, outside
+  // scheduler context, is queued (what the general path below does too).
+  const zend_async_waker_t* waker = coroutine->waker;
+  if (EXPECTED(waker != nullptr && error == nullptr &&
+               waker->status == ZEND_ASYNC_WAKER_WAITING &&
+               !ZEND_ASYNC_IS_SCHEDULER_CONTEXT) &&
+      EXPECTED(TryEnqueueFast(coroutine))) {
+    return true;
+  }
+  return ResumeSlow(coroutine, error, transfer_error);
 }
 
 }  // namespace zar::core

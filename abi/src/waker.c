@@ -292,8 +292,9 @@ zend_async_waker_t *zar_waker_new_default(zend_coroutine_t *coroutine) {
 
 /* Releases what a wait produced or recorded: the pending error, the
  * suspension site and the result (left UNDEF). */
-static void waker_release_outcome(zend_async_waker_t *waker) {
-  if (waker->error != NULL) {
+static zend_always_inline void waker_release_outcome(
+    zend_async_waker_t *waker) {
+  if (UNEXPECTED(waker->error != NULL)) {
     zend_object_release(waker->error);
     waker->error = NULL;
   }
@@ -304,15 +305,17 @@ static void waker_release_outcome(zend_async_waker_t *waker) {
     waker->lineno = 0;
   }
 
-  zval_ptr_dtor(&waker->result);
-  ZVAL_UNDEF(&waker->result);
+  if (UNEXPECTED(Z_TYPE(waker->result) != IS_UNDEF)) {
+    zval_ptr_dtor(&waker->result);
+    ZVAL_UNDEF(&waker->result);
+  }
 }
 
 /* Runs and clears the waker's dtor hook. */
-static void waker_run_dtor(zend_coroutine_t *coroutine) {
+static zend_always_inline void waker_run_dtor(zend_coroutine_t *coroutine) {
   zend_async_waker_t *waker = coroutine->waker;
 
-  if (waker->dtor != NULL) {
+  if (UNEXPECTED(waker->dtor != NULL)) {
     const zend_async_waker_dtor dtor = waker->dtor;
     waker->dtor = NULL;
     dtor(coroutine);
@@ -330,11 +333,20 @@ ZEND_API void zend_async_waker_clean(zend_coroutine_t *coroutine) {
   waker->status = ZEND_ASYNC_WAKER_NO_STATUS;
   waker_release_outcome(waker);
 
-  if (waker->triggered_events != NULL) {
+  if (UNEXPECTED(waker->triggered_events != NULL)) {
     zend_hash_clean(waker->triggered_events);
   }
 
-  ZEND_ASYNC_WAKER_CLEAN_EVENTS(waker);
+  /* ZEND_ASYNC_WAKER_CLEAN_EVENTS, skipping the calls that would do
+   * nothing: a bulk stop that already ran, and the clean of a table nothing
+   * was added to since it was last cleaned (every waker is cleaned at least
+   * once per suspension, most often with an empty table). */
+  if (!waker->events_stopped) {
+    zend_async_waker_stop_events(waker);
+  }
+  if (waker->events.nNumUsed != 0) {
+    zend_hash_clean(&waker->events);
+  }
 
   for (uint32_t i = 0; i < ZEND_ASYNC_WAKER_INLINE_SLOTS; i++) {
     waker->inline_callbacks[i].base.callback = NULL;
@@ -481,34 +493,29 @@ ZEND_API bool zend_async_resume_when(
     return true;
   }
 
+  /* Most events are new to the waker: their trigger is made (a free inline
+   * slot, usually) and added with a single table operation, which fails
+   * when the event is already there; only then is the existing trigger
+   * looked up and the new one given back. */
   const zend_ulong key = zar_waker_event_key(event);
-  zval *trigger_zv = zend_hash_index_find(&waker->events, key);
+  zend_async_waker_trigger_t *trigger = trigger_create(waker, event, 1);
+  zval trigger_ptr;
+  ZVAL_PTR(&trigger_ptr, trigger);
 
-  if (trigger_zv != NULL) {
-    zend_async_waker_trigger_t *trigger =
-        (zend_async_waker_trigger_t *)Z_PTR_P(trigger_zv);
-    Z_PTR_P(trigger_zv) = trigger_add_callback(trigger, &event_callback->base);
+  if (UNEXPECTED(zend_hash_index_add(&waker->events, key, &trigger_ptr) ==
+                 NULL)) {
+    trigger_free(trigger);
+    zval *trigger_zv = zend_hash_index_find(&waker->events, key);
+    Z_PTR_P(trigger_zv) =
+        trigger_add_callback((zend_async_waker_trigger_t *)Z_PTR_P(trigger_zv),
+                             &event_callback->base);
     return true;
   }
 
-  zend_async_waker_trigger_t *trigger = trigger_create(waker, event, 1);
-  trigger = trigger_add_callback(trigger, &event_callback->base);
-
-  if (UNEXPECTED(zend_hash_index_add_ptr(&waker->events, key, trigger) ==
-                 NULL)) {
-    /* Cannot happen for an event that was not found above; undo. */
-    trigger_free(trigger);
-    event_callback->coroutine = NULL;
-    event->del_callback(event, &event_callback->base);
-    if (owns_callback) {
-      dispose_owned_callback(event_callback, event);
-    }
-    if (trans_event) {
-      event->dispose(event);
-    }
-    zend_throw_error(NULL, "Failed to add event to the waker");
-    return false;
-  }
+  /* A new trigger (inline, or on the heap with room for two) takes its
+   * first callback in place. */
+  trigger->data[0] = &event_callback->base;
+  trigger->length = 1;
 
   /* The events table holds one reference to each event: the caller's
    * (trans_event) or a new one. */

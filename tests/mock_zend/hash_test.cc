@@ -115,6 +115,68 @@ TEST_F(MockZendHashTest, DestructorRunsOnDeleteUpdateCleanAndDestroy) {
   EXPECT_EQ(destroyed, (std::vector<zend_long>{0, 1, 10, 2, 3, 7}));
 }
 
+// zend_hash_clean leaves a table that works as a new one: every key gone
+// (also from the lookup chains), new keys found, the next free index reset;
+// cleaning an empty table changes nothing.
+TEST_F(MockZendHashTest, CleanedTableIsReusedWithEveryLookupRight) {
+  HashTable ht;
+  zend_hash_init(&ht, 0, nullptr, RecordDestroyed, false);
+  zend_hash_clean(&ht);  // never used
+  for (int round = 0; round < 3; round++) {
+    for (zend_long i = 0; i < 20; i++) {
+      zval v = Long(i);
+      ASSERT_NE(zend_hash_index_add(&ht, static_cast<zend_ulong>(i * 8), &v),
+                nullptr);
+    }
+    zend_hash_index_del(&ht, 8);
+    zend_hash_clean(&ht);
+    EXPECT_EQ(zend_hash_num_elements(&ht), 0u);
+    for (zend_long i = 0; i < 20; i++) {
+      EXPECT_EQ(zend_hash_index_find(&ht, static_cast<zend_ulong>(i * 8)),
+                nullptr);
+    }
+    zend_hash_clean(&ht);  // already empty
+    zval v = Long(100);
+    zend_hash_next_index_insert(&ht, &v);
+    EXPECT_EQ(Z_LVAL_P(zend_hash_index_find(&ht, 0)), 100);
+    zend_hash_clean(&ht);
+  }
+  EXPECT_EQ(destroyed.size(), 3u * 21u);
+  zend_hash_destroy(&ht);
+}
+
+// A destructor run by zend_hash_clean finds the elements not yet deleted
+// and no longer finds the ones already deleted (its own included).
+HashTable* cleaned_table = nullptr;
+std::vector<std::string> lookups_during_clean;
+void LookUpDuringClean(zval* value) {
+  std::string seen = std::to_string(Z_LVAL_P(value)) + ":";
+  for (zend_ulong key = 0; key < 3; key++) {
+    seen += zend_hash_index_find(cleaned_table, key) != nullptr ? "1" : "0";
+  }
+  lookups_during_clean.push_back(seen);
+}
+
+TEST_F(MockZendHashTest, CleanDestructorsSeeTheElementsNotYetDeleted) {
+  HashTable ht;
+  zend_hash_init(&ht, 0, nullptr, LookUpDuringClean, false);
+  cleaned_table = &ht;
+  lookups_during_clean.clear();
+  for (zend_long i = 0; i < 3; i++) {
+    zval v = Long(i);
+    zend_hash_index_add(&ht, static_cast<zend_ulong>(i), &v);
+  }
+  zend_hash_clean(&ht);
+  EXPECT_EQ(lookups_during_clean,
+            (std::vector<std::string>{"0:011", "1:001", "2:000"}));
+  zval v = Long(5);
+  zend_hash_index_add(&ht, 1, &v);
+  EXPECT_EQ(Z_LVAL_P(zend_hash_index_find(&ht, 1)), 5);
+  EXPECT_EQ(zend_hash_index_find(&ht, 0), nullptr);
+  zend_hash_destroy(&ht);
+  cleaned_table = nullptr;
+}
+
 TEST_F(MockZendHashTest, AddRefusesAnExistingKeyAndLeavesItsValue) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, RecordDestroyed, false);

@@ -41,6 +41,19 @@ TEST(RingBufferTest, GrowsToPowersOfTwoKeepingOrderAcrossTheWrap) {
   for (int i = 1; i < 40; i++) EXPECT_EQ(ring.PopFront(), i);
 }
 
+TEST(RingBufferTest, TryPushBackNeverGrows) {
+  RingBuffer<int> ring;
+  EXPECT_FALSE(ring.TryPushBack(0));  // no array yet
+  ring.Reserve(8);
+  ring.PushBack(-1);
+  EXPECT_EQ(ring.PopFront(), -1);  // the front is no longer at index 0
+  for (int i = 0; i < 8; i++) EXPECT_TRUE(ring.TryPushBack(i));
+  EXPECT_FALSE(ring.TryPushBack(8));
+  EXPECT_EQ(ring.capacity(), 8u);
+  EXPECT_EQ(ring.size(), 8u);
+  for (int i = 0; i < 8; i++) EXPECT_EQ(ring.PopFront(), i);
+}
+
 TEST(RingBufferTest, ReserveRoundsUpToAPowerOfTwo) {
   RingBuffer<int> ring(20);
   EXPECT_EQ(ring.capacity(), 32u);
