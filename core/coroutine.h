@@ -58,6 +58,11 @@ struct AsyncCoroutine {
   // In the scheduler's coroutine table (counted in active_coroutine_count
   // unless a zombie).
   bool registered;
+  // Finished (CLOSED) but still notifying its awaiters and finish callbacks
+  // on its own fiber. Meanwhile it may still suspend and be resumed, as
+  // upstream allows: a finish callback may wait (PDO rolls a connection
+  // back there).
+  bool finalizing;
   // The coroutine's waker: coroutine.waker points here from NewWaker until
   // DestroyWaker. Embedded, so a waker costs no allocation, and right after
   // the fields above, so its status shares a cache line with what every

@@ -134,9 +134,12 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
     ZEND_COROUTINE_FINISH(coroutine);
   }
 
-  // The awaiters get &result (a zval*) and the exception.
+  // The awaiters get &result (a zval*) and the exception. Finish callbacks
+  // may suspend this coroutine while they run (see `finalizing`).
   ZEND_ASYNC_EVENT_SET_ZVAL_RESULT(event);
+  self->finalizing = true;
   ZEND_ASYNC_CALLBACKS_NOTIFY(event, &coroutine->result, exception);
+  self->finalizing = false;
   zend_object* callback_error = TakeException();
   zend_async_callbacks_free(event);
   const bool handled = exception == nullptr ||

@@ -44,9 +44,11 @@ bool AdoptNewCoroutine(SchedulerState* s, AsyncCoroutine* self) {
     zend_throw_error(nullptr, "The scheduler coroutine cannot be enqueued");
     return false;
   }
-  if (UNEXPECTED(ZEND_COROUTINE_IS_FINISHED(coroutine))) return false;
-
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  if (UNEXPECTED(ZEND_COROUTINE_IS_FINISHED(coroutine) && !self->finalizing)) {
+    return false;
+  }
+
   zend_async_waker_t* waker = coroutine->waker;
   if (waker == nullptr) {
     waker = ZEND_ASYNC_WAKER_NEW(coroutine);
@@ -80,6 +82,8 @@ inline bool TryEnqueueFast(zend_coroutine_t* coroutine) {
   if (UNEXPECTED(s == nullptr || coroutine == nullptr)) return false;
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
   zend_async_waker_t* waker = coroutine->waker;
+  // A finished coroutine is refused by the slow path unless it is still
+  // finalizing.
   if (UNEXPECTED(waker == nullptr || !self->registered ||
                  ZEND_COROUTINE_IS_FINISHED(coroutine))) {
     return false;

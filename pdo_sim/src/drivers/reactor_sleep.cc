@@ -21,9 +21,6 @@ bool SleepOnReactor(uint32_t ms) {
     self = ZEND_ASYNC_CURRENT_COROUTINE;
     if (self == nullptr) return true;
   }
-  // A finished coroutine running its finish callbacks (a pool binding
-  // giving its slot back) cannot be resumed by this core: no wait.
-  if (ZEND_COROUTINE_IS_FINISHED(self)) return true;
   if (ZEND_ASYNC_WAKER_NEW(self) == nullptr) return EG(exception) == nullptr;
   zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, false);
   if (timer == nullptr) {

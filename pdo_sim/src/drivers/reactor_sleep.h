@@ -12,9 +12,9 @@ namespace pdo_sim::internal {
 // Suspends the running coroutine for `ms` milliseconds on a reactor timer
 // (ZEND_ASYNC_NEW_TIMER_EVENT + zend_async_resume_when + ZEND_ASYNC_SUSPEND),
 // launching the scheduler when the main flow has not yet. Does not wait
-// (returns true at once) in scheduler context, when the async API is not
-// active, or in a coroutine that has finished and runs its finish
-// callbacks (core/ cannot resume it; see docs/pdo_pool.md).
+// (returns true at once) in scheduler context or when the async API is not
+// active. A finished coroutine running its finish callbacks (a binding
+// giving its slot back) waits like any other.
 // Returns false when an exception (a cancellation) ended the wait; it stays
 // in flight.
 bool SleepOnReactor(uint32_t ms);

@@ -71,7 +71,7 @@ bool CanSuspend() {
     return false;
   }
   zend_coroutine_t* current = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (current != nullptr) return !ZEND_COROUTINE_IS_FINISHED(current);
+  if (current != nullptr) return true;
   return ZEND_ASYNC_IS_READY && ZEND_ASYNC_IS_ENABLED();
 }
 
