@@ -38,6 +38,7 @@ zend_object* OwnError(zend_object* error, bool transfer_error) {
 
 bool Cancel(zend_coroutine_t* coroutine, zend_object* error,
             bool transfer_error, bool is_safely) {
+  if (ZEND_ASYNC_REF_TRACING()) TraceCancel(coroutine);
   if (UNEXPECTED(coroutine == ZEND_ASYNC_SCHEDULER)) {
     if (transfer_error && error != nullptr) OBJ_RELEASE(error);
     return false;
@@ -76,7 +77,7 @@ bool Cancel(zend_coroutine_t* coroutine, zend_object* error,
   if (!ZEND_COROUTINE_IS_STARTED(coroutine)) {
     ZEND_COROUTINE_SET_CANCELLED(coroutine);
     if (waker == nullptr || ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker)) {
-      if (!Enqueue(coroutine)) {
+      if (!internal::MakeRunnable(coroutine)) {
         if (transfer_error && error != nullptr) OBJ_RELEASE(error);
         return false;
       }
@@ -109,7 +110,7 @@ bool Cancel(zend_coroutine_t* coroutine, zend_object* error,
                                         true);
   }
   ZEND_COROUTINE_SET_CANCELLED(coroutine);
-  return Enqueue(coroutine);
+  return internal::MakeRunnable(coroutine);
 }
 
 }  // namespace zar::core

@@ -76,13 +76,26 @@ void RunCoroutine(SchedulerState* s, AsyncCoroutine* self) {
 
 void WorkerFiberBody(Fiber* self) {
   SchedulerState* s = State();
+  // The name of the coroutine that ran last, for the trace's switch line
+  // (it is gone by then); empty when tracing was off as it started.
+  char finished[ZEND_ASYNC_REF_NAME_SIZE];
   for (;;) {
-    RunCoroutine(s, static_cast<AsyncCoroutine*>(self->data));
+    auto* coroutine = static_cast<AsyncCoroutine*>(self->data);
+    finished[0] = '\0';
+    if (ZEND_ASYNC_REF_TRACING()) {
+      zend_async_ref_coroutine_name(&coroutine->coroutine, finished);
+    }
+    RunCoroutine(s, coroutine);
     self->data = nullptr;
     ZEND_ASYNC_CURRENT_COROUTINE = &s->scheduler->coroutine;
 
     Tick(s);
     AsyncCoroutine* next = TakeNext(s);
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TraceSwitchFrom(
+          finished[0] != '\0' ? finished : "scheduler",
+          next != nullptr ? &next->coroutine : &s->scheduler->coroutine);
+    }
     if (next != nullptr && next->fiber == nullptr) {
       // Adopt a coroutine that never ran: no switch.
       self->data = next;
@@ -124,6 +137,7 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
     self->deferred_cancellation = nullptr;
   }
   Unqueue(s, self);
+  if (ZEND_ASYNC_REF_TRACING()) TraceFinish(exception);
 
   ZEND_COROUTINE_SET_FINISHED(coroutine);
   if (exception != nullptr && IsCancellation(exception)) {

@@ -1,17 +1,21 @@
 // The module entry "true_async": the extension's lifecycle hooks.
 //
-//   MINIT      defines the classes, registers the scheduler and the pool
+//   MINIT      applies ZEND_ASYNC_REF_STRICT and ZEND_ASYNC_REF_TRACE;
+//              defines the classes, registers the scheduler and the pool
 //              (under kSchedulerModuleName) and the reactor (under
 //              kReactorModuleName) through the ABI.
 //   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); no scheduler state
-//              exists until the first spawn launches it.
-//   RSHUTDOWN  releases whatever scheduler state is left, then the
-//              reactor's request state.
+//              exists until the first spawn launches it. Trace ids start
+//              again; strict mode's event quarantine opens.
+//   RSHUTDOWN  strict mode reports what is still registered; releases
+//              whatever scheduler state is left, then the reactor's
+//              request state; empties the quarantine.
 //   MSHUTDOWN  forgets the class entries (the engine frees them).
 
 #include "core/extension.h"
 
 #include "core/async_classes.h"
+#include "core/observability.h"
 #include "core/pool_registration.h"
 #include "core/reactor.h"
 #include "core/registration.h"
@@ -25,6 +29,7 @@ char kSchedulerModuleName[] = "zend-async-ref v0.1.0";
 bool EngineShutdown() {
   ReleaseRequestState();
   ShutdownReactorForRequest();
+  ObservabilityRequestShutdown();
   return true;
 }
 
@@ -33,6 +38,7 @@ namespace {
 zend_result ModuleStartup(INIT_FUNC_ARGS) {
   (void)type;
   (void)module_number;
+  ObservabilityModuleStartup();
   if (!RegisterClasses()) return FAILURE;
   if (!RegisterPoolClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
@@ -45,6 +51,7 @@ zend_result ModuleShutdown(SHUTDOWN_FUNC_ARGS) {
   (void)type;
   (void)module_number;
   ReleaseRequestState();
+  ObservabilityModuleShutdown();
   ForgetPoolClasses();
   ForgetClasses();
   return SUCCESS;
@@ -54,14 +61,17 @@ zend_result RequestStartup(INIT_FUNC_ARGS) {
   (void)type;
   (void)module_number;
   ZEND_ASYNC_INITIALIZE;
+  ObservabilityRequestStartup();
   return SUCCESS;
 }
 
 zend_result RequestShutdown(SHUTDOWN_FUNC_ARGS) {
   (void)type;
   (void)module_number;
+  ReportLeftoversAtRequestEnd();
   ReleaseRequestState();
   ShutdownReactorForRequest();
+  ObservabilityRequestShutdown();
   return SUCCESS;
 }
 

@@ -95,6 +95,7 @@ bool Launch() {
   }
 
   ZEND_ASYNC_ACTIVATE;
+  if (ZEND_ASYNC_REF_TRACING()) TraceLaunch();
   return zend_async_call_main_coroutine_start_handlers(&s->main->coroutine);
 }
 

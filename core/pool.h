@@ -85,6 +85,12 @@ struct AsyncPool {
   // Registered on healthcheck_timer; embedded, so its dispose is a no-op.
   zend_async_event_callback_t healthcheck_callback = {};
   uint32_t healthcheck_interval_ms = 0;
+  // Names the pool in traces and strict-mode diagnostics ("Pool#<id>"):
+  // 1, 2, ... in creation order within a request.
+  uint32_t id = 0;
+  // What the pool has lent, when it was created in strict mode
+  // (pool_strict.h); nullptr otherwise.
+  struct PoolLedger* ledger = nullptr;
 
   static AsyncPool* FromAbi(zend_async_pool_t* pool) {
     return reinterpret_cast<AsyncPool*>(pool);
@@ -148,8 +154,12 @@ bool PoolTryAcquire(zend_async_pool_t* pool, zval* result);
 // destroyed, and a waiter woken to use the freed capacity. Accepted:
 // reported as a success, then destroyed if the pool is closed, else kept
 // idle and a waiter woken. Destructor exceptions propagate. Neither the
-// origin of the resource nor a double release is checked.
+// origin of the resource nor a double release is checked, except in strict
+// mode (pool_strict.h), where such a release is refused and reported.
 void PoolRelease(zend_async_pool_t* pool, zval* resource);
+// PoolRelease, with `call` naming the caller in strict-mode diagnostics
+// (Async\Pool::release).
+void PoolReleaseFrom(zend_async_pool_t* pool, zval* resource, const char* call);
 
 // close_fn: idempotent. Wakes every waiter with Async\PoolException "Pool is
 // closed", stops the healthcheck, destroys every idle resource (all of
@@ -170,6 +180,9 @@ void StartPool(AsyncPool* pool);
 
 // pool_event.cc: installs the event vtable (ref_count 1).
 void InitPoolEvent(AsyncPool* pool);
+
+// Pool ids start again at 1 (each request; pool_create.cc).
+void ResetPoolIds();
 
 // pool_wait.cc: wake-ups and waiting.
 // Wakes the oldest waiter without a reservation, giving it one

@@ -18,6 +18,8 @@
 #include "core/circuit_breaker.h"
 #include "core/pool.h"
 #include "core/pool_handlers.h"
+#include "core/pool_strict.h"
+#include "core/pool_trace.h"
 
 namespace zar::core {
 namespace {
@@ -50,6 +52,9 @@ inline void MoveOut(zval* result, const zval* resource) {
 
 // beforeAcquire rejected `resource` (owned): it is destroyed.
 [[gnu::noinline]] Outcome RejectIdle(AsyncPool* pool, zval* resource) {
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TracePoolReject(pool, resource, "beforeAcquire");
+  }
   pool->active_count--;
   DestroyResource(pool, resource);
   if (EG(exception) != nullptr) {
@@ -60,12 +65,16 @@ inline void MoveOut(zval* result, const zval* resource) {
   return Outcome::kRetry;
 }
 
-// Takes the oldest idle resource; beforeAcquire decides.
-inline Outcome TakeIdle(AsyncPool* pool, zval* result) {
+// Takes the oldest idle resource; beforeAcquire decides. `try_acquire`
+// only tells the trace which operation took it.
+inline Outcome TakeIdle(AsyncPool* pool, zval* result, bool try_acquire) {
   zval resource = pool->idle.PopFront();
   pool->active_count++;
   if (EXPECTED(CallBeforeAcquire(pool, &resource))) {
     MoveOut(result, &resource);
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TracePoolAcquired(pool, try_acquire, /*fresh=*/false, result);
+    }
     return Outcome::kAcquired;
   }
   return RejectIdle(pool, &resource);
@@ -73,19 +82,28 @@ inline Outcome TakeIdle(AsyncPool* pool, zval* result) {
 
 // Makes a new resource. On failure the place is freed (and offered to a
 // waiter).
-[[gnu::noinline]] Outcome Create(AsyncPool* pool, zval* result) {
+[[gnu::noinline]] Outcome Create(AsyncPool* pool, zval* result,
+                                 bool try_acquire) {
   pool->active_count++;
-  if (CallFactory(pool, result)) return Outcome::kAcquired;
+  if (CallFactory(pool, result)) {
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TracePoolAcquired(pool, try_acquire, /*fresh=*/true, result);
+    }
+    return Outcome::kAcquired;
+  }
   pool->active_count--;
   WakeWaiter(pool);
   return Outcome::kFailed;
 }
 
 // One attempt without waiting. `may_serve_self`: the caller may take a place.
-inline Outcome TryTake(AsyncPool* pool, zval* result, bool may_serve_self) {
+inline Outcome TryTake(AsyncPool* pool, zval* result, bool may_serve_self,
+                       bool try_acquire) {
   if (!may_serve_self) return Outcome::kNoPlace;
-  if (!pool->idle.empty()) return TakeIdle(pool, result);
-  if (pool->total() < pool->base.max_size) return Create(pool, result);
+  if (!pool->idle.empty()) return TakeIdle(pool, result, try_acquire);
+  if (pool->total() < pool->base.max_size) {
+    return Create(pool, result, try_acquire);
+  }
   return Outcome::kNoPlace;
 }
 
@@ -107,7 +125,8 @@ bool Acquire(AsyncPool* pool, zval* result, zend_long timeout_ms) {
       break;
     }
     const bool may_serve_self = has_reservation || pool->unreserved() > 0;
-    const Outcome outcome = TryTake(pool, result, may_serve_self);
+    const Outcome outcome =
+        TryTake(pool, result, may_serve_self, /*try_acquire=*/false);
     if (outcome != Outcome::kNoPlace) has_reservation = false;
     switch (outcome) {
       case Outcome::kAcquired:
@@ -119,15 +138,23 @@ bool Acquire(AsyncPool* pool, zval* result, zend_long timeout_ms) {
         if (EG(exception) == nullptr) {
           ThrowPoolException("Failed to create pool resource");
         }
+        if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
         return false;
       case Outcome::kNoPlace:
         break;
     }
     has_reservation = WaitForResource(pool, timeout_ms);
-    if (EG(exception) != nullptr) return false;
+    if (EG(exception) != nullptr) {
+      if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
+      return false;
+    }
   }
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
   // Leaving through an error with an unspent reservation: hand it on.
-  if (has_reservation) WakeWaiter(pool);
+  if (has_reservation) {
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolHandOn(pool);
+    WakeWaiter(pool);
+  }
   return false;
 }
 
@@ -136,15 +163,18 @@ bool TryAcquire(AsyncPool* pool, zval* result) {
   for (;;) {
     if (pool->closed() ||
         base->circuit_state == ZEND_ASYNC_CIRCUIT_STATE_INACTIVE) {
+      if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
       return false;
     }
-    switch (TryTake(pool, result, pool->unreserved() > 0)) {
+    switch (TryTake(pool, result, pool->unreserved() > 0,
+                    /*try_acquire=*/true)) {
       case Outcome::kAcquired:
         return true;
       case Outcome::kRetry:
         continue;
       case Outcome::kFailed:
       case Outcome::kNoPlace:
+        if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
         return false;
     }
   }
@@ -159,6 +189,9 @@ bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
   // cleans up): it must outlive this call.
   ZEND_ASYNC_EVENT_ADD_REF(pool->event());
   const bool acquired = Acquire(pool, result, timeout_ms);
+  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
+    LedgerLend(pool, result);
+  }
   ZEND_ASYNC_EVENT_RELEASE(pool->event());
   return acquired;
 }
@@ -167,6 +200,9 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
   AsyncPool* pool = AsyncPool::FromAbi(base);
   ZEND_ASYNC_EVENT_ADD_REF(pool->event());
   const bool acquired = TryAcquire(pool, result);
+  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
+    LedgerLend(pool, result);
+  }
   ZEND_ASYNC_EVENT_RELEASE(pool->event());
   return acquired;
 }

@@ -11,6 +11,7 @@
 
 #include "core/pool.h"
 #include "core/pool_handlers.h"
+#include "core/pool_trace.h"
 
 namespace zar::core {
 namespace {
@@ -42,6 +43,7 @@ void PoolClose(zend_async_pool_t* base) {
   if (guard) ZEND_ASYNC_EVENT_ADD_REF(pool->event());
   ParkedException parked;
 
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolClose(pool);
   ZEND_ASYNC_EVENT_SET_CLOSED(pool->event());
   StopHealthcheck(pool);
   // After request shutdown began there is nobody to wake and no exception

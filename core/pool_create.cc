@@ -7,6 +7,8 @@
 #include "core/async_classes.h"
 #include "core/pool.h"
 #include "core/pool_handlers.h"
+#include "core/pool_strict.h"
+#include "core/pool_trace.h"
 
 namespace zar::core {
 namespace {
@@ -14,6 +16,9 @@ namespace {
 // The idle ring starts with room for this many resources at least (it
 // grows when more are released at once).
 constexpr uint32_t kMinIdleCapacity = 4;
+
+// The id of the last pool created in this request.
+uint32_t last_pool_id = 0;
 
 // Makes min_size resources. A failure with an exception stops (the
 // exception stays pending); one without is skipped.
@@ -34,6 +39,8 @@ void PreWarm(AsyncPool* pool) {
 
 }  // namespace
 
+void ResetPoolIds() { last_pool_id = 0; }
+
 void ThrowPoolException(const char* message) {
   zend_class_entry* ce = PoolExceptionClass();
   zend_throw_exception(ce != nullptr ? ce : zend_ce_exception, message, 0);
@@ -48,10 +55,13 @@ AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
   pool->base.max_size = max_size;
   pool->healthcheck_interval_ms = healthcheck_interval_ms;
   pool->idle.Reserve(std::max(min_size, kMinIdleCapacity));
+  pool->id = ++last_pool_id;
+  CreatePoolLedger(pool);
   return pool;
 }
 
 void StartPool(AsyncPool* pool) {
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolCreate(pool);
   PreWarm(pool);
   if (EG(exception) == nullptr) StartHealthcheck(pool);
 }

@@ -8,9 +8,17 @@
 // moved waiter's slot) and anything else with zend_async_callbacks_remove.
 // The vector's order does not matter: service order is the waiter queue's.
 
+#include <string>
+
 #include "core/circuit_breaker.h"
 #include "core/pool.h"
 #include "core/pool_handlers.h"
+#include "core/pool_strict.h"
+#include "core/pool_trace.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
 
 namespace zar::core {
 namespace {
@@ -57,6 +65,7 @@ bool Stop(zend_async_event_t*) { return true; }
 
 bool Dispose(zend_async_event_t* event) {
   AsyncPool* pool = AsyncPool::FromEvent(event);
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolDispose(pool);
   if (!pool->closed()) PoolClose(&pool->base);
   StopHealthcheck(pool);
   zend_async_callbacks_free(event);
@@ -69,8 +78,17 @@ bool Dispose(zend_async_event_t* event) {
   }
   ReleaseUserHandlers(pool);
   ReleaseUserStrategy(pool);
+  // Strict mode keeps the memory for a while, to catch a release of the
+  // disposed pool (zend_async_ref/strict.h).
+  std::string name;
+  if (ZEND_ASYNC_REF_STRICT()) name = PoolName(pool);
+  DestroyPoolLedger(pool);
   pool->~AsyncPool();
-  efree(pool);
+  if (name.empty() ||
+      !zend_async_ref_strict_quarantine(event, sizeof(AsyncPool), name.c_str(),
+                                        event->ref_count)) {
+    efree(pool);
+  }
   return true;
 }
 

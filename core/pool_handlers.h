@@ -30,6 +30,7 @@
 #define ZAR_CORE_POOL_HANDLERS_H_
 
 #include "core/pool.h"
+#include "core/pool_trace.h"
 
 namespace zar::core {
 
@@ -53,6 +54,7 @@ inline bool CallFactory(AsyncPool* pool, zval* result) {
 // Destroys `resource`, consuming the reference it holds.
 inline void DestroyResource(AsyncPool* pool, zval* resource) {
   zend_async_pool_t* base = &pool->base;
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolDestroy(pool, resource);
   if (base->handler_flags & ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL) {
     if (base->destructor.internal != nullptr) {
       base->destructor.internal(base, resource);

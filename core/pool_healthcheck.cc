@@ -12,6 +12,7 @@
 
 #include "core/pool.h"
 #include "core/pool_handlers.h"
+#include "core/pool_trace.h"
 
 namespace zar::core {
 namespace {
@@ -51,6 +52,9 @@ void Tick(AsyncPool* pool) {
       }
       pool->idle.PushBack(resource);
       continue;
+    }
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TracePoolReject(pool, &resource, "healthcheck");
     }
     DestroyResource(pool, &resource);
     if (EG(exception) != nullptr) break;

@@ -2,8 +2,16 @@
 
 #include "core/pool_object.h"
 
+#include <cstdio>
+
 #include "core/circuit_breaker.h"
 #include "core/pool_classes.h"
+#include "core/pool_strict.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+#include "zend_async_ref/trace.h"
+}
 
 namespace zar::core {
 namespace {
@@ -20,6 +28,18 @@ AsyncPool* RequirePool(zend_execute_data* execute_data) {
   if (UNEXPECTED(pool == nullptr))
     ThrowPoolException("Pool is not initialized");
   return pool;
+}
+
+// Strict mode: acquire() outside a coroutine could not launch the
+// scheduler (EG(exception) says why).
+[[gnu::cold]] void ReportLaunchFailure(AsyncPool* pool) {
+  char error[256];
+  char reason[320];
+  zend_async_ref_describe_exception(EG(exception), error, sizeof(error));
+  snprintf(reason, sizeof(reason), "the scheduler cannot be launched (%s)",
+           error);
+  ReportOutsideCoroutine(pool, "Async\\Pool::acquire",
+                         "cannot acquire outside a coroutine", reason);
 }
 
 // Whether `object` is the only owner of its pool (no C owner, no other
@@ -192,7 +212,10 @@ ZEND_METHOD(Async_Pool, acquire) {
   if (pool == nullptr) RETURN_THROWS();
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
     ZEND_ASYNC_SCHEDULER_LAUNCH();
-    if (EG(exception) != nullptr) RETURN_THROWS();
+    if (EG(exception) != nullptr) {
+      if (ZEND_ASYNC_REF_STRICT()) ReportLaunchFailure(pool);
+      RETURN_THROWS();
+    }
   }
   if (!PoolAcquire(&pool->base, return_value, timeout)) {
     ZVAL_NULL(return_value);
@@ -214,7 +237,7 @@ ZEND_METHOD(Async_Pool, release) {
   ZEND_PARSE_PARAMETERS_END();
   AsyncPool* pool = RequirePool(execute_data);
   if (pool == nullptr) RETURN_THROWS();
-  PoolRelease(&pool->base, resource);
+  PoolReleaseFrom(&pool->base, resource, "Async\\Pool::release");
 }
 
 ZEND_METHOD(Async_Pool, close) {

@@ -9,6 +9,8 @@
 #include "core/circuit_breaker.h"
 #include "core/pool.h"
 #include "core/pool_handlers.h"
+#include "core/pool_strict.h"
+#include "core/pool_trace.h"
 
 namespace zar::core {
 namespace {
@@ -20,37 +22,59 @@ void DestroyCopy(AsyncPool* pool, zval* resource) {
   DestroyResource(pool, &copy);
 }
 
-void Release(AsyncPool* pool, zval* resource) {
+// The rejected path of Release: beforeRelease said no.
+[[gnu::noinline]] void ReleaseRejected(AsyncPool* pool, zval* resource) {
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TracePoolReject(pool, resource, "beforeRelease");
+    TracePoolRelease(pool, resource, "rejected");
+  }
+  ReportFailure(pool, nullptr);
+  DestroyCopy(pool, resource);
+  // The capacity it held lets a waiter create a fresh one.
+  WakeWaiter(pool);
+}
+
+void Release(AsyncPool* pool, zval* resource, const char* call) {
+  // Strict mode: a resource the pool did not lend (or lent and got back
+  // already) is refused before anything changes.
+  if (UNEXPECTED(pool->ledger != nullptr) &&
+      !LedgerAcceptRelease(pool, resource, call)) {
+    return;
+  }
   const bool reusable = CallBeforeRelease(pool, resource);
   // Saturating: a double release must not wrap the counter around.
   if (EXPECTED(pool->active_count > 0)) pool->active_count--;
 
   if (!reusable) {
-    ReportFailure(pool, nullptr);
-    DestroyCopy(pool, resource);
-    // The capacity it held lets a waiter create a fresh one.
-    WakeWaiter(pool);
+    ReleaseRejected(pool, resource);
     return;
   }
   ReportSuccess(pool);
   if (UNEXPECTED(pool->closed())) {
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolRelease(pool, resource, "closed");
     DestroyCopy(pool, resource);
     return;
   }
   Z_TRY_ADDREF_P(resource);
   pool->idle.PushBack(*resource);
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolRelease(pool, resource, "idle");
   if (pool->waiters.HasUnreserved()) WakeWaiter(pool);
 }
 
 }  // namespace
 
-void PoolRelease(zend_async_pool_t* base, zval* resource) {
+void PoolReleaseFrom(zend_async_pool_t* base, zval* resource,
+                     const char* call) {
   AsyncPool* pool = AsyncPool::FromAbi(base);
   // beforeRelease and the strategy may suspend (or drop the last owner's
   // reference): the pool must outlive this call.
   ZEND_ASYNC_EVENT_ADD_REF(pool->event());
-  Release(pool, resource);
+  Release(pool, resource, call);
   ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
+
+void PoolRelease(zend_async_pool_t* base, zval* resource) {
+  PoolReleaseFrom(base, resource, "ZEND_ASYNC_POOL_RELEASE");
 }
 
 }  // namespace zar::core

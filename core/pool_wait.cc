@@ -14,7 +14,15 @@
 // queue, so when its frame ends nothing refers to the waiter any more;
 // dispose therefore only ever counts down, it never frees.
 
+#include <cstdio>
+
 #include "core/pool.h"
+#include "core/pool_strict.h"
+#include "core/pool_trace.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
 
 namespace zar::core {
 
@@ -40,6 +48,7 @@ bool WakeWaiter(AsyncPool* pool) {
   PoolWaiter* waiter = pool->waiters.ReserveOldestUnreserved();
   if (waiter == nullptr) return false;
   pool->reserved_count++;
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolReserve(pool, waiter);
   waiter->callback.base.callback(pool->event(), &waiter->callback.base, nullptr,
                                  nullptr);
   return true;
@@ -50,21 +59,56 @@ void WakeAllWaiters(AsyncPool* pool, zend_object* exception) {
   while (PoolWaiter* waiter = pool->waiters.PopBack()) {
     // The queue's reference now belongs to this loop.
     event->del_callback(event, &waiter->callback.base);
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolWake(pool, waiter, exception);
     waiter->callback.base.callback(event, &waiter->callback.base, nullptr,
                                    exception);
     CountDownWaiterCallback(&waiter->callback.base);
   }
 }
 
-bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
-  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
-    ZEND_ASYNC_SCHEDULER_LAUNCH();
-    if (EG(exception) != nullptr) return false;
-    if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
-      zend_throw_error(nullptr,
-                       "Cannot wait for a pool resource outside a coroutine");
-      return false;
+namespace {
+
+// Outside a coroutine: launches the scheduler so that the caller becomes
+// the main coroutine. False (an exception thrown) when it cannot; strict
+// mode reports why, and refuses to launch while async is off.
+[[gnu::noinline]] bool EnterCoroutine(AsyncPool* pool) {
+  constexpr char kCall[] = "ZEND_ASYNC_POOL_ACQUIRE";
+  constexpr char kProblem[] = "cannot wait outside a coroutine";
+  constexpr char kOutside[] =
+      "Cannot wait for a pool resource outside a coroutine";
+  if (ZEND_ASYNC_REF_STRICT() && ZEND_ASYNC_IS_OFF) {
+    ReportOutsideCoroutine(pool, kCall, kProblem, "async is off");
+    zend_throw_error(nullptr, kOutside);
+    return false;
+  }
+  ZEND_ASYNC_SCHEDULER_LAUNCH();
+  if (EG(exception) != nullptr) {
+    if (ZEND_ASYNC_REF_STRICT()) {
+      char error[256];
+      char reason[320];
+      zend_async_ref_describe_exception(EG(exception), error, sizeof(error));
+      snprintf(reason, sizeof(reason), "the scheduler cannot be launched (%s)",
+               error);
+      ReportOutsideCoroutine(pool, kCall, kProblem, reason);
     }
+    return false;
+  }
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
+    if (ZEND_ASYNC_REF_STRICT()) {
+      ReportOutsideCoroutine(pool, kCall, kProblem,
+                             "no scheduler is registered");
+    }
+    zend_throw_error(nullptr, kOutside);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr && !EnterCoroutine(pool)) {
+    return false;
   }
   zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
   if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) return false;
@@ -78,6 +122,7 @@ bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
   waiter.event_slot = PoolWaiter::kNoSlot;
   pool->waiters.PushBack(&waiter);
   waiter.callback.base.ref_count++;  // the queue's
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolWait(pool);
 
   bool armed = zend_async_resume_when(coroutine, pool->event(), false,
                                       zend_async_waker_callback_resolve,
@@ -100,10 +145,12 @@ bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
   Unqueue(pool, &waiter);
   ZEND_ASSERT(waiter.callback.base.ref_count == 1);
   ZEND_ASSERT(waiter.event_slot == PoolWaiter::kNoSlot);
-  if (reserved) {
-    pool->reserved_count--;
+  if (reserved) pool->reserved_count--;
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolWaitEnded(pool, reserved);
+  if (reserved && EG(exception) != nullptr && !pool->closed()) {
     // It cannot use its place (cancelled, timed out): the next waiter may.
-    if (EG(exception) != nullptr && !pool->closed()) WakeWaiter(pool);
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolHandOn(pool);
+    WakeWaiter(pool);
   }
   return reserved && EG(exception) == nullptr;
 }

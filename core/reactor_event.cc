@@ -1,7 +1,20 @@
 #include "core/reactor_event.h"
 
+#include <cctype>
+#include <cinttypes>
+#include <cstdlib>
+
+#include "core/observability.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
+
 namespace zar::core::reactor {
 namespace {
+
+// The id of the last event created in this request.
+uint32_t last_event_id = 0;
 
 // The live events, oldest first. Per request: empty again after
 // ShutdownAllEvents().
@@ -45,13 +58,34 @@ void Untrack(EventCore* core) {
   list.count--;
 }
 
+// Frees the event's block, or, in strict mode, hands it to the quarantine
+// (zend_async_ref/strict.h) under the name Destroy recorded.
+void FreeEventMemory(EventCore* core) {
+  zend_async_event_t* event = core->event;
+  char* name = core->disposed_name;
+  if (UNEXPECTED(name != nullptr)) {
+    core->disposed_name = nullptr;
+    const bool quarantined = zend_async_ref_strict_quarantine(
+        event, event->extra_offset, name, core->disposed_ref_count);
+    free(name);
+    if (quarantined) return;
+  }
+  efree(event);
+}
+
 void OnHandleClosed(uv_handle_t* handle) {
   auto* core = static_cast<EventCore*>(handle->data);
   zend_async_event_t* event = core->event;
   if (core->kind->closed != nullptr) {
     core->kind->closed(event);
   }
-  efree(event);
+  FreeEventMemory(core);
+}
+
+char* CopyString(const std::string& text) {
+  char* copy = static_cast<char*>(malloc(text.size() + 1));
+  if (copy != nullptr) memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
 }
 
 }  // namespace
@@ -161,6 +195,11 @@ bool DisposeEvent(EventCore* core) {
 void Destroy(EventCore* core) {
   ZEND_ASSERT(!core->destroyed);
   zend_async_event_t* event = core->event;
+  if (ZEND_ASYNC_REF_STRICT()) {
+    // Named before the teardown: the quarantine reports under this name.
+    core->disposed_name = CopyString(EventName(core));
+    core->disposed_ref_count = event->ref_count;
+  }
   core->destroyed = true;
   StopEventCompletely(core);
   zend_async_callbacks_free(event);
@@ -174,7 +213,7 @@ void Destroy(EventCore* core) {
     if (core->kind->closed != nullptr) {
       core->kind->closed(event);
     }
-    efree(event);
+    FreeEventMemory(core);
   }
 }
 
@@ -191,6 +230,50 @@ void ShutdownAllEvents() {
 
 size_t LiveEventCount() { return Live().count; }
 
+// ---- Names
+// --------------------------------------------------------------------
+
+const char* EventToken(const EventCore* core,
+                       char buf[ZEND_ASYNC_REF_NAME_SIZE]) {
+  // "poll proxy" -> "PollProxy".
+  char kind[24];
+  size_t length = 0;
+  bool word_start = true;
+  for (const char* c = core->kind->name;
+       *c != '\0' && length + 1 < sizeof(kind); c++) {
+    if (*c == ' ') {
+      word_start = true;
+      continue;
+    }
+    kind[length++] = static_cast<char>(
+        word_start ? toupper(static_cast<unsigned char>(*c)) : *c);
+    word_start = false;
+  }
+  kind[length] = '\0';
+  snprintf(buf, ZEND_ASYNC_REF_NAME_SIZE, "%s#%" PRIu32, kind, core->id);
+  return buf;
+}
+
+std::string EventName(EventCore* core) {
+  char token[ZEND_ASYNC_REF_NAME_SIZE];
+  return NameWithInfo(EventToken(core, token), core->event);
+}
+
+void ResetEventIds() { last_event_id = 0; }
+
+void ReportLiveEventsAtRequestEnd() {
+  for (EventCore* core = Live().head; core != nullptr; core = core->next) {
+    const zend_async_event_t* event = core->event;
+    zend_async_ref_strict_report(
+        "request shutdown",
+        "%s: still alive (%s, %" PRIu32 " reference(s), %" PRIu32
+        " callback(s))",
+        EventName(core).c_str(),
+        event->loop_ref_count > 0 ? "started" : "stopped", event->ref_count,
+        event->callbacks.length);
+  }
+}
+
 void StopLoopIfException(uv_loop_t* loop) {
   if (EG(exception) != nullptr) {
     uv_stop(loop);
@@ -205,6 +288,9 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
   core->event = event;
   core->handle = handle;
   core->destroyed = false;
+  core->id = ++last_event_id;
+  core->disposed_name = nullptr;
+  core->disposed_ref_count = 0;
   if (handle != nullptr) {
     handle->data = core;
     uv_unref(handle);

@@ -49,11 +49,13 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 extern "C" {
 #include "Zend/zend_async_API.h"
 #include "php.h"
+#include "zend_async_ref/trace.h"
 }
 
 namespace zar::core::reactor {
@@ -86,6 +88,13 @@ struct EventCore {
   EventCore* prev;            // the list of live (not destroyed) events
   EventCore* next;
   bool destroyed;  // Destroy ran; the memory goes with the close callback
+  // Names the event in traces and strict-mode diagnostics ("Timer#<id>"):
+  // 1, 2, ... in creation order within a request, whatever the kind.
+  uint32_t id;
+  // Strict mode, from Destroy until the memory goes: the event's name and
+  // ref_count when it was destroyed (malloc'd; see FreeEventMemory).
+  char* disposed_name;
+  uint32_t disposed_ref_count;
 };
 
 // ---- Transitions -----------------------------------------------------------
@@ -113,6 +122,20 @@ void Destroy(EventCore* core);
 void ShutdownAllEvents();
 // Number of events created and not yet destroyed.
 size_t LiveEventCount();
+
+// ---- Names (traces, strict mode)
+// ---------------------------------------------
+
+// "Timer#3": the kind's name in CamelCase and the event's id.
+const char* EventToken(const EventCore* core,
+                       char buf[ZEND_ASYNC_REF_NAME_SIZE]);
+// "Timer#3 Timer(timeout=10ms, once)": the token and info().
+std::string EventName(EventCore* core);
+// Event ids start again at 1 (each request).
+void ResetEventIds();
+// Strict mode, request end: reports every live event (its name, whether it
+// is started, how many callbacks it has).
+void ReportLiveEventsAtRequestEnd();
 
 // After a notification from a libuv callback: a pending exception stops the
 // loop (uv_stop), so that the pass ends after the current libuv phase and

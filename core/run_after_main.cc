@@ -43,6 +43,9 @@ bool RunAfterMain(bool is_bailout) {
   }
 
   if (s->scheduler_fiber != nullptr) {
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TraceSwitchFrom("main", &s->scheduler->coroutine);
+    }
     ZEND_ASYNC_CURRENT_COROUTINE = &s->scheduler->coroutine;
     s->thread_fiber->SwitchTo(s->scheduler_fiber);
   }

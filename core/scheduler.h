@@ -31,6 +31,7 @@
 #include "core/coroutine.h"
 #include "core/fiber.h"
 #include "core/internal/ring_buffer.h"
+#include "core/scheduler_trace.h"
 
 namespace zar::core {
 
@@ -215,6 +216,11 @@ inline AsyncCoroutine* TakeNext(SchedulerState* state) {
 // A fiber for a coroutine that never ran; false (the coroutine finished
 // with the error) when none could be had.
 bool AssignFiberOrFail(SchedulerState* state, AsyncCoroutine* next);
+// The part of Enqueue that makes the coroutine runnable, without the trace
+// line (wake.cc): for the scheduler's own callers (resume, cancel), which
+// trace their own event.
+bool MakeRunnable(zend_coroutine_t* coroutine);
+
 // Makes `next` current and switches from `self` to its fiber (assigning
 // one first if it never ran); returns true when `self` is switched back
 // to. False without switching when no fiber could be had for `next`
@@ -222,6 +228,9 @@ bool AssignFiberOrFail(SchedulerState* state, AsyncCoroutine* next);
 inline bool RunNext(SchedulerState* state, Fiber* self, AsyncCoroutine* next) {
   if (UNEXPECTED(next->fiber == nullptr) && !AssignFiberOrFail(state, next)) {
     return false;
+  }
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceSwitch(ZEND_ASYNC_CURRENT_COROUTINE, &next->coroutine);
   }
   ZEND_ASYNC_CURRENT_COROUTINE = &next->coroutine;
   self->SwitchTo(next->fiber);

@@ -64,6 +64,9 @@ void SchedulerFiberBody(Fiber* self) {
     if (done) break;
   }
   // Everything has run: back to the main flow, for good.
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceSwitch(&s->scheduler->coroutine, nullptr);
+  }
   s->scheduler_fiber = nullptr;
   ZEND_ASYNC_CURRENT_COROUTINE = nullptr;
   self->ExitTo(s->thread_fiber);

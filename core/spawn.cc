@@ -104,6 +104,7 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
   waker->status = ZEND_ASYNC_WAKER_QUEUED;
   internal::PushRunnable(s, self, /*front=*/priority > 0);
   internal::RegisterCoroutine(s, self);
+  if (ZEND_ASYNC_REF_TRACING()) TraceSpawn(coroutine);
 
   scope->after_coroutine_enqueue(coroutine, scope);
   if (UNEXPECTED(EG(exception) != nullptr)) {

@@ -14,7 +14,12 @@
 //      parked exception.
 // No allocation, clock read or system call happens on this path.
 
+#include "core/observability.h"
 #include "core/scheduler.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
 
 namespace zar::core {
 namespace internal {
@@ -127,6 +132,9 @@ using internal::SchedulerState;
     AsyncCoroutine* next = internal::TakeNext(s);
     if (next == self) return;  // it yielded and is the next to run
     if (next == nullptr) {
+      if (ZEND_ASYNC_REF_TRACING()) {
+        TraceSwitch(&self->coroutine, &s->scheduler->coroutine);
+      }
       ZEND_ASYNC_CURRENT_COROUTINE = &s->scheduler->coroutine;
       self->fiber->SwitchTo(s->scheduler_fiber);
       return;
@@ -148,6 +156,7 @@ using internal::SchedulerState;
 
   if (UNEXPECTED(ZEND_ASYNC_IS_SCHEDULER_CONTEXT ||
                  coroutine == ZEND_ASYNC_SCHEDULER)) {
+    if (ZEND_ASYNC_REF_STRICT()) ReportSuspendInSchedulerContext(coroutine);
     zend_throw_error(nullptr, "Cannot suspend in the scheduler context");
     internal::RestoreException(parked);
     return false;
@@ -281,6 +290,7 @@ bool SuspendCoroutine() {
 
 bool Suspend(bool from_main, bool is_bailout) {
   if (UNEXPECTED(from_main)) return internal::RunAfterMain(is_bailout);
+  if (ZEND_ASYNC_REF_TRACING()) TraceSuspend();
   return SuspendCoroutine();
 }
 

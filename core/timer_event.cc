@@ -4,6 +4,7 @@
 
 #include "core/reactor_event.h"
 #include "core/reactor_loop.h"
+#include "core/scheduler_trace.h"
 
 namespace zar::core::reactor {
 namespace {
@@ -41,6 +42,10 @@ void OnTimer(uv_timer_t* handle) {
       CloseEvent(&self->core);
     }
   }
+  if (ZEND_ASYNC_REF_TRACING()) {
+    char token[ZEND_ASYNC_REF_NAME_SIZE];
+    TraceTimerFire(EventToken(&self->core, token));
+  }
   // `self` may be destroyed by the notification (its memory stays until the
   // close callback): only the loop is used afterwards.
   uv_loop_t* loop = handle->loop;
@@ -53,6 +58,11 @@ int Arm(zend_async_event_t* event) {
   const uint64_t timeout = self->abi.timeout;
   const uint64_t repeat =
       self->abi.is_periodic ? (timeout > 0 ? timeout : 1) : 0;
+  if (ZEND_ASYNC_REF_TRACING()) {
+    char token[ZEND_ASYNC_REF_NAME_SIZE];
+    TraceTimerStart(EventToken(&self->core, token), self->abi.timeout,
+                    self->abi.is_periodic);
+  }
   return uv_timer_start(&self->handle, OnTimer, timeout, repeat);
 }
 

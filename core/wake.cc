@@ -131,18 +131,25 @@ inline bool TryEnqueueFast(zend_coroutine_t* coroutine) {
     zend_async_waker_stop_events(waker);
     return true;
   }
-  return Enqueue(coroutine);
+  return internal::MakeRunnable(coroutine);
 }
 
 }  // namespace
 
 bool Enqueue(zend_coroutine_t* coroutine) {
+  if (ZEND_ASYNC_REF_TRACING()) TraceEnqueue(coroutine);
+  if (EXPECTED(TryEnqueueFast(coroutine))) return true;
+  return EnqueueSlow(coroutine);
+}
+
+bool internal::MakeRunnable(zend_coroutine_t* coroutine) {
   if (EXPECTED(TryEnqueueFast(coroutine))) return true;
   return EnqueueSlow(coroutine);
 }
 
 bool Resume(zend_coroutine_t* coroutine, zend_object* error,
             bool transfer_error) {
+  if (ZEND_ASYNC_REF_TRACING()) TraceResume(coroutine, error);
   // The common case: a waiting coroutine woken without an error, outside
   // scheduler context, is queued (what the general path below does too).
   const zend_async_waker_t* waker = coroutine->waker;

@@ -1,5 +1,5 @@
-# Installs the build into a scratch prefix, then configures, builds and runs
-# the consumer project against it. Invoked by CTest:
+# Installs the build into a scratch prefix, then configures and builds the
+# consumer project against it and runs its two programs. Invoked by CTest:
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P run_consumer.cmake
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
   if(NOT DEFINED ${var})
@@ -22,3 +22,4 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/install/consumer"
     -B "${WORK_DIR}/build" -DCMAKE_PREFIX_PATH=${prefix})
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run("${WORK_DIR}/build/consumer")
+run("${WORK_DIR}/build/async_consumer")

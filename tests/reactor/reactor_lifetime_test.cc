@@ -1,11 +1,8 @@
 // Event lifetime: dispose of started and never-started events, disposal
-// from a callback, several owners, and ShutdownReactorForRequest with live
+// from a callback, several owners, and the end of a request with live
 // handles. The fixture's TearDown also fails on any block left at request
 // end.
 
-#include <csignal>
-
-#include "core/reactor.h"
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
 
@@ -13,35 +10,6 @@ namespace zar::reactor_testing {
 namespace {
 
 class ReactorLifetimeTest : public ReactorTest {};
-
-// One event of every kind, each with a recorder; the proxy shares `poll`.
-struct EveryKind {
-  zend_async_timer_event_t* timer;
-  zend_async_poll_event_t* poll;
-  zend_async_poll_proxy_t* proxy;
-  zend_async_signal_event_t* signal;
-  zend_async_trigger_event_t* trigger;
-
-  std::vector<zend_async_event_t*> Events() const {
-    return {&timer->base, &poll->base, &proxy->base, &signal->base,
-            &trigger->base};
-  }
-};
-
-EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log) {
-  EveryKind kinds;
-  kinds.timer = ZEND_ASYNC_NEW_TIMER_EVENT_EX(60000, true, 16);
-  kinds.poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT_EX(sockets.left(), ASYNC_READABLE, 8);
-  kinds.proxy =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT_EX(kinds.poll, ASYNC_READABLE, 8);
-  kinds.signal = ZEND_ASYNC_NEW_SIGNAL_EVENT_EX(SIGUSR1, 8);
-  kinds.trigger = ZEND_ASYNC_NEW_TRIGGER_EVENT_EX(8);
-  for (zend_async_event_t* event : kinds.Events()) {
-    AddRecorder(event, log, "any");
-  }
-  return kinds;
-}
 
 TEST_F(ReactorLifetimeTest, DisposeOfNeverStartedEventsFreesEverything) {
   ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
@@ -122,27 +90,23 @@ TEST_F(ReactorLifetimeTest, EventReleasedByItsOwnCallbackIsFreedSafely) {
   EXPECT_EQ(zend_mm_live_blocks(), blocks_before);
 }
 
-TEST_F(ReactorLifetimeTest, ShutdownReactorForRequestFreesLiveEvents) {
-  ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
-  const size_t blocks_before = zend_mm_live_blocks();
+TEST_F(ReactorLifetimeTest, RequestEndFreesLiveEventsHeldBySeveralOwners) {
   SocketPair sockets;
   NotificationLog log;
   EveryKind kinds = MakeEveryKind(sockets, &log);
   for (zend_async_event_t* event : kinds.Events()) {
     ASSERT_TRUE(event->start(event));
   }
-  // Some owners hold extra references: shutdown frees regardless.
+  // Some owners hold extra references: the end of the request frees the
+  // events regardless, without notifying anybody.
   ZEND_ASYNC_EVENT_ADD_REF(&kinds.poll->base);
   ZEND_ASYNC_EVENT_ADD_REF(&kinds.timer->base);
 
-  zar::core::ShutdownReactorForRequest();
+  const php_mock_request_report report = ShutdownRequest();
 
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  EXPECT_EQ(zend_mm_live_blocks(), blocks_before);
-  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  EXPECT_EQ(report.leaked_blocks, 0u);
+  EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
   EXPECT_TRUE(log.empty());
-  // Safe to call again.
-  zar::core::ShutdownReactorForRequest();
 }
 
 TEST_F(ReactorLifetimeTest, RequestEndWithLiveHandlesLeaksNothing) {
@@ -160,7 +124,6 @@ TEST_F(ReactorLifetimeTest, RequestEndWithLiveHandlesLeaksNothing) {
 }
 
 TEST_F(ReactorLifetimeTest, ShutdownWithoutALoopIsANoOp) {
-  zar::core::ShutdownReactorForRequest();
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_SHUTDOWN());
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 }

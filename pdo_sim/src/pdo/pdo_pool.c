@@ -25,6 +25,24 @@
 #include <string.h>
 
 #include "pdo_pool_int.h"
+#include "zend_async_ref/trace.h"
+
+/* ---- Trace lines (docs/tracing.md) ---------------------------------------
+ *
+ *   pdo bind key=3 -> conn#1      the coroutine (key) now holds the slot
+ *   pdo pin conn#1 (transaction)  the slot stays with its coroutine after
+ *                                 an operation: a transaction, a live
+ *                                 statement, or session state pins it
+ *   pdo release conn#1            the slot goes back to the pool */
+
+static ZEND_COLD void trace_bind(zend_ulong key, const pdo_dbh_t *conn) {
+  zend_async_ref_trace("pdo bind key=" ZEND_ULONG_FMT " -> conn#%u", key,
+                       conn->pool_slot_id);
+}
+
+static ZEND_COLD void trace_pin(const pdo_dbh_t *conn, const char *reason) {
+  zend_async_ref_trace("pdo pin conn#%u (%s)", conn->pool_slot_id, reason);
+}
 
 zend_ulong pdo_pool_current_key(void) {
   zend_coroutine_t *coro = ZEND_ASYNC_CURRENT_COROUTINE;
@@ -51,6 +69,9 @@ void pdo_pool_detach_conn(pdo_dbh_t *conn) {
 
 void pdo_pool_release_conn(pdo_dbh_t *conn) {
   zend_async_pool_t *pool = conn->pool;
+  if (ZEND_ASYNC_REF_TRACING()) {
+    zend_async_ref_trace("pdo release conn#%u", conn->pool_slot_id);
+  }
   ZEND_ASYNC_EVENT_ADD_REF(&pool->event);
   pdo_pool_detach_conn(conn);
   zval resource;
@@ -138,6 +159,7 @@ pdo_dbh_t *pdo_pool_acquire_conn(pdo_dbh_t *dbh) {
     if (!ZEND_ASYNC_POOL_ACQUIRE(dbh->pool, &resource, 0)) return NULL;
     binding->conn = Z_PTR(resource);
     binding->conn->owner_binding = binding;
+    if (ZEND_ASYNC_REF_TRACING()) trace_bind(key, binding->conn);
     return binding->conn;
   }
 
@@ -152,6 +174,7 @@ pdo_dbh_t *pdo_pool_acquire_conn(pdo_dbh_t *dbh) {
   binding->coro_key = key;
   memcpy(binding->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
   zend_hash_index_update_ptr(dbh->pool_bindings, key, binding);
+  if (ZEND_ASYNC_REF_TRACING()) trace_bind(key, binding->conn);
   /* Read after the acquire: waiting may have launched the scheduler. Once
    * registered, never removed. */
   binding_attach_callback(binding);
@@ -168,8 +191,16 @@ void pdo_pool_maybe_release(pdo_dbh_t *dbh) {
   pdo_pool_binding_t *binding = current_binding(dbh);
   if (binding == NULL || binding->conn == NULL) return;
   pdo_dbh_t *conn = binding->conn;
-  if (conn->pool_slot_refcount > 0 || conn->pool_session_dirty ||
-      pdo_pool_conn_in_transaction(conn)) {
+  if (conn->pool_slot_refcount > 0) {
+    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, "statement");
+    return;
+  }
+  if (conn->pool_session_dirty) {
+    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, "session");
+    return;
+  }
+  if (pdo_pool_conn_in_transaction(conn)) {
+    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, "transaction");
     return;
   }
   pdo_pool_release_conn(conn);
@@ -180,6 +211,9 @@ void pdo_pool_release_stmt_conn(pdo_dbh_t *conn) {
    * session ends; otherwise this was the last holder. */
   if (conn->owner_binding != NULL &&
       (conn->pool_session_dirty || pdo_pool_conn_in_transaction(conn))) {
+    if (ZEND_ASYNC_REF_TRACING()) {
+      trace_pin(conn, conn->pool_session_dirty ? "session" : "transaction");
+    }
     return;
   }
   pdo_pool_release_conn(conn);

@@ -65,10 +65,11 @@ static void apply_conn_attributes(const pdo_dbh_t *dbh, pdo_dbh_t *conn) {
 }
 
 static bool pool_factory(zend_async_pool_t *pool, zval *result) {
-  const pdo_dbh_t *dbh = (const pdo_dbh_t *)pool->user_data;
+  pdo_dbh_t *dbh = (pdo_dbh_t *)pool->user_data;
   if (dbh == NULL || dbh->driver == NULL) return false;
 
   pdo_dbh_t *conn = ecalloc(1, sizeof(pdo_dbh_t));
+  conn->pool_slot_id = ++dbh->pool_slot_id;
   conn->driver = dbh->driver;
   conn->auto_commit = dbh->auto_commit;
   conn->error_mode = dbh->error_mode;

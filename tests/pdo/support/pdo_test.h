@@ -6,7 +6,8 @@
 // APIs (pdo_sim/mock_driver.h, pdo_sim/sqlite_driver.h). Coroutines come
 // from the pool tests' helpers (Spawn, Yield, Delay, Await, Cancel).
 //
-//   PdoTest       EngineTest with the async extension and PDO loaded (in
+//   PdoTest       EngineTest with the async extension under test
+//                 (zar::testing::AsyncModule()) and PDO loaded (in
 //                 that order); resets the mock server; gives each test a
 //                 temporary directory for SQLite files; fails a test that
 //                 leaked an emalloc block, an object or a connection.
@@ -24,6 +25,7 @@
 #include "pdo_sim/mock_driver.h"
 #include "pdo_sim/sqlite_driver.h"
 #include "tests/pool/support/pool_test.h"
+#include "tests/support/implementation.h"
 
 extern "C" {
 #include "ext/pdo/pdo_pool.h"
@@ -65,7 +67,7 @@ class Task {
 class PdoTest : public zar::testing::EngineTest {
  protected:
   std::vector<zend_module_entry*> Modules() override {
-    return {&zar_async_module_entry, &pdo_module_entry};
+    return {zar::testing::AsyncModule(), &pdo_module_entry};
   }
   void SetUp() override;
   void TearDown() override;

@@ -5,7 +5,8 @@
 // Async\Pool's methods as the engine calls internal methods, closures made
 // with mock_zend::MakeCallable standing in for userland callables).
 //
-//   PoolTest           EngineTest with the extension loaded; its TearDown
+//   PoolTest           EngineTest with the async extension under test
+//                      (zar::testing::AsyncModule()) loaded; its TearDown
 //                      fails on leaked blocks or live objects.
 //   Spawn / Yield / Delay / Await / Cancel
 //                      coroutines: a spawned body runs when the spawner
@@ -33,9 +34,9 @@
 #include <string>
 #include <vector>
 
-#include "core/extension.h"
 #include "mock_zend/callable.h"
 #include "tests/support/engine_test.h"
+#include "tests/support/implementation.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -47,7 +48,7 @@ namespace zar::pool_testing {
 class PoolTest : public zar::testing::EngineTest {
  protected:
   std::vector<zend_module_entry*> Modules() override {
-    return {&zar_async_module_entry};
+    return {zar::testing::AsyncModule()};
   }
 };
 

@@ -1,41 +1,15 @@
 #include "tests/reactor/support/reactor_test.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/reactor.h"
 #include "gtest/gtest.h"
 #include "mock_zend/inspect.h"
 
 namespace zar::reactor_testing {
 namespace {
-
-zend_result ReactorTestMinit(INIT_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  return zar::core::RegisterReactor() ? SUCCESS : FAILURE;
-}
-
-zend_result ReactorTestRshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  zar::core::ShutdownReactorForRequest();
-  return SUCCESS;
-}
-
-zend_module_entry reactor_test_module = {
-    STANDARD_MODULE_HEADER,
-    "zar_reactor_test",
-    nullptr,
-    ReactorTestMinit,
-    nullptr,
-    nullptr,
-    ReactorTestRshutdown,
-    nullptr,
-    "0.1.0",
-    STANDARD_MODULE_PROPERTIES,
-};
 
 // Lives in emalloc'd memory the event frees without running destructors:
 // only trivially destructible members.
@@ -79,8 +53,6 @@ void Record(zend_async_event_t* event, zend_async_event_callback_t* callback,
 }
 
 }  // namespace
-
-zend_module_entry* ReactorTestModule() { return &reactor_test_module; }
 
 void AddRecorder(zend_async_event_t* event, NotificationLog* log,
                  const char* name, ResultKind kind, RecorderHook hook,
@@ -130,6 +102,21 @@ std::string TakeExceptionText() {
                      mock_zend::ExceptionMessage(exception);
   OBJ_RELEASE(exception);
   return text;
+}
+
+EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log) {
+  EveryKind kinds;
+  kinds.timer = ZEND_ASYNC_NEW_TIMER_EVENT_EX(60000, true, 16);
+  kinds.poll =
+      ZEND_ASYNC_NEW_SOCKET_EVENT_EX(sockets.left(), ASYNC_READABLE, 8);
+  kinds.proxy =
+      ZEND_ASYNC_NEW_POLL_PROXY_EVENT_EX(kinds.poll, ASYNC_READABLE, 8);
+  kinds.signal = ZEND_ASYNC_NEW_SIGNAL_EVENT_EX(SIGUSR1, 8);
+  kinds.trigger = ZEND_ASYNC_NEW_TRIGGER_EVENT_EX(8);
+  for (zend_async_event_t* event : kinds.Events()) {
+    AddRecorder(event, log, "any");
+  }
+  return kinds;
 }
 
 SocketPair::SocketPair() {

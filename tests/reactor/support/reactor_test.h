@@ -1,13 +1,13 @@
 // zend-async-ref reactor tests: support.
 //
-//   - ReactorTestModule(): a module ("zar_reactor_test") whose MINIT
-//     registers the reactor (zar::core::RegisterReactor) and whose RSHUTDOWN
-//     calls zar::core::ShutdownReactorForRequest, as the extension does. It
-//     isolates the reactor from the scheduler: no scheduler is registered.
-//   - ReactorTest: the engine fixture with that module loaded; its TearDown
-//     fails the test on any emalloc block or object left at request end.
+//   - ReactorTest: the engine fixture with the async extension under test
+//     loaded (zar::testing::AsyncModule(): its MINIT registers the reactor,
+//     with the scheduler and the pool); its TearDown fails the test on any
+//     emalloc block or object left at request end. The tests drive the
+//     reactor directly and never launch the scheduler.
 //   - Recorders: event callbacks (made with zend_async_event_callback_new,
 //     so the event frees them) that append one Notification per call.
+//   - EveryKind: one event of each kind, for lifetime tests.
 //   - RunUntil: drives the loop with ZEND_ASYNC_REACTOR_EXECUTE(false) until
 //     a condition holds; tests assert order and outcome, never durations.
 //
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tests/support/engine_test.h"
+#include "tests/support/implementation.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -32,12 +33,10 @@ extern "C" {
 
 namespace zar::reactor_testing {
 
-zend_module_entry* ReactorTestModule();
-
 class ReactorTest : public zar::testing::EngineTest {
  protected:
   std::vector<zend_module_entry*> Modules() override {
-    return {ReactorTestModule()};
+    return {zar::testing::AsyncModule()};
   }
 };
 
@@ -100,6 +99,25 @@ class SocketPair {
  private:
   int fds_[2] = {-1, -1};
 };
+
+// One event of every kind the reactor implements, each with a recorder
+// named "any"; the proxy shares `poll` (a socket event on sockets.left()),
+// the timer is periodic (60 s), the signal is SIGUSR1. Each is the
+// caller's (one reference), none is started.
+struct EveryKind {
+  zend_async_timer_event_t* timer;
+  zend_async_poll_event_t* poll;
+  zend_async_poll_proxy_t* proxy;
+  zend_async_signal_event_t* signal;
+  zend_async_trigger_event_t* trigger;
+
+  std::vector<zend_async_event_t*> Events() const {
+    return {&timer->base, &poll->base, &proxy->base, &signal->base,
+            &trigger->base};
+  }
+};
+
+EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log);
 
 }  // namespace zar::reactor_testing
 

@@ -7,13 +7,13 @@
 #include <fstream>
 #include <utility>
 
-#include "core/extension.h"
 #include "mock_zend/inspect.h"
+#include "tests/support/implementation.h"
 
 namespace zar::scheduler_testing {
 
 std::vector<zend_module_entry*> SchedulerTest::Modules() {
-  return {&zar_async_module_entry};
+  return {zar::testing::AsyncModule()};
 }
 
 CoroutineRef::CoroutineRef(zend_coroutine_t* coroutine)

@@ -4,8 +4,9 @@
 // exported function pointers, the waker API) and the mock Zend API; none of
 // it knows core/'s internals.
 //
-//   SchedulerTest       the fixture: the "true_async" module (scheduler and
-//                       reactor) in every test's engine; its TearDown fails
+//   SchedulerTest       the fixture: the async extension under test
+//                       (zar::testing::AsyncModule(): scheduler, reactor,
+//                       pool) in every test's engine; its TearDown fails
 //                       the test on any leaked block or live object.
 //   Spawn(body)         ZEND_ASYNC_SPAWN with a closure as the coroutine's
 //                       fcall; returns the coroutine (borrowed: keep a

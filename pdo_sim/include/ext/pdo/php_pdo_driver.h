@@ -299,6 +299,9 @@ struct _pdo_dbh_t {
   /* Template: attribute -> value set with setAttribute(), applied to every
    * slot (NULL when none). */
   HashTable *pool_conn_attributes;
+  /* Slot: 1, 2, ... in the order the template's pool made them, naming it
+   * "conn#<id>" in traces (zend-async-ref); template: the last id given. */
+  uint32_t pool_slot_id;
 };
 
 /* A PDO object. */

@@ -1,0 +1,179 @@
+// The pool's strict-mode checks (pool_strict.h).
+
+#include "core/pool_strict.h"
+
+#include <cinttypes>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/observability.h"
+#include "core/pool_trace.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
+
+namespace zar::core {
+
+namespace {
+
+// A resource's identity: its type and its value bits (or pointer).
+struct ResourceKey {
+  uint8_t type;
+  uint64_t bits;
+  bool operator==(const ResourceKey&) const = default;
+};
+
+struct ResourceKeyHash {
+  size_t operator()(const ResourceKey& key) const {
+    return std::hash<uint64_t>()(key.bits) * 31 + key.type;
+  }
+};
+
+ResourceKey KeyOf(const zval* resource) {
+  ResourceKey key{Z_TYPE_P(resource), 0};
+  switch (Z_TYPE_P(resource)) {
+    case IS_LONG:
+      key.bits = static_cast<uint64_t>(Z_LVAL_P(resource));
+      break;
+    case IS_DOUBLE:
+      memcpy(&key.bits, &Z_DVAL_P(resource), sizeof(key.bits));
+      break;
+    case IS_PTR:
+      key.bits = reinterpret_cast<uintptr_t>(Z_PTR_P(resource));
+      break;
+    default:
+      if (Z_REFCOUNTED_P(resource) || Z_TYPE_P(resource) == IS_STRING ||
+          Z_TYPE_P(resource) == IS_ARRAY) {
+        key.bits = reinterpret_cast<uintptr_t>(Z_COUNTED_P(resource));
+      }
+      break;
+  }
+  return key;
+}
+
+}  // namespace
+
+struct PoolLedger {
+  AsyncPool* pool;
+  // Resources lent and not yet given back, with their multiplicity.
+  std::unordered_map<ResourceKey, uint32_t, ResourceKeyHash> lent;
+  // Resources given back (and not lent again since).
+  std::unordered_set<ResourceKey, ResourceKeyHash> returned;
+  // Every pool with a ledger, newest first.
+  PoolLedger* prev;
+  PoolLedger* next;
+};
+
+namespace {
+
+PoolLedger* ledgers = nullptr;
+
+std::string Describe(const zval* resource) {
+  char text[128];
+  return zend_async_ref_describe_zval(resource, true, text, sizeof(text));
+}
+
+// The strict pool that has `key` lent, other than `self`, or nullptr.
+AsyncPool* LenderOf(const ResourceKey& key, const PoolLedger* self) {
+  for (PoolLedger* ledger = ledgers; ledger != nullptr; ledger = ledger->next) {
+    if (ledger != self && ledger->lent.count(key) != 0) return ledger->pool;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string PoolName(AsyncPool* pool) {
+  char token[ZEND_ASYNC_REF_NAME_SIZE];
+  return NameWithInfo(PoolToken(pool, token), pool->event());
+}
+
+void CreatePoolLedger(AsyncPool* pool) {
+  if (!ZEND_ASYNC_REF_STRICT()) return;
+  auto* ledger = new PoolLedger{pool, {}, {}, nullptr, ledgers};
+  if (ledgers != nullptr) ledgers->prev = ledger;
+  ledgers = ledger;
+  pool->ledger = ledger;
+}
+
+void DestroyPoolLedger(AsyncPool* pool) {
+  PoolLedger* ledger = pool->ledger;
+  if (ledger == nullptr) return;
+  pool->ledger = nullptr;
+  if (ledger->prev != nullptr) {
+    ledger->prev->next = ledger->next;
+  } else {
+    ledgers = ledger->next;
+  }
+  if (ledger->next != nullptr) ledger->next->prev = ledger->prev;
+  delete ledger;
+}
+
+void LedgerLend(AsyncPool* pool, const zval* resource) {
+  PoolLedger* ledger = pool->ledger;
+  const ResourceKey key = KeyOf(resource);
+  ledger->lent[key]++;
+  ledger->returned.erase(key);
+}
+
+bool LedgerAcceptRelease(AsyncPool* pool, const zval* resource,
+                         const char* call) {
+  PoolLedger* ledger = pool->ledger;
+  const ResourceKey key = KeyOf(resource);
+  auto lent = ledger->lent.find(key);
+  if (lent != ledger->lent.end()) {
+    if (--lent->second == 0) {
+      ledger->lent.erase(lent);
+      ledger->returned.insert(key);
+    }
+    return true;
+  }
+  if (!ZEND_ASYNC_REF_STRICT()) return true;
+
+  const std::string name = PoolName(pool);
+  const std::string value = Describe(resource);
+  if (ledger->returned.count(key) != 0) {
+    zend_async_ref_strict_report(call, "%s: resource %s is released twice",
+                                 name.c_str(), value.c_str());
+  } else if (AsyncPool* lender = LenderOf(key, ledger)) {
+    zend_async_ref_strict_report(
+        call, "%s: resource %s was lent by %s, not by this pool", name.c_str(),
+        value.c_str(), PoolName(lender).c_str());
+  } else {
+    zend_async_ref_strict_report(call,
+                                 "%s: resource %s was never lent by this pool",
+                                 name.c_str(), value.c_str());
+  }
+  return false;
+}
+
+void ForgetPoolLedgers() {
+  while (ledgers != nullptr) {
+    PoolLedger* ledger = ledgers;
+    ledgers = ledger->next;
+    delete ledger;
+  }
+}
+
+void ReportOutsideCoroutine(AsyncPool* pool, const char* call,
+                            const char* problem, const char* reason) {
+  zend_async_ref_strict_report(call, "%s: %s: %s", PoolName(pool).c_str(),
+                               problem, reason);
+}
+
+void ReportOpenPoolsAtRequestEnd() {
+  for (PoolLedger* ledger = ledgers; ledger != nullptr; ledger = ledger->next) {
+    AsyncPool* pool = ledger->pool;
+    const uint32_t callbacks = pool->event()->callbacks.length;
+    if (pool->closed() || (pool->waiters.empty() && callbacks == 0)) continue;
+    zend_async_ref_strict_report(
+        "request shutdown",
+        "%s: still open with %" PRIu32 " waiter(s) and %" PRIu32
+        " callback(s) registered",
+        PoolName(pool).c_str(), pool->waiters.size(), callbacks);
+  }
+}
+
+}  // namespace zar::core

@@ -1,0 +1,217 @@
+// Strict mode and the pool: releasing a resource twice, into a pool it did
+// not come from, or one never lent is refused (nothing changes: counters,
+// idle list, waiters, the caller's zval) and reported; an acquire that
+// would have to wait outside a coroutine names the call and why the
+// scheduler cannot run it.
+
+#include <string>
+#include <vector>
+
+#include "pdo_sim/client.h"
+#include "tests/strict/support/strict_test.h"
+#include "tools/trace/coroutines.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
+
+namespace zar::strict_testing {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+class PoolStrictTest : public StrictTest {};
+
+TEST_F(PoolStrictTest, ReleasingTwiceIsRefusedAndReported) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(2);
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    EXPECT_EQ(Diagnostics(), Strings{});
+
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#1 Pool(idle=1, active=0, "
+                      "reserved=0, max=2): resource int(1) is released twice"});
+    // Refused: still one idle copy, which the next acquire takes.
+    EXPECT_EQ(Info(&pool->event), "Pool(idle=1, active=0, reserved=0, max=2)");
+    zval again;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &again, 0));
+    EXPECT_EQ(Z_LVAL(again), 1);
+    EXPECT_EQ(Info(&pool->event), "Pool(idle=0, active=1, reserved=0, max=2)");
+    ZEND_ASYNC_POOL_RELEASE(pool, &again);
+    EXPECT_EQ(Diagnostics().size(), 1u);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+// An object resource: the refused release takes no reference and drops
+// none.
+bool MakeObject(zend_async_pool_t* /*pool*/, zval* result) {
+  object_init(result);
+  return true;
+}
+
+TEST_F(PoolStrictTest, RefusedReleaseLeavesTheResourcesReferencesAlone) {
+  RunMain([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(MakeObject, nullptr, nullptr,
+                                                  nullptr, nullptr, 0, 1, 0);
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    zend_object* object = Z_OBJ(resource);
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);  // the pool: +1
+    EXPECT_EQ(GC_REFCOUNT(object), 2u);
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);  // refused
+    EXPECT_EQ(GC_REFCOUNT(object), 2u);
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#1 Pool(idle=1, active=0, "
+                      "reserved=0, max=1): resource object(stdClass)#" +
+                      std::to_string(object->handle) + " is released twice"});
+    zval_ptr_dtor(&resource);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+TEST_F(PoolStrictTest, ReleasingIntoAnotherPoolIsRefused) {
+  RunMain([&] {
+    zend_async_pool_t* lender = IntPool(2);
+    zend_async_pool_t* other = IntPool(2);
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(lender, &resource, 0));
+
+    ZEND_ASYNC_POOL_RELEASE(other, &resource);
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#2 Pool(idle=0, active=0, "
+                      "reserved=0, max=2): resource int(1) was lent by Pool#1 "
+                      "Pool(idle=0, active=1, reserved=0, max=2), not by this "
+                      "pool"});
+    EXPECT_EQ(Info(&other->event), "Pool(idle=0, active=0, reserved=0, max=2)");
+
+    // Its own pool still takes it back.
+    ZEND_ASYNC_POOL_RELEASE(lender, &resource);
+    EXPECT_EQ(Info(&lender->event),
+              "Pool(idle=1, active=0, reserved=0, max=2)");
+    EXPECT_EQ(Diagnostics().size(), 1u);
+    ZEND_ASYNC_EVENT_RELEASE(&other->event);
+    ZEND_ASYNC_EVENT_RELEASE(&lender->event);
+  });
+}
+
+TEST_F(PoolStrictTest, ReleasingWhatWasNeverLentIsRefused) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(2);
+    zval stranger;
+    ZVAL_LONG(&stranger, 42);
+    ZEND_ASYNC_POOL_RELEASE(pool, &stranger);
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#1 Pool(idle=0, active=0, "
+                      "reserved=0, max=2): resource int(42) was never lent by "
+                      "this pool"});
+    EXPECT_EQ(Info(&pool->event), "Pool(idle=0, active=0, reserved=0, max=2)");
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+// A refused release wakes nobody: the waiter keeps its place in the queue
+// and is served by the real release.
+TEST_F(PoolStrictTest, RefusedReleaseDoesNotWakeAWaiter) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(1);
+    std::vector<std::string> log;
+    zval held;
+    trace::CoroutineRef holder(trace::Spawn([&] {
+      ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
+      trace::Yield();  // the waiter parks
+      zval stranger;
+      ZVAL_LONG(&stranger, 7);
+      ZEND_ASYNC_POOL_RELEASE(pool, &stranger);
+      log.push_back("after refused: " + Info(&pool->event));
+      trace::Yield();
+      ZEND_ASYNC_POOL_RELEASE(pool, &held);
+      log.push_back("after release: " + Info(&pool->event));
+    }));
+    trace::CoroutineRef waiter(trace::Spawn([&] {
+      zval resource;
+      ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+      log.push_back("waiter got int(" + std::to_string(Z_LVAL(resource)) + ")");
+      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    }));
+    trace::Await(waiter.get());
+    EXPECT_EQ(log, (Strings{
+                       "after refused: Pool(idle=0, active=1, reserved=0, "
+                       "max=1)",
+                       "after release: Pool(idle=1, active=0, reserved=1, "
+                       "max=1)",
+                       "waiter got int(1)",
+                   }));
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#1 Pool(idle=0, active=1, "
+                      "reserved=0, max=1): resource int(7) was never lent by "
+                      "this pool"});
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+// Async\Pool::release names the method.
+TEST_F(PoolStrictTest, AsyncPoolReleaseNamesTheMethod) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(1);
+    zend_object* wrapper = ZEND_ASYNC_NEW_POOL_OBJ(pool);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);  // the object owns it now
+    zval object;
+    ZVAL_OBJ(&object, wrapper);
+    pdo_sim::Zval resource = pdo_sim::CallMethod(&object, "acquire");
+    ASSERT_EQ(resource.type(), IS_LONG);
+    pdo_sim::CallMethod(&object, "release", {resource.get()});
+    pdo_sim::CallMethod(&object, "release", {resource.get()});
+    EXPECT_EQ(Diagnostics(),
+              Strings{"Async\\Pool::release: Pool#1 Pool(idle=1, active=0, "
+                      "reserved=0, max=1): resource int(1) is released twice"});
+    zval_ptr_dtor(&object);
+  });
+}
+
+// Behaviour without strict mode is upstream's: neither release is checked.
+TEST_F(PoolStrictTest, PoolsMadeWithoutStrictModeAreNotChecked) {
+  RunMain([&] {
+    zend_async_ref_strict_enable(false);
+    zend_async_pool_t* pool = IntPool(2);
+    zend_async_ref_strict_enable(true);  // too late for this pool
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    EXPECT_EQ(Diagnostics(), Strings{});
+    EXPECT_EQ(Info(&pool->event), "Pool(idle=2, active=0, reserved=0, max=2)");
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+// ---- Acquiring outside a coroutine
+// ----------------------------------------------
+
+TEST_F(PoolStrictTest, WaitingWhileAsyncIsOffIsRefused) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(1);
+    zval held;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
+    ZEND_ASYNC_DEACTIVATE;
+    zval resource;
+    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    EXPECT_EQ(TakeException(),
+              "Error \"Cannot wait for a pool resource outside a coroutine\"");
+    EXPECT_EQ(ZEND_ASYNC_SCHEDULER, nullptr);  // nothing was launched
+    ZEND_ASYNC_INITIALIZE;
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_ACQUIRE: Pool#1 Pool(idle=0, active=1, "
+                      "reserved=0, max=1): cannot wait outside a coroutine: "
+                      "async is off"});
+    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    EXPECT_EQ(Info(&pool->event), "Pool(idle=1, active=0, reserved=0, max=1)");
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+}  // namespace
+}  // namespace zar::strict_testing

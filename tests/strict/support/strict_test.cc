@@ -1,0 +1,108 @@
+#include "tests/strict/support/strict_test.h"
+
+#include <cstring>
+
+#include "core/extension.h"
+#include "mock_zend/inspect.h"
+
+extern "C" {
+#include "zend_async_ref/registry_testing.h"
+#include "zend_async_ref/strict.h"
+#include "zend_async_ref/trace.h"
+}
+
+namespace zar::strict_testing {
+namespace {
+
+constexpr char kPrefix[] = "zend-async-ref strict: ";
+
+zend_long ints_made = 0;
+
+bool MakeInt(zend_async_pool_t* /*pool*/, zval* result) {
+  ZVAL_LONG(result, ++ints_made);
+  return true;
+}
+
+void MainTrampoline(void* arg) {
+  (*static_cast<const std::function<void()>*>(arg))();
+}
+
+}  // namespace
+
+std::vector<zend_module_entry*> StrictTest::Modules() {
+  return {&zar_async_module_entry};
+}
+
+void StrictTest::SetUp() {
+  zend_mock_errors_clear();
+  ints_made = 0;
+  // Before the request starts: the quarantine and the pools' ledgers depend
+  // on it from the beginning.
+  zend_async_ref_strict_enable(true);
+  std::vector<zend_module_entry*> modules = Modules();
+  ASSERT_EQ(
+      php_module_startup(modules.data(), static_cast<uint32_t>(modules.size())),
+      SUCCESS);
+  // MINIT applied ZEND_ASYNC_REF_STRICT from the environment, if set.
+  zend_async_ref_strict_enable(true);
+  ASSERT_EQ(php_request_startup(), SUCCESS);
+  request_active_ = true;
+}
+
+bool StrictTest::RunMain(const std::function<void()>& main) {
+  return php_execute_main(&MainTrampoline,
+                          const_cast<std::function<void()>*>(&main));
+}
+
+php_mock_request_report StrictTest::EndRequest() {
+  if (request_active_) {
+    php_request_shutdown(nullptr);
+    request_active_ = false;
+  }
+  return php_mock_last_request_report();
+}
+
+void StrictTest::TearDown() {
+  const php_mock_request_report report = EndRequest();
+  EXPECT_EQ(report.leaked_blocks, 0u)
+      << report.leaked_bytes << " bytes leaked (see stderr for each block)";
+  EXPECT_EQ(report.objects_alive_at_shutdown, objects_alive_)
+      << "objects still referenced when the request ended";
+  EXPECT_EQ(zend_async_ref_strict_quarantined(), 0u);
+  php_module_shutdown();
+  zend_async_ref_reset_registry();
+  zend_async_ref_strict_enable(false);
+  zend_mock_errors_clear();
+}
+
+std::vector<std::string> Diagnostics() {
+  std::vector<std::string> diagnostics;
+  for (const mock_zend::ReportedError& error : mock_zend::ReportedErrors()) {
+    if (error.message.rfind(kPrefix, 0) != 0) continue;
+    EXPECT_EQ(error.type, ZEND_ASYNC_REF_STRICT_LEVEL) << error.message;
+    diagnostics.push_back(error.message.substr(strlen(kPrefix)));
+  }
+  return diagnostics;
+}
+
+zend_async_pool_t* IntPool(uint32_t max) {
+  return ZEND_ASYNC_NEW_POOL(MakeInt, nullptr, nullptr, nullptr, nullptr, 0,
+                             max, 0);
+}
+
+std::string Info(zend_async_event_t* event) {
+  zend_string* info = event->info(event);
+  std::string text(ZSTR_VAL(info), ZSTR_LEN(info));
+  zend_string_release(info);
+  return text;
+}
+
+std::string TakeException() {
+  if (EG(exception) == nullptr) return "";
+  char text[256];
+  zend_async_ref_describe_exception(EG(exception), text, sizeof(text));
+  zend_clear_exception();
+  return text;
+}
+
+}  // namespace zar::strict_testing

@@ -1,0 +1,72 @@
+// zend-async-ref strict-mode tests: the fixture and helpers.
+//
+//   StrictTest      the engine with the reference extension and a request,
+//                   strict mode on from the start of the request. TearDown
+//                   ends the request (if the test did not) and fails the
+//                   test on a leaked block, or on live objects beyond what
+//                   the test declared with ExpectObjectsAliveAtEnd() (tests
+//                   of "still registered at request end" leave one on
+//                   purpose), then turns strict mode off.
+//   Diagnostics()   the strict-mode reports since the test started, each
+//                   "<call>: <message>" (the "zend-async-ref strict: "
+//                   prefix removed), after checking their level.
+//   IntPool(max)    ZEND_ASYNC_NEW_POOL with C handlers making int(1),
+//                   int(2), ...
+//   Info(event)     the event's info().
+//
+// Tests reach everything through the ABI (ZEND_ASYNC_* macros, event
+// vtables) and the mock engine's API; coroutines come from
+// tools/trace/coroutines.h.
+//
+// Threading: the test's thread.
+
+#ifndef ZAR_TESTS_STRICT_SUPPORT_STRICT_TEST_H_
+#define ZAR_TESTS_STRICT_SUPPORT_STRICT_TEST_H_
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "php_main.h"
+}
+
+namespace zar::strict_testing {
+
+class StrictTest : public ::testing::Test {
+ protected:
+  // The modules started (MINIT order). Default: the reference extension.
+  virtual std::vector<zend_module_entry*> Modules();
+
+  void SetUp() override;
+  void TearDown() override;
+
+  // Runs `main` as the request's main script; false if it bailed out.
+  bool RunMain(const std::function<void()>& main);
+  // Ends the request now (idempotent); returns its report.
+  php_mock_request_report EndRequest();
+  void ExpectObjectsAliveAtEnd(uint32_t count) { objects_alive_ = count; }
+
+ private:
+  bool request_active_ = false;
+  uint32_t objects_alive_ = 0;
+};
+
+std::vector<std::string> Diagnostics();
+
+// A pool of ints made by a C factory: int(1), int(2), ... (counting per
+// test). The caller owns the pool reference.
+zend_async_pool_t* IntPool(uint32_t max);
+
+// The event's info() as a string.
+std::string Info(zend_async_event_t* event);
+
+// EG(exception) as `Class "message"`, released; "" when none.
+std::string TakeException();
+
+}  // namespace zar::strict_testing
+
+#endif  // ZAR_TESTS_STRICT_SUPPORT_STRICT_TEST_H_

@@ -1,0 +1,32 @@
+// zend-async-ref conformance tests: the async extension under test.
+//
+// The conformance suites (tests/abi, tests/scheduler, tests/reactor,
+// tests/pool, tests/pdo) reach the implementation only through the ABI and
+// through the module entry this function returns: its MINIT registers the
+// scheduler, the reactor and the pool with the zend_async_*_register()
+// functions, its RINIT does ZEND_ASYNC_INITIALIZE (the contract of
+// zend_async_ref/conformance.h). Two definitions exist:
+//
+//   implementation_static.cc   the reference extension linked in
+//                              (&zar_async_module_entry); the suites' ctest
+//                              executables use it.
+//   tools/conformance          the module of the library the conformance
+//                              runner loaded (--impl).
+//
+// Threading: the test's thread.
+
+#ifndef ZAR_TESTS_SUPPORT_IMPLEMENTATION_H_
+#define ZAR_TESTS_SUPPORT_IMPLEMENTATION_H_
+
+extern "C" {
+#include "php.h"
+}
+
+namespace zar::testing {
+
+// The async extension under test; never null, valid for the process.
+zend_module_entry* AsyncModule();
+
+}  // namespace zar::testing
+
+#endif  // ZAR_TESTS_SUPPORT_IMPLEMENTATION_H_

@@ -1,0 +1,178 @@
+// zar_gdb_fixture: a request stopped in the middle, for the gdb helpers'
+// test (run_gdb.cmake, golden file gdb_expected.txt).
+//
+// The main script sets up, through the ABI only, everything the helpers
+// print, then calls zar_gdb_breakpoint_here() (the debugger stops there;
+// the state is in RunScene's locals, frame 1, and in `scene`):
+//
+//   finished   a coroutine that returned int(42) (a reference is kept)
+//   cancelled  a coroutine cancelled while it slept on a timer
+//   pool       max 3: the main coroutine holds two resources, one is idle
+//              and reserved for waiter1 (queued: woken, not yet run),
+//              waiter2 waits; so idle 1, active 2, reserved 1, waiters 2
+//   fresh      spawned, never run (queued)
+//   timer      a periodic, HIDDEN timer event that was never started
+//   zvals      int, string, object, pointer, array, null, float, bool
+//
+// Locations are fake script positions (zend_mock_set_location): "spawned
+// at" is where the spawn happened, "suspended at" where the coroutine
+// suspended. After the breakpoint everything is released and the request
+// ends; the exit status is 0 when nothing leaked.
+//
+// Built with -O0 so that the locals stay readable.
+
+#include <cstdio>
+
+#include "core/extension.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "php_main.h"
+}
+
+extern "C" [[gnu::noinline]] void zar_gdb_breakpoint_here(void) {
+  // Keeps the call from being optimised away.
+  __asm__ volatile("" ::: "memory");
+}
+
+namespace {
+
+constexpr char kScript[] = "scene.php";
+
+// What the coroutine entries need (they take no arguments).
+struct Scene {
+  zend_async_pool_t* pool = nullptr;
+  zend_long resources_made = 0;
+};
+
+Scene scene;
+
+bool Factory(zend_async_pool_t*, zval* result) {
+  ZVAL_LONG(result, ++scene.resources_made);
+  return true;
+}
+
+void Destructor(zend_async_pool_t*, zval*) {}
+
+// Suspends the current coroutine until a one-shot timer fires (or the
+// coroutine is cancelled).
+void Sleep(zend_ulong ms) {
+  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
+  ZEND_ASYNC_WAKER_NEW(self);
+  zend_async_resume_when(self, &ZEND_ASYNC_NEW_TIMER_EVENT(ms, false)->base,
+                         true, zend_async_waker_callback_resolve, nullptr);
+  ZEND_ASYNC_SUSPEND();
+  zend_async_waker_clean(self);
+}
+
+// Lets every other queued coroutine run once.
+void Yield() {
+  ZEND_ASYNC_ENQUEUE_COROUTINE(ZEND_ASYNC_CURRENT_COROUTINE);
+  ZEND_ASYNC_SUSPEND();
+}
+
+zend_coroutine_t* SpawnAt(uint32_t line, zend_coroutine_entry_t entry) {
+  zend_mock_set_location(kScript, line);
+  zend_coroutine_t* coroutine = ZEND_ASYNC_SPAWN();
+  coroutine->internal_entry = entry;
+  return coroutine;
+}
+
+void ReturnFortyTwo() { ZVAL_LONG(&ZEND_ASYNC_CURRENT_COROUTINE->result, 42); }
+
+// Cancelled while it sleeps: the cancellation becomes its outcome.
+void SleepLong() {
+  zend_mock_set_location(kScript, 30);
+  Sleep(60000);
+}
+
+void AcquireAndRelease() {
+  zend_mock_set_location(kScript, 40);
+  zval resource;
+  if (ZEND_ASYNC_POOL_ACQUIRE(scene.pool, &resource, 0)) {
+    ZEND_ASYNC_POOL_RELEASE(scene.pool, &resource);
+    zval_ptr_dtor(&resource);
+  }
+}
+
+void RunScene(void*) {
+  zend_mock_set_location(kScript, 2);
+  zend_coroutine_t* finished = SpawnAt(2, ReturnFortyTwo);
+  ZEND_ASYNC_EVENT_ADD_REF(&finished->event);
+  zend_coroutine_t* cancelled = SpawnAt(3, SleepLong);
+  ZEND_ASYNC_EVENT_ADD_REF(&cancelled->event);
+  Yield();  // finished returns; cancelled falls asleep
+  ZEND_ASYNC_CANCEL(cancelled, nullptr, false);
+  Yield();  // cancelled wakes up with the cancellation and ends
+
+  zend_mock_set_location(kScript, 5);
+  scene.pool = ZEND_ASYNC_NEW_POOL(Factory, Destructor, nullptr, nullptr,
+                                   nullptr, 1, 3, 0);
+  zend_async_pool_t* pool = scene.pool;
+  zval held[3];
+  for (zval& resource : held) ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0);
+  zend_coroutine_t* waiter1 = SpawnAt(7, AcquireAndRelease);
+  zend_coroutine_t* waiter2 = SpawnAt(8, AcquireAndRelease);
+  Yield();  // both wait: the pool is exhausted
+  zend_mock_set_location(kScript, 9);
+  ZEND_ASYNC_POOL_RELEASE(pool, &held[0]);  // reserved for waiter1
+  zval_ptr_dtor(&held[0]);
+  zend_coroutine_t* fresh = SpawnAt(10, ReturnFortyTwo);
+
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(250, true);
+  ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
+
+  zval zv_long, zv_string, zv_object, zv_ptr, zv_array, zv_null, zv_double,
+      zv_bool;
+  ZVAL_LONG(&zv_long, 42);
+  ZVAL_STRING(&zv_string, "x");
+  ZVAL_OBJ_COPY(&zv_object, ZEND_ASYNC_EVENT_TO_OBJECT(&finished->event));
+  ZVAL_PTR(&zv_ptr, pool);
+  array_init(&zv_array);
+  add_next_index_long(&zv_array, 1);
+  add_next_index_long(&zv_array, 2);
+  add_next_index_string(&zv_array, "three");
+  ZVAL_NULL(&zv_null);
+  ZVAL_DOUBLE(&zv_double, 1.5);
+  ZVAL_TRUE(&zv_bool);
+
+  zar_gdb_breakpoint_here();
+
+  (void)waiter1;
+  (void)waiter2;
+  (void)fresh;
+  ZEND_ASYNC_POOL_RELEASE(pool, &held[1]);
+  ZEND_ASYNC_POOL_RELEASE(pool, &held[2]);
+  zval_ptr_dtor(&held[1]);
+  zval_ptr_dtor(&held[2]);
+  while (ZEND_ASYNC_ACTIVE_COROUTINE_COUNT > 1) Yield();
+  ZEND_ASYNC_POOL_CLOSE(pool);
+  ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  scene.pool = nullptr;
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+  ZEND_ASYNC_EVENT_RELEASE(&finished->event);
+  ZEND_ASYNC_EVENT_RELEASE(&cancelled->event);
+  zval_ptr_dtor(&zv_string);
+  zval_ptr_dtor(&zv_object);
+  zval_ptr_dtor(&zv_array);
+}
+
+}  // namespace
+
+int main() {
+  zend_module_entry* modules[] = {&zar_async_module_entry};
+  if (php_module_startup(modules, 1) != SUCCESS) return 1;
+  if (php_request_startup() != SUCCESS) return 1;
+  const bool completed = php_execute_main(RunScene, nullptr);
+  php_request_shutdown(nullptr);
+  const php_mock_request_report report = php_mock_last_request_report();
+  php_module_shutdown();
+  if (!completed || report.leaked_blocks != 0 ||
+      report.objects_alive_at_shutdown != 0) {
+    fprintf(stderr, "zar_gdb_fixture: %s, %zu blocks leaked, %u objects\n",
+            completed ? "completed" : "bailed out", report.leaked_blocks,
+            report.objects_alive_at_shutdown);
+    return 1;
+  }
+  return 0;
+}

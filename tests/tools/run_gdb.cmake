@@ -1,0 +1,115 @@
+# Runs zar_gdb_fixture under gdb with the zend-async-ref helpers loaded,
+# stops at zar_gdb_breakpoint_here(), prints the fixture's request, and
+# compares that output with the golden file. Invoked by CTest:
+#   cmake -DGDB=... -DPROGRAM=... -DSCRIPT=... -DEXPECTED=... [-DACTUAL=...]
+#         [-DUPDATE=ON] -P run_gdb.cmake
+# UPDATE=ON rewrites EXPECTED with what gdb printed. Prints "ZAR_SKIP:"
+# (the test then counts as skipped) when gdb is missing or cannot trace.
+foreach(var PROGRAM SCRIPT EXPECTED)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "${var} is required")
+  endif()
+endforeach()
+if(NOT GDB)
+  message("ZAR_SKIP: gdb was not found")
+  return()
+endif()
+
+# Frame 1 is RunScene, where the scene's locals live. Everything between
+# the two markers is compared.
+set(commands
+  "break zar_gdb_breakpoint_here"
+  "run"
+  "frame 1"
+  "echo @@BEGIN\\n"
+  "print *finished"
+  "print *cancelled"
+  "print *waiter1"
+  "print *waiter2"
+  "print *fresh"
+  "print waiter2"
+  "print *zend_async_globals_api.coroutine"
+  "print *pool"
+  "print pool->event"
+  "print *(zar::core::AsyncPool*)pool"
+  "print *(zar::core::AsyncCoroutine*)waiter1"
+  "print timer->base"
+  "print finished->event"
+  "print zv_long"
+  "print zv_string"
+  "print zv_object"
+  "print zv_ptr"
+  "print zv_array"
+  "print zv_null"
+  "print zv_double"
+  "print zv_bool"
+  "print held"
+  "print *zv_object.value.obj"
+  "print *zv_string.value.str"
+  "print *$zar_coroutine(6)"
+  "zar-coroutines"
+  "zar-async"
+  "echo @@END\\n"
+  "continue")
+set(args -batch -nx
+  -iex "set debuginfod enabled off"
+  -iex "set pagination off"
+  -iex "set width 0"
+  -ex "source ${SCRIPT}")
+foreach(command IN LISTS commands)
+  list(APPEND args -ex "${command}")
+endforeach()
+
+execute_process(
+  COMMAND "${GDB}" ${args} "${PROGRAM}"
+  OUTPUT_VARIABLE output
+  ERROR_VARIABLE errors
+  RESULT_VARIABLE rc)
+if(output MATCHES "ptrace: Operation not permitted" OR
+   errors MATCHES "ptrace: Operation not permitted")
+  message("ZAR_SKIP: gdb may not trace processes here (ptrace)")
+  return()
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gdb failed (${rc}):\n${output}\n${errors}")
+endif()
+
+if(NOT output MATCHES "Breakpoint 1, zar_gdb_breakpoint_here")
+  message(FATAL_ERROR "the fixture did not stop at the breakpoint:\n"
+    "${output}\n${errors}")
+endif()
+string(FIND "${output}" "@@BEGIN\n" begin)
+string(FIND "${output}" "@@END\n" end)
+if(begin EQUAL -1 OR end EQUAL -1)
+  message(FATAL_ERROR "gdb stopped before the end of the commands:\n"
+    "${output}\n${errors}")
+endif()
+math(EXPR begin "${begin} + 8")
+math(EXPR length "${end} - ${begin}")
+string(SUBSTRING "${output}" ${begin} ${length} printed)
+# Addresses differ from run to run.
+string(REGEX REPLACE "0x[0-9a-f]+" "0x…" printed "${printed}")
+
+if(NOT output MATCHES "exited normally")
+  message(FATAL_ERROR "the fixture did not end cleanly after the "
+    "breakpoint:\n${output}\n${errors}")
+endif()
+if(errors MATCHES "Python Exception|Error occurred in Python")
+  message(FATAL_ERROR "the helpers raised:\n${errors}")
+endif()
+
+if(UPDATE)
+  file(WRITE "${EXPECTED}" "${printed}")
+  message("updated ${EXPECTED}")
+  return()
+endif()
+if(DEFINED ACTUAL)
+  file(WRITE "${ACTUAL}" "${printed}")
+endif()
+file(READ "${EXPECTED}" expected)
+if(NOT printed STREQUAL expected)
+  message(FATAL_ERROR "gdb printed something else than ${EXPECTED}.\n"
+    "--- printed:\n${printed}\n--- expected:\n${expected}\n"
+    "(stderr:\n${errors})")
+endif()
+message("gdb helpers: output matches ${EXPECTED}")

@@ -1,0 +1,357 @@
+// Tracing (zend_async_ref/trace.h, docs/tracing.md): each kind of event
+// appears, with the right coroutine and object ids, in the captured trace
+// of a small scenario; with tracing off nothing reaches the sink.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/extension.h"
+#include "pdo_sim/client.h"
+#include "pdo_sim/mock_driver.h"
+#include "tools/trace/coroutines.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "ext/pdo/php_pdo.h"
+#include "php_main.h"
+#include "zend_async_ref/registry_testing.h"
+#include "zend_async_ref/strict.h"
+#include "zend_async_ref/trace.h"
+}
+
+namespace zar::trace {
+namespace {
+
+using Lines = std::vector<std::string>;
+
+void Capture(const char* line, size_t length, void* arg) {
+  static_cast<Lines*>(arg)->emplace_back(line, length);
+}
+
+void MainTrampoline(void* arg) {
+  (*static_cast<const std::function<void()>*>(arg))();
+}
+
+// The engine with the async extension and PDO, a request, and the trace
+// captured into lines() while the script runs.
+class TraceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    zend_module_entry* modules[] = {&zar_async_module_entry, &pdo_module_entry};
+    ASSERT_EQ(php_module_startup(modules, 2), SUCCESS);
+    zend_async_ref_trace_disable();  // whatever the environment said
+    ASSERT_EQ(php_request_startup(), SUCCESS);
+  }
+
+  void TearDown() override {
+    php_request_shutdown(nullptr);
+    zend_async_ref_trace_disable();
+    const php_mock_request_report report = php_mock_last_request_report();
+    EXPECT_EQ(report.leaked_blocks, 0u);
+    EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
+    php_module_shutdown();
+    zend_async_ref_reset_registry();
+  }
+
+  // Runs `main` as the request's script, traced.
+  void RunTraced(const std::function<void()>& main) {
+    zend_async_ref_trace_to_callback(Capture, &lines_);
+    php_execute_main(&MainTrampoline,
+                     const_cast<std::function<void()>*>(&main));
+    zend_async_ref_trace_disable();
+  }
+
+  const Lines& lines() const { return lines_; }
+
+  // Whether `line` was traced.
+  bool Has(const std::string& line) const {
+    return std::find(lines_.begin(), lines_.end(), line) != lines_.end();
+  }
+  // The index of `line` (fails the test when missing).
+  size_t IndexOf(const std::string& line) const {
+    auto found = std::find(lines_.begin(), lines_.end(), line);
+    EXPECT_NE(found, lines_.end()) << "missing: " << line << "\n" << Dump();
+    return static_cast<size_t>(found - lines_.begin());
+  }
+  std::string Dump() const {
+    std::ostringstream out;
+    for (const std::string& line : lines_) out << line << "\n";
+    return out.str();
+  }
+
+ private:
+  Lines lines_;
+};
+
+std::string Id(zend_coroutine_t* coroutine) {
+  char name[ZEND_ASYNC_REF_NAME_SIZE];
+  return zend_async_ref_coroutine_name(coroutine, name);
+}
+
+// Pools of ints with C handlers; beforeRelease rejects int(2).
+zend_long made = 0;
+bool MakeInt(zend_async_pool_t*, zval* result) {
+  ZVAL_LONG(result, ++made);
+  return true;
+}
+bool RejectTwo(zend_async_pool_t*, zval* resource) {
+  return Z_LVAL_P(resource) != 2;
+}
+
+TEST_F(TraceTest, SchedulerEvents) {
+  std::string a, b;
+  RunTraced([&] {
+    CoroutineRef first(Spawn([] { Yield(); }));
+    CoroutineRef second(Spawn([] { Delay(1000); }));
+    a = Id(first.get());
+    b = Id(second.get());
+    Yield();  // a runs and yields, b parks on its timer
+    ZEND_ASYNC_CANCEL(second.get(), nullptr, false);
+    Await(first.get());
+    Await(second.get());
+  });
+  EXPECT_LT(IndexOf("[trace] main launch"), IndexOf("[trace] main spawn " + a));
+  EXPECT_LT(IndexOf("[trace] main spawn " + a),
+            IndexOf("[trace] main spawn " + b));
+  EXPECT_TRUE(Has("[trace] main enqueue main"));
+  EXPECT_TRUE(Has("[trace] main suspend"));
+  EXPECT_TRUE(Has("[trace] main switch -> " + a));
+  EXPECT_LT(IndexOf("[trace] " + a + " enqueue " + a),
+            IndexOf("[trace] " + a + " suspend"));
+  EXPECT_TRUE(Has("[trace] " + a + " switch -> " + b));
+  EXPECT_TRUE(Has("[trace] " + b + " timer start Timer#1 (1000ms once)"));
+  EXPECT_LT(IndexOf("[trace] main cancel " + b),
+            IndexOf("[trace] " + b +
+                    " finish with Async\\AsyncCancellation "
+                    "\"Coroutine cancelled\""));
+  EXPECT_TRUE(Has("[trace] " + a + " finish"));
+  EXPECT_TRUE(Has("[trace] " + a + " resume main"));
+  EXPECT_TRUE(Has("[trace] main finish"));
+  EXPECT_TRUE(Has("[trace] main switch -> scheduler"));
+  EXPECT_EQ(lines().back(), "[trace] scheduler switch -> main");
+}
+
+TEST_F(TraceTest, TimerStartAndFire) {
+  std::string a;
+  RunTraced([&] {
+    CoroutineRef sleeper(Spawn([] { Delay(1); }));
+    a = Id(sleeper.get());
+    Await(sleeper.get());
+  });
+  EXPECT_LT(IndexOf("[trace] " + a + " timer start Timer#1 (1ms once)"),
+            IndexOf("[trace] scheduler timer fire Timer#1"));
+  EXPECT_LT(IndexOf("[trace] scheduler timer fire Timer#1"),
+            IndexOf("[trace] scheduler resume " + a));
+}
+
+TEST_F(TraceTest, PoolEvents) {
+  made = 0;
+  std::string a, b, c;
+  RunTraced([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(MakeInt, nullptr, nullptr,
+                                                  nullptr, RejectTwo, 0, 1, 0);
+    zval held;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));  // new int(1)
+    zval none;
+    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &none));
+    CoroutineRef first(Spawn([&] {  // waits, is reserved, then cancelled
+      zval resource;
+      EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+      DropException();
+    }));
+    CoroutineRef second(Spawn([&] {  // gets the place handed on
+      zval resource;
+      ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+      Yield();  // meanwhile the pool closes
+      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    }));
+    CoroutineRef third(Spawn([&] {  // woken by close
+      zval resource;
+      EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+      DropException();
+    }));
+    a = Id(first.get());
+    b = Id(second.get());
+    c = Id(third.get());
+    Yield();                                         // all three park
+    ZEND_ASYNC_POOL_RELEASE(pool, &held);            // a is reserved
+    ZEND_ASYNC_CANCEL(first.get(), nullptr, false);  // ... and leaves
+    Yield();                                         // a hands on to b
+    Yield();                                         // b takes int(1)
+    ZEND_ASYNC_POOL_CLOSE(pool);                     // wakes c
+    Await(second.get());                             // b releases: destroyed
+    Await(third.get());
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+
+    // A second pool: beforeRelease rejects int(2).
+    made = 1;
+    zend_async_pool_t* picky = ZEND_ASYNC_NEW_POOL(MakeInt, nullptr, nullptr,
+                                                   nullptr, RejectTwo, 0, 1, 0);
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(picky, &held, 0));
+    ZEND_ASYNC_POOL_RELEASE(picky, &held);
+    ZEND_ASYNC_EVENT_RELEASE(&picky->event);
+  });
+  const std::string stats0 = "(idle=0 active=1 reserved=0 waiters=0)";
+  EXPECT_TRUE(Has("[trace] main pool create Pool#1 (min=0 max=1)"));
+  EXPECT_TRUE(
+      Has("[trace] main pool try-acquire Pool#1 -> new int(1) " + stats0));
+  EXPECT_TRUE(Has("[trace] main pool try-acquire Pool#1 -> none " + stats0));
+  EXPECT_TRUE(Has("[trace] " + a +
+                  " pool acquire Pool#1 -> wait (idle=0 active=1 reserved=0 "
+                  "waiters=1)"));
+  EXPECT_TRUE(Has("[trace] " + c +
+                  " pool acquire Pool#1 -> wait (idle=0 active=1 reserved=0 "
+                  "waiters=3)"));
+  EXPECT_LT(IndexOf("[trace] main pool release Pool#1 int(1) -> idle (idle=1 "
+                    "active=0 reserved=0 waiters=3)"),
+            IndexOf("[trace] main pool reserve Pool#1 for " + a +
+                    " (idle=1 active=0 reserved=1 waiters=3)"));
+  EXPECT_TRUE(Has("[trace] main cancel " + a));
+  EXPECT_LT(IndexOf("[trace] " + a +
+                    " pool wait Pool#1 -> Async\\AsyncCancellation "
+                    "\"Coroutine cancelled\" (idle=1 active=0 reserved=0 "
+                    "waiters=2)"),
+            IndexOf("[trace] " + a +
+                    " pool hand-on Pool#1 (idle=1 active=0 reserved=0 "
+                    "waiters=2)"));
+  EXPECT_LT(IndexOf("[trace] " + a +
+                    " pool hand-on Pool#1 (idle=1 active=0 reserved=0 "
+                    "waiters=2)"),
+            IndexOf("[trace] " + a + " pool reserve Pool#1 for " + b +
+                    " (idle=1 active=0 reserved=1 waiters=2)"));
+  EXPECT_TRUE(Has("[trace] " + a +
+                  " pool acquire Pool#1 -> fail Async\\AsyncCancellation "
+                  "\"Coroutine cancelled\" (idle=1 active=0 reserved=1 "
+                  "waiters=2)"));
+  EXPECT_TRUE(Has("[trace] " + b +
+                  " pool wait Pool#1 -> reserved (idle=1 active=0 reserved=0 "
+                  "waiters=1)"));
+  EXPECT_TRUE(Has("[trace] " + b +
+                  " pool acquire Pool#1 -> idle int(1) (idle=0 active=1 "
+                  "reserved=0 waiters=1)"));
+  EXPECT_TRUE(
+      Has("[trace] main pool close Pool#1 (idle=0 active=1 "
+          "reserved=0 waiters=1)"));
+  EXPECT_LT(IndexOf("[trace] main pool wake Pool#1 " + c +
+                    " -> Async\\PoolException \"Pool is closed\""),
+            IndexOf("[trace] main resume " + c +
+                    " with Async\\PoolException \"Pool is closed\""));
+  EXPECT_LT(IndexOf("[trace] " + b +
+                    " pool release Pool#1 int(1) -> closed (idle=0 active=0 "
+                    "reserved=0 waiters=0)"),
+            IndexOf("[trace] " + b + " pool destroy Pool#1 int(1)"));
+  EXPECT_TRUE(Has("[trace] main pool dispose Pool#1"));
+  EXPECT_TRUE(Has("[trace] main pool acquire Pool#2 -> new int(2) " + stats0));
+  EXPECT_LT(IndexOf("[trace] main pool reject Pool#2 int(2) by beforeRelease"),
+            IndexOf("[trace] main pool release Pool#2 int(2) -> rejected "
+                    "(idle=0 active=0 reserved=0 waiters=0)"));
+  EXPECT_TRUE(Has("[trace] main pool destroy Pool#2 int(2)"));
+}
+
+TEST_F(TraceTest, PdoBindPinRelease) {
+  pdo_sim::mock::Reset();
+  std::string a;
+  RunTraced([&] {
+    pdo_sim::Pdo pdo = pdo_sim::Pdo::Open(
+        "mock:dbname=shop",
+        {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_EXCEPTION}},
+         {PDO_ATTR_POOL_ENABLED, true},
+         {PDO_ATTR_POOL_MAX, zend_long{2}}});
+    ASSERT_TRUE(pdo.ok());
+    pdo.Exec("CREATE TABLE t (id INTEGER)");
+    CoroutineRef worker(Spawn([&] {
+      pdo.BeginTransaction();
+      pdo.Exec("INSERT INTO t VALUES (1)");
+      pdo.Commit();
+      pdo_sim::Statement statement = pdo.Prepare("SELECT id FROM t");
+      statement.Execute();
+      pdo.Exec("INSERT INTO t VALUES (2)");  // the statement pins the slot
+      statement.Reset();
+      pdo.Exec("SET @x = 1");
+    }));
+    a = Id(worker.get());
+    Await(worker.get());
+    pdo.Reset();
+  });
+  const std::string key = a.substr(1);
+  EXPECT_LT(IndexOf("[trace] main pdo bind key=0 -> conn#1"),
+            IndexOf("[trace] main pdo release conn#1"));
+  EXPECT_TRUE(Has("[trace] " + a + " pdo bind key=" + key + " -> conn#1"));
+  EXPECT_TRUE(Has("[trace] " + a + " pdo pin conn#1 (transaction)"));
+  EXPECT_TRUE(Has("[trace] " + a + " pdo pin conn#1 (statement)"));
+  EXPECT_TRUE(Has("[trace] " + a + " pdo pin conn#1 (session)"));
+  EXPECT_TRUE(Has("[trace] " + a + " pdo release conn#1"));
+}
+
+TEST_F(TraceTest, TracingOffProducesNothing) {
+  Lines captured;
+  zend_async_ref_trace_to_callback(Capture, &captured);
+  zend_async_ref_trace_disable();
+  EXPECT_FALSE(zend_async_ref_trace_on);
+  php_execute_main(
+      [](void*) {
+        zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
+            MakeInt, nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
+        CoroutineRef worker(Spawn([&] {
+          zval resource;
+          ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0);
+          Delay(1);
+          ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+        }));
+        Await(worker.get());
+        ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+      },
+      nullptr);
+  EXPECT_EQ(captured, Lines{});
+}
+
+TEST_F(TraceTest, StrictDiagnosticsAreTracedToo) {
+  zend_async_ref_strict_enable(true);
+  RunTraced([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(MakeInt, nullptr, nullptr,
+                                                  nullptr, nullptr, 0, 1, 0);
+    zval stranger;
+    ZVAL_LONG(&stranger, 9);
+    ZEND_ASYNC_POOL_RELEASE(pool, &stranger);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+  zend_async_ref_strict_enable(false);
+  EXPECT_TRUE(
+      Has("[trace] main strict ZEND_ASYNC_POOL_RELEASE: Pool#1 "
+          "Pool(idle=0, active=0, reserved=0, max=1): resource int(9) "
+          "was never lent by this pool"));
+}
+
+// ZEND_ASYNC_REF_TRACE=<file>: lines are appended to the file.
+TEST(TraceConfigurationTest, EnvironmentNamesAFile) {
+  char path[] = "/tmp/zar_trace_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  setenv("ZEND_ASYNC_REF_TRACE", path, 1);
+  EXPECT_TRUE(zend_async_ref_trace_configure_from_env());
+  zend_async_ref_trace_as("main", "a line %d", 1);
+  setenv("ZEND_ASYNC_REF_TRACE", "0", 1);
+  EXPECT_FALSE(zend_async_ref_trace_configure_from_env());
+  zend_async_ref_trace_as("main", "not written");
+  unsetenv("ZEND_ASYNC_REF_TRACE");
+
+  std::ifstream file(path);
+  const std::string text((std::istreambuf_iterator<char>(file)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "[trace] main a line 1\n");
+  unlink(path);
+}
+
+}  // namespace
+}  // namespace zar::trace

@@ -1,0 +1,714 @@
+# zend-async-ref gdb helpers: pretty-printers for the async ABI's structures
+# and the mock engine's values, and commands that list the request's
+# coroutines. tools/gdb/README.md describes them; in short:
+#
+#   (gdb) source tools/gdb/zend_async_ref.py
+#   (gdb) print *coroutine        Async\Coroutine#5 waiting {spawned at ...}
+#   (gdb) print pool->event       pool event {flags=0, refs=3, ...}: pool ...
+#   (gdb) print zv                int(42), string("x"), object(Foo)#3, ...
+#   (gdb) zar-coroutines          every live coroutine, its state and places
+#   (gdb) zar-async               the async globals
+#   (gdb) print *$zar_coroutine(5)
+#
+# Printers work from the ABI (Zend/zend_async_API.h) and the engine's types
+# alone; what only the reference implementation knows (a pool's idle list,
+# active and reserved counts and waiters; the scheduler's coroutine table)
+# is read from core's types and from the global
+# zar::core::internal::current_state, which need core's debug information
+# (a build with -g). Without it those parts are left out or reported
+# missing. `print/r` shows a structure's raw fields.
+#
+# Nothing here runs code in the inferior: everything is read from memory,
+# so the helpers work on core files and never disturb the process.
+
+import gdb
+import gdb.printing
+
+# ---- Constants mirrored from the headers -----------------------------------
+
+# zend_types.h
+IS_UNDEF, IS_NULL, IS_FALSE, IS_TRUE, IS_LONG, IS_DOUBLE, IS_STRING = range(7)
+IS_ARRAY, IS_OBJECT, IS_RESOURCE, IS_REFERENCE = 7, 8, 9, 10
+IS_PTR = 13
+
+# zend_async_API.h: event flags (bits 0-12) and the subtype bits (13+).
+EVENT_FLAGS = [
+    (1 << 0, "CLOSED"),
+    (1 << 1, "RESULT_USED"),
+    (1 << 2, "EXC_CAUGHT"),
+    (1 << 3, "ZVAL_RESULT"),
+    (1 << 4, "ZEND_OBJ"),
+    (1 << 5, "NO_FREE_MEMORY"),
+    (1 << 6, "EXCEPTION_HANDLED"),
+    (1 << 7, "REFERENCE"),
+    (1 << 8, "OBJ_REF"),
+    (1 << 9, "CLOSE_FD"),
+    (1 << 10, "HIDDEN"),
+    (1 << 11, "BAILOUT"),
+]
+F_CLOSED = 1 << 0
+F_ZEND_OBJ = 1 << 4
+F_OBJ_REF = 1 << 8
+SUBTYPE_FLAGS = {
+    "coroutine": [
+        (1 << 13, "STARTED"),
+        (1 << 14, "CANCELLED"),
+        (1 << 15, "ZOMBIE"),
+        (1 << 16, "PROTECTED"),
+        (1 << 17, "MAIN"),
+        (1 << 18, "FIBER"),
+        (1 << 19, "YIELD"),
+    ],
+    "timer": [(1 << 13, "MULTISHOT")],
+}
+COROUTINE_F_STARTED = 1 << 13
+COROUTINE_F_CANCELLED = 1 << 14
+COROUTINE_F_MAIN = 1 << 17
+
+WAKER_NO_STATUS, WAKER_WAITING, WAKER_QUEUED, WAKER_IGNORED, WAKER_RESULT = range(5)
+ASYNC_STATES = {0: "OFF", 1: "READY", 2: "ACTIVE"}
+CIRCUIT_STATES = {0: "ACTIVE", 1: "INACTIVE", 2: "RECOVERING"}
+
+# Source file (basename) of an event's info/dispose function -> its kind.
+EVENT_KINDS = {
+    "coroutine.cc": "coroutine",
+    "pool_event.cc": "pool",
+    "scope.cc": "scope",
+    "timer_event.cc": "timer",
+    "trigger_event.cc": "trigger",
+    "signal_event.cc": "signal",
+    "poll_event.cc": "poll",
+    "poll_proxy_event.cc": "poll proxy",
+}
+
+# Core's per-request scheduler state (core/scheduler.h).
+SCHEDULER_STATE_SYMBOL = "zar::core::internal::current_state"
+
+MAX_STRING = 64
+
+# ---- Reading memory ---------------------------------------------------------
+
+_types = {}
+
+
+def _clear_type_cache(_event=None):
+    _types.clear()
+
+
+gdb.events.new_objfile.connect(_clear_type_cache)
+
+
+def lookup_type(name):
+    """The gdb.Type called `name`, or None when no debug information has it."""
+    if name not in _types:
+        try:
+            _types[name] = gdb.lookup_type(name)
+        except gdb.error:
+            return None
+    return _types[name]
+
+
+def tag(type_):
+    t = type_.strip_typedefs()
+    return t.tag or t.name
+
+
+def is_null(pointer):
+    return int(pointer) == 0
+
+
+def cast_to(value, type_name):
+    """`value` (a pointer or an lvalue) as a pointer to `type_name`, or None."""
+    target = lookup_type(type_name)
+    if target is None:
+        return None
+    if value.type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
+        value = value.address
+    return value.cast(target.pointer())
+
+
+def char_pointer():
+    return gdb.lookup_type("char").pointer()
+
+
+def zend_string_text(pointer, limit=MAX_STRING):
+    """The text of a zend_string* (None for NULL), shortened past `limit`."""
+    if is_null(pointer):
+        return None
+    length = int(pointer["len"])
+    shown = min(length, limit) if limit else length
+    data = pointer["val"].address.cast(char_pointer())
+    text = data.string(encoding="utf-8", errors="replace", length=shown)
+    return text + ("..." if shown < length else "")
+
+
+def location(filename, lineno):
+    name = zend_string_text(filename, limit=0)
+    if name is None:
+        return "-"
+    return "%s:%d" % (name, int(lineno))
+
+
+def class_name(obj):
+    """The class name of a zend_object*."""
+    ce = obj["ce"]
+    if is_null(ce):
+        return "?"
+    return zend_string_text(ce["name"], limit=0) or "?"
+
+
+def object_text(obj):
+    if is_null(obj):
+        return "null"
+    return "object(%s)#%d" % (class_name(obj), int(obj["handle"]))
+
+
+def hash_count(table):
+    return int(table["nNumOfElements"])
+
+
+def hash_values(table):
+    """The zvals of a HashTable (by value), in order, holes skipped."""
+    data = table["arData"]
+    for i in range(int(table["nNumUsed"])):
+        value = data[i]["val"]
+        if zval_type(value) != IS_UNDEF:
+            yield value
+
+
+def zval_type(zv):
+    return int(zv["u1"]["v"]["type"])
+
+
+def double_text(value):
+    if value != value:
+        return "NAN"
+    if value in (float("inf"), float("-inf")):
+        return "INF" if value > 0 else "-INF"
+    if value.is_integer() and abs(value) < 1e15:
+        return "%d" % value
+    return repr(value)
+
+
+def describe_zval(zv, depth=0):
+    """A zval as the engine's Describe() renders it: int(42), string("x"),
+    object(Foo)#3, ptr(0x...), array(2), ..."""
+    kind = zval_type(zv)
+    value = zv["value"]
+    if kind == IS_UNDEF:
+        return "undef"
+    if kind == IS_NULL:
+        return "null"
+    if kind == IS_FALSE:
+        return "bool(false)"
+    if kind == IS_TRUE:
+        return "bool(true)"
+    if kind == IS_LONG:
+        return "int(%d)" % int(value["lval"])
+    if kind == IS_DOUBLE:
+        return "float(%s)" % double_text(float(value["dval"]))
+    if kind == IS_STRING:
+        return 'string("%s")' % zend_string_text(value["str"])
+    if kind == IS_ARRAY:
+        return "array(%d)" % hash_count(value["arr"].dereference())
+    if kind == IS_OBJECT:
+        return object_text(value["obj"])
+    if kind == IS_RESOURCE:
+        return "resource(%d)" % int(value["res"]["handle"])
+    if kind == IS_REFERENCE and depth < 4:
+        return "reference(%s)" % describe_zval(value["ref"]["val"], depth + 1)
+    if kind == IS_PTR:
+        return "ptr(0x%x)" % int(value["ptr"])
+    return "type(%d)" % kind
+
+
+def fields(value):
+    return {f.name for f in value.type.strip_typedefs().fields()}
+
+
+def flag_names(flags, table):
+    return [name for bit, name in table if flags & bit]
+
+
+def flags_text(flags, kind):
+    names = flag_names(flags, EVENT_FLAGS)
+    names += flag_names(flags, SUBTYPE_FLAGS.get(kind, []))
+    known = 0
+    for bit, _ in EVENT_FLAGS + SUBTYPE_FLAGS.get(kind, []):
+        known |= bit
+    unknown = flags & ~known
+    if unknown:
+        names.append("0x%x" % unknown)
+    return "|".join(names) if names else "0"
+
+
+def plural(count, word):
+    return "%d %s%s" % (count, word, "" if count == 1 else "s")
+
+
+# ---- Events -----------------------------------------------------------------
+
+
+def event_object(event):
+    """The zend_object* an F_ZEND_OBJ (or F_OBJ_REF) event belongs to, or
+    None (ZEND_ASYNC_EVENT_TO_OBJECT)."""
+    flags = int(event["flags"])
+    object_type = lookup_type("zend_object")
+    if object_type is None or not flags & (F_ZEND_OBJ | F_OBJ_REF):
+        return None
+    base = event.address.cast(char_pointer())
+    if flags & F_OBJ_REF:
+        slot = base + int(event["extra_offset"])
+        return slot.cast(object_type.pointer().pointer()).dereference()
+    return (base + int(event["zend_object_offset"])).cast(object_type.pointer())
+
+
+def event_refs(event):
+    """ZEND_ASYNC_EVENT_REFCOUNT: the object's refcount for object events."""
+    obj = event_object(event)
+    if obj is not None and int(event["flags"]) & F_ZEND_OBJ:
+        return int(obj["gc"]["refcount"])
+    return int(event["ref_count"])
+
+
+def function_file(address):
+    """The basename of the source file defining the code at `address`."""
+    try:
+        symtab = gdb.find_pc_line(address).symtab
+    except (gdb.error, RuntimeError):
+        return None
+    if symtab is None:
+        return None
+    return symtab.filename.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def event_kind(event):
+    """coroutine, pool, timer, ... from where the event's methods are
+    defined; "event" when unknown (an extension's own event)."""
+    for method in ("info", "dispose", "start"):
+        address = int(event[method])
+        if address == 0:
+            continue
+        kind = EVENT_KINDS.get(function_file(address))
+        if kind is not None:
+            return kind
+    return "event"
+
+
+def event_summary(event):
+    kind = event_kind(event)
+    flags = int(event["flags"])
+    head = "%s event {flags=%s, refs=%d, callbacks=%d" % (
+        kind, flags_text(flags, kind), event_refs(event),
+        int(event["callbacks"]["length"]))
+    loop_refs = int(event["loop_ref_count"])
+    if loop_refs:
+        head += ", loop_refs=%d" % loop_refs
+    head += "}"
+    detail = None
+    if kind == "coroutine":
+        detail = coroutine_summary(cast_to(event, "zend_coroutine_t").dereference())
+    elif kind == "pool":
+        detail = pool_summary(cast_to(event, "zend_async_pool_t").dereference())
+    elif kind == "timer":
+        timer = cast_to(event, "zend_async_timer_event_t")
+        if timer is not None:
+            timer = timer.dereference()
+            detail = "%dms%s" % (int(timer["timeout"]),
+                                 ", periodic" if bool(timer["is_periodic"]) else "")
+    return head + (": " + detail if detail else "")
+
+
+# ---- Coroutines ---------------------------------------------------------------
+
+
+def async_globals():
+    symbol = gdb.lookup_global_symbol("zend_async_globals_api")
+    return symbol.value() if symbol is not None else None
+
+
+def coroutine_impl(coroutine):
+    """core's AsyncCoroutine around a zend_coroutine_t (value), or None."""
+    impl = cast_to(coroutine, "zar::core::AsyncCoroutine")
+    return impl.dereference() if impl is not None else None
+
+
+def coroutine_state(coroutine):
+    """queued, waiting, running, finished, cancelled, created or suspended."""
+    flags = int(coroutine["event"]["flags"])
+    if flags & F_CLOSED:
+        return "cancelled" if flags & COROUTINE_F_CANCELLED else "finished"
+    g = async_globals()
+    if g is not None and int(g["coroutine"]) == int(coroutine.address):
+        return "running"
+    if g is not None and int(g["scheduler"]) == int(coroutine.address):
+        return "suspended"  # its fiber is switched out
+    waker = coroutine["waker"]
+    status = None if is_null(waker) else int(waker["status"])
+    if status in (WAKER_QUEUED, WAKER_IGNORED):
+        return "queued"
+    if status == WAKER_WAITING:
+        return "waiting"
+    if not flags & COROUTINE_F_STARTED:
+        impl = coroutine_impl(coroutine)
+        if impl is not None and bool(impl["queued"]):
+            return "queued"
+        return "created"
+    return "suspended"
+
+
+def coroutine_role(coroutine):
+    g = async_globals()
+    if g is not None and int(g["scheduler"]) == int(coroutine.address):
+        return "scheduler"
+    if int(coroutine["event"]["flags"]) & COROUTINE_F_MAIN:
+        return "main"
+    return None
+
+
+def coroutine_id(coroutine):
+    obj = event_object(coroutine["event"])
+    return int(obj["handle"]) if obj is not None else None
+
+
+def suspended_at(coroutine, state):
+    """Where a started coroutine that is not running last suspended."""
+    waker = coroutine["waker"]
+    started = int(coroutine["event"]["flags"]) & COROUTINE_F_STARTED
+    if is_null(waker) or not started or state not in ("waiting", "queued",
+                                                       "suspended"):
+        return None
+    return location(waker["filename"], waker["lineno"])
+
+
+def awaiting(coroutine, state):
+    waker = coroutine["waker"]
+    if is_null(waker) or state != "waiting":
+        return 0
+    return hash_count(waker["events"])
+
+
+def coroutine_summary(coroutine):
+    event = coroutine["event"]
+    obj = event_object(event)
+    name = "%s#%d" % (class_name(obj), int(obj["handle"])) if obj is not None \
+        else "coroutine"
+    state = coroutine_state(coroutine)
+    role = coroutine_role(coroutine)
+    parts = []
+    if not is_null(coroutine["filename"]):
+        parts.append("spawned at " +
+                     location(coroutine["filename"], coroutine["lineno"]))
+    where = suspended_at(coroutine, state)
+    if where is not None:
+        parts.append("suspended at " + where)
+    count = awaiting(coroutine, state)
+    if count:
+        parts.append("awaiting " + plural(count, "event"))
+    if state in ("finished", "cancelled"):
+        if zval_type(coroutine["result"]) != IS_UNDEF:
+            parts.append("result=" + describe_zval(coroutine["result"]))
+        if not is_null(coroutine["exception"]):
+            parts.append("exception=" + object_text(coroutine["exception"]))
+    parts.append("flags=" + flags_text(int(event["flags"]), "coroutine"))
+    parts.append("refs=%d" % event_refs(event))
+    return "%s %s%s {%s}" % (name, state, " (%s)" % role if role else "",
+                             ", ".join(parts))
+
+
+def scheduler_state():
+    """core's SchedulerState* for the request (a gdb.Value, possibly NULL),
+    or None when core's debug information is missing."""
+    symbol = gdb.lookup_global_symbol(SCHEDULER_STATE_SYMBOL)
+    if symbol is None:
+        symbol = gdb.lookup_static_symbol(SCHEDULER_STATE_SYMBOL)
+    if symbol is None:
+        return None
+    return symbol.value()
+
+
+def live_coroutines(state):
+    """The coroutines in the scheduler's table (zend_coroutine_t values)."""
+    coroutine_type = lookup_type("zend_coroutine_t")
+    for value in hash_values(state["coroutines"]):
+        if zval_type(value) != IS_PTR:
+            continue
+        yield value["value"]["ptr"].cast(coroutine_type.pointer()).dereference()
+
+
+def find_coroutine(handle):
+    state = scheduler_state()
+    if state is None or is_null(state):
+        return None
+    for coroutine in live_coroutines(state):
+        if coroutine_id(coroutine) == handle:
+            return coroutine
+    scheduler = state["scheduler"]
+    if not is_null(scheduler):
+        coroutine = scheduler["coroutine"]
+        if coroutine_id(coroutine) == handle:
+            return coroutine
+    return None
+
+
+# ---- Pools ---------------------------------------------------------------------
+
+
+def queue_size(queue):
+    """The number of waiters in core's WaiterQueue."""
+    names = fields(queue)
+    for name in ("size_", "size", "count_"):
+        if name in names:
+            return int(queue[name])
+    for name in ("front_", "head_", "first_"):
+        if name in names:
+            count, node = 0, queue[name]
+            while not is_null(node) and count < 100000:
+                count += 1
+                node = node["next"]
+            return count
+    return None
+
+
+def ring_size(ring):
+    names = fields(ring)
+    for name in ("size_", "size"):
+        if name in names:
+            return int(ring[name])
+    return None
+
+
+def pool_summary(pool):
+    """A zend_async_pool_t (value): its counts, limits and breaker."""
+    parts = []
+    impl = cast_to(pool, "zar::core::AsyncPool")
+    if impl is not None:
+        impl = impl.dereference()
+        for label, count in (("idle", ring_size(impl["idle"])),
+                             ("active", int(impl["active_count"])),
+                             ("reserved", int(impl["reserved_count"])),
+                             ("waiters", queue_size(impl["waiters"]))):
+            parts.append("%s=%s" % (label, "?" if count is None else count))
+    parts.append("min=%d" % int(pool["min_size"]))
+    parts.append("max=%d" % int(pool["max_size"]))
+    state = int(pool["circuit_state"])
+    parts.append("breaker=%s" % CIRCUIT_STATES.get(state, str(state)))
+    if impl is not None and int(impl["healthcheck_interval_ms"]):
+        parts.append("healthcheck=%dms" % int(impl["healthcheck_interval_ms"]))
+    event = pool["event"]
+    parts.append("refs=%d" % event_refs(event))
+    closed = " closed" if int(event["flags"]) & F_CLOSED else ""
+    wrapper = pool["wrapper"]
+    owner = "" if is_null(wrapper) else " " + object_text(wrapper)
+    if impl is None:
+        parts.append("(no core debug info)")
+    return "pool%s%s {%s}" % (owner, closed, ", ".join(parts))
+
+
+# ---- Pretty-printers ------------------------------------------------------------
+
+
+class SummaryPrinter:
+    """Prints one line computed by `summarize` from the value."""
+
+    def __init__(self, value, summarize):
+        self.value = value
+        self.summarize = summarize
+
+    def to_string(self):
+        try:
+            return self.summarize(self.value)
+        except gdb.MemoryError:
+            return "<unreadable at 0x%x>" % int(self.value.address or 0)
+
+
+class PointerPrinter:
+    """A pointer to a known structure: the address, then its summary."""
+
+    def __init__(self, value, summarize):
+        self.value = value
+        self.summarize = summarize
+
+    def to_string(self):
+        address = int(self.value)
+        if address == 0:
+            return "0x0"
+        try:
+            return "0x%x %s" % (address,
+                                self.summarize(self.value.dereference()))
+        except gdb.MemoryError:
+            return "0x%x <unreadable>" % address
+
+
+def summarize_coroutine_impl(value):
+    return coroutine_summary(value["coroutine"])
+
+
+def summarize_pool_impl(value):
+    return pool_summary(value["base"])
+
+
+def summarize_timer(value):
+    return event_summary(value["base"])
+
+
+def summarize_string(value):
+    return '"%s"' % zend_string_text(value.address)
+
+
+def summarize_object(value):
+    return object_text(value.address)
+
+
+def summarize_array(value):
+    return "array(%d)" % hash_count(value)
+
+
+STRUCT_PRINTERS = {
+    "_zend_async_event_s": event_summary,
+    "_zend_coroutine_s": coroutine_summary,
+    "zar::core::AsyncCoroutine": summarize_coroutine_impl,
+    "_zend_async_pool_s": pool_summary,
+    "zar::core::AsyncPool": summarize_pool_impl,
+    "_zend_async_timer_event_s": summarize_timer,
+    "_zval_struct": describe_zval,
+    "_zend_string": summarize_string,
+    "_zend_object": summarize_object,
+}
+# Pointers printed with their summary (zvals, strings, objects and arrays
+# keep gdb's plain pointer display).
+POINTER_PRINTERS = {
+    "_zend_async_event_s": event_summary,
+    "_zend_coroutine_s": coroutine_summary,
+    "zar::core::AsyncCoroutine": summarize_coroutine_impl,
+    "_zend_async_pool_s": pool_summary,
+    "zar::core::AsyncPool": summarize_pool_impl,
+}
+
+
+class ZendAsyncRefPrinters(gdb.printing.PrettyPrinter):
+    def __init__(self):
+        super().__init__("zend-async-ref")
+
+    def __call__(self, value):
+        type_ = value.type.strip_typedefs()
+        if type_.code == gdb.TYPE_CODE_PTR:
+            summarize = POINTER_PRINTERS.get(tag(type_.target()))
+            return PointerPrinter(value, summarize) if summarize else None
+        if type_.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            return None
+        summarize = STRUCT_PRINTERS.get(tag(type_))
+        return SummaryPrinter(value, summarize) if summarize else None
+
+
+# ---- Commands ---------------------------------------------------------------------
+
+
+class CoroutinesCommand(gdb.Command):
+    """List the request's coroutines: id, state, where each was spawned and
+where it suspended, and how many events it waits for.
+
+Usage: zar-coroutines
+
+States: running (the current coroutine), queued (in the run queue),
+waiting (suspended on events), suspended, created (not yet queued),
+finished, cancelled. "*" marks the current coroutine. The table is the
+scheduler's: every live coroutine except the scheduler's own, which is
+shown last."""
+
+    def __init__(self):
+        super().__init__("zar-coroutines", gdb.COMMAND_DATA)
+
+    def invoke(self, argument, from_tty):
+        state = scheduler_state()
+        if state is None:
+            raise gdb.GdbError(
+                "zar-coroutines: %s not found: the program needs core's "
+                "debug information (build with -g)" % SCHEDULER_STATE_SYMBOL)
+        if is_null(state):
+            gdb.write("No scheduler in this request (it launches at the "
+                      "first spawn).\n")
+            return
+        rows = [(coroutine_id(c), c) for c in live_coroutines(state)]
+        rows.sort(key=lambda row: row[0])
+        g = async_globals()
+        current = int(g["coroutine"]) if g is not None else 0
+        gdb.write("  %-5s  %-9s  %-9s  %-24s  %-24s  %s\n" % (
+            "id", "state", "role", "spawned at", "suspended at", "awaiting"))
+        for handle, coroutine in rows:
+            self.write_row(handle, coroutine, current)
+        scheduler = state["scheduler"]
+        if not is_null(scheduler):
+            coroutine = scheduler["coroutine"]
+            self.write_row(coroutine_id(coroutine), coroutine, current)
+        gdb.write("%s; run queue: %s.\n" % (
+            plural(len(rows), "coroutine"),
+            ring_size(state["run_queue"])))
+
+    @staticmethod
+    def write_row(handle, coroutine, current):
+        state = coroutine_state(coroutine)
+        marker = "*" if int(coroutine.address) == current else " "
+        count = awaiting(coroutine, state)
+        gdb.write("%s #%-4d  %-9s  %-9s  %-24s  %-24s  %s\n" % (
+            marker, handle, state, coroutine_role(coroutine) or "-",
+            location(coroutine["filename"], coroutine["lineno"]),
+            suspended_at(coroutine, state) or "-",
+            plural(count, "event") if count else "-"))
+
+
+class AsyncCommand(gdb.Command):
+    """Show the async globals (zend_async_globals_api): state, current,
+main and scheduler coroutine, active coroutine and event counts, graceful
+shutdown and the exit exception.
+
+Usage: zar-async"""
+
+    def __init__(self):
+        super().__init__("zar-async", gdb.COMMAND_DATA)
+
+    def invoke(self, argument, from_tty):
+        g = async_globals()
+        if g is None:
+            raise gdb.GdbError("zar-async: zend_async_globals_api not found")
+
+        def coroutine(name):
+            pointer = g[name]
+            if is_null(pointer):
+                return "none"
+            handle = coroutine_id(pointer.dereference())
+            return "#%d" % handle if handle is not None else "0x%x" % int(pointer)
+
+        state = int(g["state"])
+        gdb.write("state=%s current=%s main=%s scheduler=%s "
+                  "active_coroutines=%d active_events=%d "
+                  "in_scheduler_context=%s graceful_shutdown=%s "
+                  "exit_exception=%s\n" % (
+                      ASYNC_STATES.get(state, str(state)), coroutine("coroutine"),
+                      coroutine("main_coroutine"), coroutine("scheduler"),
+                      int(g["active_coroutine_count"]),
+                      int(g["active_event_count"]),
+                      str(bool(g["in_scheduler_context"])).lower(),
+                      str(bool(g["graceful_shutdown"])).lower(),
+                      object_text(g["exit_exception"])
+                      if not is_null(g["exit_exception"]) else "none"))
+
+
+class CoroutineFunction(gdb.Function):
+    """$zar_coroutine(id): the live coroutine whose object handle is `id`,
+as a zend_coroutine_t*. Example: print *$zar_coroutine(5)"""
+
+    def __init__(self):
+        super().__init__("zar_coroutine")
+
+    def invoke(self, handle):
+        coroutine = find_coroutine(int(handle))
+        if coroutine is None:
+            raise gdb.GdbError("no live coroutine #%d" % int(handle))
+        return coroutine.address
+
+
+gdb.printing.register_pretty_printer(None, ZendAsyncRefPrinters(), replace=True)
+CoroutinesCommand()
+AsyncCommand()
+CoroutineFunction()

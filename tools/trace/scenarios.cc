@@ -1,0 +1,248 @@
+// The built-in scenarios of zend-async-trace (scenarios.h).
+//
+// Each scenario is a main script over the ABI: the C pool API
+// (ZEND_ASYNC_NEW_POOL with C handlers that make int(1), int(2), ...), the
+// coroutine helpers of coroutines.h, and for PDO the pdo_sim client with
+// the mock driver. Notes ("#   ...") say what the script does next; the
+// "[trace]" lines are what the implementation did.
+
+#include "tools/trace/scenarios.h"
+
+#include <string>
+
+#include "core/extension.h"
+#include "mock_zend/lifecycle.h"
+#include "pdo_sim/client.h"
+#include "pdo_sim/mock_driver.h"
+#include "tools/trace/coroutines.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "ext/pdo/php_pdo.h"
+#include "zend_async_ref/trace.h"
+}
+
+namespace zar::trace {
+namespace {
+
+// ---- Helpers ----------------------------------------------------------------
+
+void Note(FILE* out, const std::string& text) {
+  fprintf(out, "#   %s\n", text.c_str());
+  fflush(out);
+}
+
+std::string NameOf(const zend_coroutine_t* coroutine) {
+  char name[ZEND_ASYNC_REF_NAME_SIZE];
+  return zend_async_ref_coroutine_name(coroutine, name);
+}
+
+// A pool of ints: the factory makes int(1), int(2), ...
+zend_long resources_made = 0;
+
+bool MakeInt(zend_async_pool_t* /*pool*/, zval* result) {
+  ZVAL_LONG(result, ++resources_made);
+  return true;
+}
+
+zend_async_pool_t* NewIntPool(uint32_t max) {
+  resources_made = 0;
+  return ZEND_ASYNC_NEW_POOL(MakeInt, nullptr, nullptr, nullptr, nullptr, 0,
+                             max, 0);
+}
+
+// ---- fifo-handoff -----------------------------------------------------------
+
+void FifoHandoff(FILE* out) {
+  Note(out, "a pool of max=1; A takes the place and yields, B and C queue up");
+  zend_async_pool_t* pool = NewIntPool(1);
+
+  CoroutineRef a(Spawn([&] {
+    zval resource;
+    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
+    Yield();
+    Note(out, "A releases and at once acquires again");
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+  }));
+  auto once = [&] {
+    zval resource;
+    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+  };
+  CoroutineRef b(Spawn(once));
+  CoroutineRef c(Spawn(once));
+  Note(out, "A is " + NameOf(a.get()) + ", B is " + NameOf(b.get()) +
+                ", C is " + NameOf(c.get()));
+  Await(a.get());
+  Note(out, "served in arrival order: A, B, C, then A again");
+  ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+}
+
+// ---- timeout-hands-on -------------------------------------------------------
+
+void TimeoutHandsOn(FILE* out) {
+  Note(out,
+       "a pool of max=1; A holds the place for 10 ms, B waits with a 10 ms "
+       "timeout, C waits without one");
+  zend_async_pool_t* pool = NewIntPool(1);
+
+  CoroutineRef a(Spawn([&] {
+    zval resource;
+    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
+    Delay(10);
+    Note(out, "A's timer and B's timeout fired in the same pass; A runs first");
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+  }));
+  CoroutineRef b(Spawn([&] {
+    zval resource;
+    if (ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 10)) {
+      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+      return;
+    }
+    DropException();
+  }));
+  CoroutineRef c(Spawn([&] {
+    zval resource;
+    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+  }));
+  Note(out, "A is " + NameOf(a.get()) + ", B is " + NameOf(b.get()) +
+                ", C is " + NameOf(c.get()));
+  Await(c.get());
+  Note(out, "B's reservation went to C");
+  ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+}
+
+// ---- close-with-waiters -----------------------------------------------------
+
+void CloseWithWaiters(FILE* out) {
+  Note(out, "a pool of max=1; A takes the place and yields, B and C queue up");
+  zend_async_pool_t* pool = NewIntPool(1);
+
+  CoroutineRef a(Spawn([&] {
+    zval resource;
+    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
+    Yield();
+    Note(out, "A closes the pool, then releases into the closed pool");
+    ZEND_ASYNC_POOL_CLOSE(pool);
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+  }));
+  auto waiter = [&] {
+    zval resource;
+    if (ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) {
+      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+      return;
+    }
+    DropException();
+  };
+  CoroutineRef b(Spawn(waiter));
+  CoroutineRef c(Spawn(waiter));
+  Note(out, "A is " + NameOf(a.get()) + ", B is " + NameOf(b.get()) +
+                ", C is " + NameOf(c.get()));
+  Await(a.get());
+  Await(b.get());
+  Await(c.get());
+  ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+}
+
+// ---- pdo-transaction-pin ----------------------------------------------------
+
+void PdoTransactionPin(FILE* out) {
+  pdo_sim::mock::Reset();
+  Note(out, "PDO over the mock driver with a pool of max=1");
+  pdo_sim::Pdo pdo = pdo_sim::Pdo::Open(
+      "mock:dbname=shop", {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_EXCEPTION}},
+                           {PDO_ATTR_POOL_ENABLED, true},
+                           {PDO_ATTR_POOL_MAX, zend_long{1}}});
+  if (!pdo.ok()) return;
+  pdo.Exec("CREATE TABLE orders (id INTEGER)");
+
+  CoroutineRef a(Spawn([&] {
+    pdo.BeginTransaction();
+    pdo.Exec("INSERT INTO orders VALUES (1)");
+    Yield();
+    Note(out, "A commits: the transaction no longer pins the slot");
+    pdo.Commit();
+  }));
+  CoroutineRef b(Spawn([&] { pdo.Exec("INSERT INTO orders VALUES (2)"); }));
+  Note(out, "A is " + NameOf(a.get()) + " (a transaction), B is " +
+                NameOf(b.get()) + " (one INSERT)");
+  Await(a.get());
+  Await(b.get());
+  pdo.Reset();
+}
+
+}  // namespace
+
+const std::vector<Scenario>& Scenarios() {
+  static const std::vector<Scenario> scenarios = {
+      {"fifo-handoff",
+       "max=1, three coroutines: release hands the place to the oldest "
+       "waiter, the releaser does not barge",
+       FifoHandoff},
+      {"timeout-hands-on",
+       "a reserved waiter times out and hands its place on to the next",
+       TimeoutHandsOn},
+      {"close-with-waiters", "close wakes every waiter with \"Pool is closed\"",
+       CloseWithWaiters},
+      {"pdo-transaction-pin",
+       "a PDO pool with max=1: a transaction pins the slot, the other "
+       "coroutine waits until commit",
+       PdoTransactionPin},
+  };
+  return scenarios;
+}
+
+const Scenario* FindScenario(const std::string& name) {
+  for (const Scenario& scenario : Scenarios()) {
+    if (name == scenario.name) return &scenario;
+  }
+  return nullptr;
+}
+
+namespace {
+
+struct Script {
+  const Scenario* scenario;
+  FILE* out;
+};
+
+void RunScript(void* arg) {
+  const auto* script = static_cast<const Script*>(arg);
+  script->scenario->run(script->out);
+}
+
+}  // namespace
+
+int RunScenario(const Scenario& scenario, FILE* out) {
+  fprintf(out, "# %s: %s\n", scenario.name, scenario.description);
+  fflush(out);
+  mock_zend::Engine engine({&zar_async_module_entry, &pdo_module_entry});
+  if (!engine.started() || php_request_startup() != SUCCESS) {
+    fprintf(out, "# the engine did not start\n");
+    return 1;
+  }
+  zend_async_ref_trace_to_stream(out);
+  Script script{&scenario, out};
+  php_execute_main(&RunScript, &script);
+  php_request_shutdown(nullptr);
+  zend_async_ref_trace_disable();
+
+  const php_mock_request_report report = php_mock_last_request_report();
+  int status = 0;
+  if (report.bailed_out) {
+    fprintf(out, "# the request bailed out\n");
+    status = 1;
+  }
+  if (report.leaked_blocks != 0 || report.objects_alive_at_shutdown != 0) {
+    fprintf(out, "# leaked: %zu blocks, %u objects\n", report.leaked_blocks,
+            report.objects_alive_at_shutdown);
+    status = 1;
+  }
+  fflush(out);
+  return status;
+}
+
+}  // namespace zar::trace
