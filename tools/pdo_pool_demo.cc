@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +29,7 @@
 #include "mock_zend/lifecycle.h"
 #include "pdo_sim/client.h"
 #include "pdo_sim/sqlite_driver.h"
+#include "tools/trace/coroutines.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -41,42 +41,10 @@ namespace {
 using pdo_sim::Pdo;
 using pdo_sim::Statement;
 using pdo_sim::Zval;
+using zar::trace::Delay;
+using zar::trace::Spawn;
 
-// ---- Coroutines (through the ABI) ------------------------------------------
-
-void Spawn(std::function<void()> body) {
-  zend_coroutine_t* coroutine = ZEND_ASYNC_SPAWN();
-  if (coroutine == nullptr) return;
-  zval callable;
-  mock_zend::MakeCallable(
-      &callable, [body = std::move(body)](mock_zend::Call&) { body(); });
-  zend_fcall_info fci;
-  zend_fcall_info_cache fcc;
-  zend_fcall_info_init(&callable, 0, &fci, &fcc, nullptr, nullptr);
-  zval* no_args = nullptr;
-  uint32_t no_arg_count = 0;
-  HashTable* no_named_args = nullptr;
-  ZEND_ASYNC_FCALL_DEFINE(fcall, fci, fcc, no_args, no_arg_count,
-                          no_named_args);
-  coroutine->fcall = fcall;
-  zval_ptr_dtor(&callable);
-}
-
-void Delay(uint32_t ms) {
-  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (self == nullptr) {
-    ZEND_ASYNC_SCHEDULER_LAUNCH();
-    self = ZEND_ASYNC_CURRENT_COROUTINE;
-  }
-  ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_resume_when(self, &ZEND_ASYNC_NEW_TIMER_EVENT(ms, false)->base,
-                         true, zend_async_waker_callback_resolve, nullptr);
-  ZEND_ASYNC_SUSPEND();
-  if (self->waker != nullptr) zend_async_waker_clean(self);
-}
-
-// ---- What happened
-// ------------------------------------------------------------
+// ---- What happened ----------------------------------------------------------
 
 struct Report {
   int orders = 0;
