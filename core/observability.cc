@@ -24,7 +24,7 @@ void ReportCoroutinesWithCallbacks() {
   const zend_object_handlers* handlers = CoroutineObjectHandlers();
   for (uint32_t handle = 1; handle < store.top; handle++) {
     zend_object* object = store.object_buckets[handle];
-    if (object == nullptr || (reinterpret_cast<uintptr_t>(object) & 1) != 0 ||
+    if (object == nullptr || !IS_OBJ_VALID(object) ||
         object->handlers != handlers) {
       continue;
     }

@@ -66,8 +66,7 @@ class Graph {
 
  private:
   static bool IsCollectable(zend_object* object) {
-    return object != nullptr &&
-           (reinterpret_cast<uintptr_t>(object) & 1) == 0 &&
+    return object != nullptr && IS_OBJ_VALID(object) &&
            !(GC_FLAGS(object) & IS_OBJ_FREE_CALLED);
   }
 

@@ -22,17 +22,18 @@ uint32_t live_objects = 0;
 constexpr int kNoFreeHandle = -1;
 
 bool IsValid(const zend_object* slot) {
-  return (reinterpret_cast<uintptr_t>(slot) & 1) == 0 && slot != nullptr;
+  return slot != nullptr && IS_OBJ_VALID(slot);
 }
 
 zend_object* MarkInvalid(zend_object* object) {
   return reinterpret_cast<zend_object*>(reinterpret_cast<uintptr_t>(object) |
-                                        1);
+                                        OBJ_BUCKET_INVALID);
 }
 
 zend_object* FreeSlot(int next) {
   return reinterpret_cast<zend_object*>(
-      (static_cast<uintptr_t>(static_cast<uint32_t>(next)) << 1) | 1);
+      (static_cast<uintptr_t>(static_cast<uint32_t>(next)) << 1) |
+      OBJ_BUCKET_INVALID);
 }
 
 int NextFree(const zend_object* slot) {

@@ -25,6 +25,12 @@ typedef struct _zend_objects_store {
   int free_list_head;
 } zend_objects_store;
 
+/* A bucket whose low bit is set holds no live object: a released one
+ * being freed, or a free-list link. Only valid buckets may be
+ * dereferenced. */
+#define OBJ_BUCKET_INVALID (1 << 0)
+#define IS_OBJ_VALID(o) (!(((uintptr_t)(o)) & OBJ_BUCKET_INVALID))
+
 ZEND_API void zend_objects_store_put(zend_object *object);
 ZEND_API void zend_objects_store_del(zend_object *object);
 /* Number of objects currently alive in the store (mock extension). */
