@@ -117,26 +117,63 @@ void Worker() {
   }
 }
 
-void BM_PoolSharedByCoroutines(benchmark::State& state) {
-  Runtime runtime;
-  for (auto _ : state) {
-    mock_zend::Request request;
-    const auto start = std::chrono::steady_clock::now();
-    request.RunMain([] {
-      shared_pool = ZEND_ASYNC_NEW_POOL(Factory, nullptr, nullptr, nullptr,
-                                        nullptr, 0, kResources, 0);
-      for (int i = 0; i < kCoroutines; i++) {
-        ZEND_ASYNC_SPAWN()->internal_entry = Worker;
-      }
-    });  // returns when every coroutine has finished
-    const auto end = std::chrono::steady_clock::now();
-    ZEND_ASYNC_EVENT_RELEASE(&shared_pool->event);
-    shared_pool = nullptr;
-    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
-  }
+// One request whose main flow runs `prepare` (if any) and spawns
+// kCoroutines coroutines running `entry`; the seconds until every one of
+// them has finished. `cleanup` (if any) runs after that, untimed, before
+// the request ends.
+double RunCoroutines(void (*entry)(), void (*prepare)() = nullptr,
+                     void (*cleanup)() = nullptr) {
+  mock_zend::Request request;
+  const auto start = std::chrono::steady_clock::now();
+  request.RunMain([entry, prepare] {
+    if (prepare != nullptr) prepare();
+    for (int i = 0; i < kCoroutines; i++) {
+      ZEND_ASYNC_SPAWN()->internal_entry = entry;
+    }
+  });  // returns when every coroutine has finished
+  const auto end = std::chrono::steady_clock::now();
+  if (cleanup != nullptr) cleanup();
+  return std::chrono::duration<double>(end - start).count();
+}
+
+// kCoroutines Boost.Fiber fibers running `body`; the seconds until every
+// one of them has been joined.
+template <typename Body>
+double RunFibers(const Body& body) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<boost::fibers::fiber> fibers;
+  fibers.reserve(kCoroutines);
+  for (int i = 0; i < kCoroutines; i++) fibers.emplace_back(body);
+  for (boost::fibers::fiber& fiber : fibers) fiber.join();
+  const auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(end - start).count();
+}
+
+// Reports the time per acquire-yield-release cycle (or per round of the
+// floor benchmarks) as the "cycle" counter.
+void CountCycles(benchmark::State& state) {
   state.counters["cycle"] = benchmark::Counter(
       kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
                          benchmark::Counter::kInvert);
+}
+
+void CreateSharedPool() {
+  shared_pool = ZEND_ASYNC_NEW_POOL(Factory, nullptr, nullptr, nullptr, nullptr,
+                                    0, kResources, 0);
+}
+
+void ReleaseSharedPool() {
+  ZEND_ASYNC_EVENT_RELEASE(&shared_pool->event);
+  shared_pool = nullptr;
+}
+
+void BM_PoolSharedByCoroutines(benchmark::State& state) {
+  Runtime runtime;
+  for (auto _ : state) {
+    state.SetIterationTime(
+        RunCoroutines(Worker, CreateSharedPool, ReleaseSharedPool));
+  }
+  CountCycles(state);
 }
 BENCHMARK(BM_PoolSharedByCoroutines)
     ->UseManualTime()
@@ -144,28 +181,18 @@ BENCHMARK(BM_PoolSharedByCoroutines)
 
 void BM_BoostFiberSharedByFibers(benchmark::State& state) {
   for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
     boost::fibers::buffered_channel<int> tokens(16);  // room for 15
     for (int i = 0; i < kResources; i++) tokens.push(i);
-    std::vector<boost::fibers::fiber> fibers;
-    fibers.reserve(kCoroutines);
-    for (int i = 0; i < kCoroutines; i++) {
-      fibers.emplace_back([&tokens] {
-        int token = 0;
-        for (int round = 0; round < kRounds; round++) {
-          tokens.pop(token);
-          boost::this_fiber::yield();
-          tokens.push(token);
-        }
-      });
-    }
-    for (boost::fibers::fiber& fiber : fibers) fiber.join();
-    const auto end = std::chrono::steady_clock::now();
-    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+    state.SetIterationTime(RunFibers([&tokens] {
+      int token = 0;
+      for (int round = 0; round < kRounds; round++) {
+        tokens.pop(token);
+        boost::this_fiber::yield();
+        tokens.push(token);
+      }
+    }));
   }
-  state.counters["cycle"] = benchmark::Counter(
-      kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
-                         benchmark::Counter::kInvert);
+  CountCycles(state);
 }
 BENCHMARK(BM_BoostFiberSharedByFibers)
     ->UseManualTime()
@@ -183,20 +210,8 @@ void TwoYieldsPerRound() {
 
 void BM_SchedulingFloorTwoYields(benchmark::State& state) {
   Runtime runtime;
-  for (auto _ : state) {
-    mock_zend::Request request;
-    const auto start = std::chrono::steady_clock::now();
-    request.RunMain([] {
-      for (int i = 0; i < kCoroutines; i++) {
-        ZEND_ASYNC_SPAWN()->internal_entry = TwoYieldsPerRound;
-      }
-    });  // returns when every coroutine has finished
-    const auto end = std::chrono::steady_clock::now();
-    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
-  }
-  state.counters["cycle"] = benchmark::Counter(
-      kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
-                         benchmark::Counter::kInvert);
+  for (auto _ : state) state.SetIterationTime(RunCoroutines(TwoYieldsPerRound));
+  CountCycles(state);
 }
 BENCHMARK(BM_SchedulingFloorTwoYields)
     ->UseManualTime()
@@ -204,24 +219,14 @@ BENCHMARK(BM_SchedulingFloorTwoYields)
 
 void BM_BoostFiberFloorTwoYields(benchmark::State& state) {
   for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<boost::fibers::fiber> fibers;
-    fibers.reserve(kCoroutines);
-    for (int i = 0; i < kCoroutines; i++) {
-      fibers.emplace_back([] {
-        for (int round = 0; round < kRounds; round++) {
-          boost::this_fiber::yield();
-          boost::this_fiber::yield();
-        }
-      });
-    }
-    for (boost::fibers::fiber& fiber : fibers) fiber.join();
-    const auto end = std::chrono::steady_clock::now();
-    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+    state.SetIterationTime(RunFibers([] {
+      for (int round = 0; round < kRounds; round++) {
+        boost::this_fiber::yield();
+        boost::this_fiber::yield();
+      }
+    }));
   }
-  state.counters["cycle"] = benchmark::Counter(
-      kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
-                         benchmark::Counter::kInvert);
+  CountCycles(state);
 }
 BENCHMARK(BM_BoostFiberFloorTwoYields)
     ->UseManualTime()
