@@ -422,7 +422,6 @@ TEST_F(PoolCApiTest, NewPoolObjMakesANewWrapperEachCall) {
     EXPECT_NE(first, second);
     EXPECT_EQ(pool->wrapper, second);
     EXPECT_EQ(pool->event.ref_count, 3u);
-    EXPECT_EQ(ZEND_ASYNC_OBJECT_TO_EVENT(first), &pool->event);
     Zv wrapper;
     ZVAL_OBJ(wrapper.get(), second);
     EXPECT_EQ(Count(wrapper), 1);

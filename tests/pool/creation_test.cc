@@ -220,7 +220,6 @@ TEST_F(PoolCreationTest, UnconstructedPoolReportsNotInitialized) {
     EXPECT_EQ(Count(pool), 0);
     EXPECT_EQ(IdleCount(pool), 0);
     EXPECT_EQ(ActiveCount(pool), 0);
-    EXPECT_EQ(EventOf(pool), nullptr);
   }));
 }
 

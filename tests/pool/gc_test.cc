@@ -103,33 +103,5 @@ TEST_F(PoolGcTest, CyclesThroughEveryCallableAndTheStrategyAreCollected) {
   }));
 }
 
-// A pool a C owner also holds is not reported: collecting its wrapper must
-// not free what the C owner still uses.
-TEST_F(PoolGcTest, PoolSharedWithACOwnerIsNotReported) {
-  EXPECT_TRUE(RunMain([&] {
-    Cycle cycle =
-        NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });
-    Zv pool = ConstructPool({cycle.closure.get()});
-    zend_async_event_t* event = EventOf(pool);
-    ZEND_ASYNC_EVENT_ADD_REF(event);  // the C owner
-    zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
-                         pool.get());
-    cycle.holder.Reset();
-    cycle.closure.Reset();
-    pool.Reset();
-    EXPECT_EQ(gc_collect_cycles(), 0);
-    // The C owner can still use the pool (its factory closure is alive).
-    auto* abi_pool = reinterpret_cast<zend_async_pool_t*>(event);
-    zval resource;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(abi_pool, &resource));
-    EXPECT_EQ(Z_LVAL(resource), 1);
-    ZEND_ASYNC_POOL_RELEASE(abi_pool, &resource);
-    // The C owner lets go: the wrapper is the last owner again and the
-    // cycle is collectable.
-    ZEND_ASYNC_EVENT_RELEASE(event);
-    EXPECT_GE(gc_collect_cycles(), 3);
-  }));
-}
-
 }  // namespace
 }  // namespace zar::pool_testing

@@ -170,35 +170,5 @@ TEST_F(PoolHooksTest, OnlyStrictFalseRejects) {
   EXPECT_EQ(destroyed, 1);
 }
 
-// A release made while an exception unwinds (a C owner releasing in its
-// cleanup): the hook runs with nothing pending, its own exception is
-// swallowed, and the in-flight exception comes back untouched.
-TEST_F(PoolHooksTest, InFlightExceptionIsParkedAroundBeforeRelease) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
-  EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .destructor = CountingDestructor(&destroyed),
-                          .before_release = [&log](mock_zend::Call&) {
-                            log.push_back(EG(exception) == nullptr
-                                              ? "hook ran clean"
-                                              : "hook saw exception");
-                            ThrowRuntime("hook failure");
-                          }});
-    Zv resource = Acquire(pool);
-    ThrowRuntime("in flight");
-    auto* abi_pool = reinterpret_cast<zend_async_pool_t*>(EventOf(pool));
-    ZEND_ASYNC_POOL_RELEASE(abi_pool, resource.get());
-    zend_object* exception = mock_zend::TakeException();
-    ASSERT_NE(exception, nullptr);
-    log.push_back(Joined(mock_zend::ExceptionChain(exception)));
-    OBJ_RELEASE(exception);
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
-  }));
-  EXPECT_EQ(Joined(log), "hook ran clean RuntimeException: in flight");
-  EXPECT_EQ(destroyed, 1);
-}
-
 }  // namespace
 }  // namespace zar::pool_testing

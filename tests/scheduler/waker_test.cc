@@ -62,15 +62,16 @@ TEST_F(WakerTest, AWakerWithoutStatusKeepsItsEvents) {
   }));
 }
 
-// A finished coroutine has no waker; one made for it afterwards works and
-// goes (releasing its event) when the coroutine is freed.
+// A waker made for a finished coroutine works and goes (releasing its
+// event) when the coroutine is freed. Whether a finished coroutine still
+// carries a waker is the implementation's choice (upstream's coroutines
+// carry one for life), so only what ZEND_ASYNC_WAKER_NEW returns is checked.
 TEST_F(WakerTest, AFinishedCoroutineGetsAFreshWakerFreedWithIt) {
   CoroutineRef finished;
   EXPECT_TRUE(RunMain([&] {
     finished = CoroutineRef(Spawn([](mock_zend::Call&) {}));
     Await(finished.get());
     ASSERT_TRUE(ZEND_COROUTINE_IS_FINISHED(finished.get()));
-    EXPECT_EQ(finished->waker, nullptr);
 
     zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(finished.get());
     ASSERT_NE(waker, nullptr);

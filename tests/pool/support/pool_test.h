@@ -16,11 +16,17 @@
 //   Zv                 an owned zval.
 //   PoolSpec/NewPhpPool  new Async\Pool(...) with closures.
 //   Acquire, Release, ...  Async\Pool method calls.
-//   ExpectPoolInvariants  count == idle + active (through the methods),
-//                      the event's info() agrees, active + reserved <= max,
-//                      and, when the test counts them, count == live
-//                      resources (made minus destroyed). Tests call it after
-//                      every step.
+//   ExpectPoolInvariants  count == idle + active (through the methods) and,
+//                      when the test counts them, count == live resources
+//                      (made minus destroyed); for a pool the test reaches
+//                      through the ABI (zend_async_pool_t*), the event's
+//                      info() agrees and active + reserved <= max. Tests
+//                      call it after every step.
+//
+// An Async\Pool object is opaque: the ABI gives no way from the object to
+// its zend_async_pool_t (an implementation may lay the object out as it
+// likes), so PHP-made pools are observed only through their methods, and
+// only pools made with ZEND_ASYNC_NEW_POOL are observed through the event.
 //
 // Threading: the test's thread.
 
@@ -185,9 +191,6 @@ zend_long ActiveCount(Zv& pool);
 // getState()->name: "ACTIVE", "INACTIVE" or "RECOVERING".
 std::string State(Zv& pool);
 void SetStrategy(Zv& pool, zval* strategy);
-
-// The pool's event: ZEND_ASYNC_OBJECT_TO_EVENT of the wrapper.
-zend_async_event_t* EventOf(Zv& pool);
 
 // Closures (userland callables).
 // A factory returning 1, 2, 3, ... and logging "factory(N)" when `log`.

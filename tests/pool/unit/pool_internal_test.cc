@@ -1,0 +1,255 @@
+// The reference's Async\Pool seen through its own layout: what the
+// conformance suite cannot ask of another implementation, because the ABI
+// gives no way from an Async\Pool object to its pool and PHP does not
+// require the handlers checked here.
+//
+// The reference's object is an event reference (core/pool_object.h), so
+// ZEND_ASYNC_OBJECT_TO_EVENT(object) is its pool's event; it sets a
+// count_elements handler. Upstream's object is a pool pointer followed by
+// the zend_object and sets no count_elements handler: nothing here is a
+// conformance matter.
+
+#include <gtest/gtest.h>
+
+#include "mock_zend/inspect.h"
+#include "tests/pool/support/pool_test.h"
+
+namespace zar::pool_testing {
+namespace {
+
+using PoolInternalTest = PoolTest;
+
+// The pool's event, through the reference's layout (NULL before
+// construction).
+zend_async_event_t* EventOf(Zv& pool) {
+  return ZEND_ASYNC_OBJECT_TO_EVENT(pool.obj());
+}
+
+zend_async_pool_t* AbiPoolOf(Zv& pool) {
+  return reinterpret_cast<zend_async_pool_t*>(EventOf(pool));
+}
+
+uint64_t Reserved(Zv& pool) { return StatsOf(EventOf(pool)).reserved; }
+
+// A holder that releases its resource after two yields.
+void SpawnHolder(Zv& pool) {
+  Spawn([&pool] {
+    Zv resource = Acquire(pool);
+    YieldTimes(2);
+    Release(pool, resource);
+  });
+}
+
+TEST_F(PoolInternalTest, ThePoolObjectIsAnEventReferenceToItsPool) {
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
+    zend_async_pool_t* abi_pool = AbiPoolOf(pool);
+    ASSERT_NE(abi_pool, nullptr);
+    EXPECT_EQ(abi_pool->wrapper, pool.obj());
+    EXPECT_EQ(StatsOf(&abi_pool->event).idle, 1u);
+  }));
+}
+
+TEST_F(PoolInternalTest, AnUnconstructedPoolObjectHasNoEvent) {
+  EXPECT_TRUE(RunMain([&] {
+    zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
+    zend_class_entry* ce = zend_lookup_class(name);
+    zend_string_release(name);
+    ASSERT_NE(ce, nullptr);
+    Zv pool;
+    object_init_ex(pool.get(), ce);
+    EXPECT_EQ(EventOf(pool), nullptr);
+  }));
+}
+
+TEST_F(PoolInternalTest, NewPoolObjIsAnEventReferenceToThePool) {
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
+        [](zend_async_pool_t*, zval* result) {
+          ZVAL_LONG(result, 1);
+          return true;
+        },
+        nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
+    ASSERT_NE(pool, nullptr);
+    zend_object* object = ZEND_ASYNC_NEW_POOL_OBJ(pool);
+    ASSERT_NE(object, nullptr);
+    EXPECT_EQ(ZEND_ASYNC_OBJECT_TO_EVENT(object), &pool->event);
+    OBJ_RELEASE(object);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  }));
+}
+
+// count($pool) through the handler the reference sets (PHP's count() calls
+// the count() method when a Countable object has none).
+TEST_F(PoolInternalTest, CountElementsHandlerCountsIdlePlusActive) {
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool =
+        NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 5});
+    auto count_elements = [&pool] {
+      zend_long n = -1;
+      EXPECT_EQ(pool.obj()->handlers->count_elements(pool.obj(), &n), SUCCESS);
+      return n;
+    };
+    ASSERT_NE(pool.obj()->handlers->count_elements, nullptr);
+    EXPECT_EQ(count_elements(), 2);
+    Zv resource = TryAcquire(pool);
+    EXPECT_EQ(count_elements(), 2);
+    Release(pool, resource);
+    EXPECT_EQ(count_elements(), 2);
+  }));
+}
+
+// The reservation counter (the event's info()) of the conformance tests
+// whose PHP-made pools cannot be reached through the ABI.
+TEST_F(PoolInternalTest, ReleaseReservesForTheWokenWaiterUntilItRuns) {
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    SpawnHolder(pool);
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      Release(pool, resource);
+    });
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    EXPECT_EQ(IdleCount(pool), 1);
+  }));
+  EXPECT_EQ(Reserved(pool), 0u);
+}
+
+TEST_F(PoolInternalTest, CloseLeavesNoReservation) {
+  int made = 0;
+  Zv pool;
+  Zv held;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    held = TryAcquire(pool);
+    for (int i = 0; i < 3; i++) {
+      Spawn([&] { Zv resource = Acquire(pool); });
+    }
+    Spawn([&] {
+      YieldTimes(3);
+      Close(pool);
+    });
+  }));
+  EXPECT_EQ(TakeExceptionText(), "");
+  EXPECT_EQ(Reserved(pool), 0u);
+  Release(pool, held);
+}
+
+TEST_F(PoolInternalTest, CloseWithAReservedResourceLeavesNoReservation) {
+  int made = 0;
+  int destroyed = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made),
+                       .destructor = CountingDestructor(&destroyed),
+                       .max = 1});
+    SpawnHolder(pool);
+    Spawn([&] {
+      Zv resource = Acquire(pool);
+      TakeExceptionText();
+    });
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    Close(pool);
+  }));
+  EXPECT_EQ(destroyed, 1);
+  EXPECT_EQ(Reserved(pool), 0u);
+}
+
+TEST_F(PoolInternalTest, DeactivateLeavesNoReservation) {
+  int made = 0;
+  Zv pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    SpawnHolder(pool);
+    for (int i = 0; i < 2; i++) {
+      Spawn([&] {
+        Zv resource = Acquire(pool);
+        TakeExceptionText();
+      });
+    }
+    ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
+    CallMethod(pool.get(), "deactivate");
+  }));
+  EXPECT_EQ(Reserved(pool), 0u);
+}
+
+// A release made while an exception unwinds (a C owner releasing in its
+// cleanup) into a pool with a PHP beforeRelease: the hook runs with nothing
+// pending, its own exception is swallowed, and the in-flight exception
+// comes back untouched. Only C code holding a PHP-made pool can do this,
+// and the ABI gives C code no way to a PHP-made pool.
+TEST_F(PoolInternalTest, InFlightExceptionIsParkedAroundBeforeRelease) {
+  Log log;
+  int made = 0;
+  int destroyed = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
+                          .destructor = CountingDestructor(&destroyed),
+                          .before_release = [&log](mock_zend::Call&) {
+                            log.push_back(EG(exception) == nullptr
+                                              ? "hook ran clean"
+                                              : "hook saw exception");
+                            ThrowRuntime("hook failure");
+                          }});
+    Zv resource = Acquire(pool);
+    ThrowRuntime("in flight");
+    ZEND_ASYNC_POOL_RELEASE(AbiPoolOf(pool), resource.get());
+    zend_object* exception = mock_zend::TakeException();
+    ASSERT_NE(exception, nullptr);
+    log.push_back(Joined(mock_zend::ExceptionChain(exception)));
+    OBJ_RELEASE(exception);
+    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+  }));
+  EXPECT_EQ(Joined(log), "hook ran clean RuntimeException: in flight");
+  EXPECT_EQ(destroyed, 1);
+}
+
+// A stdClass "holder" with the pool in its property `pool`, and a closure
+// that uses the holder: holder -> Pool -> closure -> holder.
+struct Cycle {
+  Zv holder;
+  Zv closure;
+};
+
+Cycle NewCycle(mock_zend::NativeBody body) {
+  Cycle cycle;
+  object_init(cycle.holder.get());
+  mock_zend::MakeCallable(cycle.closure.get(), std::move(body),
+                          {cycle.holder.get()});
+  return cycle;
+}
+
+// A PHP-made pool a C owner also holds is not reported: collecting its
+// wrapper must not free what the C owner still uses.
+TEST_F(PoolInternalTest, PoolSharedWithACOwnerIsNotReported) {
+  EXPECT_TRUE(RunMain([&] {
+    Cycle cycle =
+        NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });
+    Zv pool = ConstructPool({cycle.closure.get()});
+    zend_async_event_t* event = EventOf(pool);
+    ZEND_ASYNC_EVENT_ADD_REF(event);  // the C owner
+    zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
+                         pool.get());
+    cycle.holder.Reset();
+    cycle.closure.Reset();
+    pool.Reset();
+    EXPECT_EQ(gc_collect_cycles(), 0);
+    // The C owner can still use the pool (its factory closure is alive).
+    auto* abi_pool = reinterpret_cast<zend_async_pool_t*>(event);
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(abi_pool, &resource));
+    EXPECT_EQ(Z_LVAL(resource), 1);
+    ZEND_ASYNC_POOL_RELEASE(abi_pool, &resource);
+    // The C owner lets go: the wrapper is the last owner again and the
+    // cycle is collectable.
+    ZEND_ASYNC_EVENT_RELEASE(event);
+    EXPECT_GE(gc_collect_cycles(), 3);
+  }));
+}
+
+}  // namespace
+}  // namespace zar::pool_testing
