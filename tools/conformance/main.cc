@@ -17,9 +17,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/conformance/areas.h"
+#include "tools/conformance/junit_writer.h"
 #include "tools/conformance/loaded_implementation.h"
 #include "tools/conformance/report.h"
 #include "tools/conformance/run.h"
@@ -50,6 +52,8 @@ constexpr char kUsage[] =
     "                   pattern with * and ?; several separated by ':'\n"
     "  --list           list the behaviours by area and run nothing\n"
     "  --json FILE      also write the report as JSON to FILE\n"
+    "  --junit FILE     also write the report as JUnit XML to FILE (one\n"
+    "                   test case per behaviour, classname = area)\n"
     "  --verbose        list every behaviour in the report, not only\n"
     "                   failures\n"
     "  --in-process     run every behaviour in this process (quicker; for a\n"
@@ -65,6 +69,7 @@ struct Options {
   std::string impl = ZAR_CONFORMANCE_DEFAULT_IMPL;
   std::string filter;
   std::string json;
+  std::string junit;
   bool list = false;
   bool verbose = false;
   bool in_process = false;
@@ -101,6 +106,8 @@ bool ParseOptions(int argc, char** argv, Options* options) {
       if (!value(&options->filter)) return false;
     } else if (arg == "--json") {
       if (!value(&options->json)) return false;
+    } else if (arg == "--junit") {
+      if (!value(&options->junit)) return false;
     } else if (arg == "--timeout") {
       if (!value(&timeout)) return false;
       options->timeout_seconds = std::atoi(timeout.c_str());
@@ -206,12 +213,17 @@ int Run(int argc, char** argv) {
 
   std::fputs(FormatText(report, options.verbose).c_str(), stdout);
   std::fflush(stdout);
-  if (!options.json.empty()) {
-    std::ofstream out(options.json, std::ios::binary | std::ios::trunc);
-    out << FormatJson(report);
+  const std::pair<const std::string*, std::string (*)(const Report&)>
+      outputs[] = {{&options.json, &FormatJson},
+                   {&options.junit, &FormatJunit}};
+  for (const auto& [path, format] : outputs) {
+    if (path->empty()) continue;
+    std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+    out << format(report);
+    out.flush();
     if (!out.good()) {
       std::fprintf(stderr, "zend-async-conformance: cannot write %s\n",
-                   options.json.c_str());
+                   path->c_str());
       return 2;
     }
   }
