@@ -100,8 +100,6 @@ bool RegisterClasses() {
       "Async\\ThreadTransferException", async_exception, nullptr, 0);
   classes[ZEND_ASYNC_EXCEPTION_REMOTE] =
       RegisterClass("Async\\RemoteException", async_exception, nullptr, 0);
-  pool_exception_ce =
-      RegisterClass("Async\\PoolException", async_exception, nullptr, 0);
 
   const zend_async_class registered[] = {
       ZEND_ASYNC_CLASS_AWAITABLE,
@@ -130,6 +128,13 @@ bool RegisterClasses() {
   for (zend_async_class type : registered) {
     if (classes[type] == nullptr) return false;
   }
+  return true;
+}
+
+bool RegisterPoolExceptionClass() {
+  pool_exception_ce =
+      RegisterClass("Async\\PoolException",
+                    classes[ZEND_ASYNC_EXCEPTION_DEFAULT], nullptr, 0);
   return pool_exception_ce != nullptr;
 }
 

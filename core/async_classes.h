@@ -1,8 +1,11 @@
 // zend-async-ref core: the PHP classes of the extension.
 //
 // RegisterClasses() (MINIT) defines every class of the ABI's
-// zend_async_class table except Async\Pool (the pool adds it), plus
-// Async\PoolException; GetClassCe() is the scheduler's get_class_ce_fn.
+// zend_async_class table except Async\Pool (the pool adds it);
+// RegisterPoolExceptionClass() defines Async\PoolException, which belongs to
+// the pool (an extension that brings another pool over this scheduler, as
+// the conformance pool adapter does, defines its own). GetClassCe() is the
+// scheduler's get_class_ce_fn.
 //
 // Interfaces:
 //   Async\Awaitable                         AWAITABLE
@@ -33,7 +36,8 @@
 //   Async\ThreadTransferException extends AsyncException
 //                                                EXCEPTION_THREAD_TRANSFER
 //   Async\RemoteException extends AsyncException       EXCEPTION_REMOTE
-//   Async\PoolException extends AsyncException         (no enum value)
+//   Async\PoolException extends AsyncException         (no enum value;
+//                                    RegisterPoolExceptionClass())
 //
 // Threading: MINIT/MSHUTDOWN time only; the class entries live until
 // module shutdown.
@@ -50,6 +54,9 @@ namespace zar::core {
 // Defines the classes; false if one could not be registered (an error was
 // reported).
 bool RegisterClasses();
+// Defines Async\PoolException (after RegisterClasses()); false if it could
+// not be registered.
+bool RegisterPoolExceptionClass();
 // Forgets the class entries (the engine frees them at module shutdown).
 void ForgetClasses();
 

@@ -24,15 +24,6 @@
 
 namespace zar::core {
 
-char kSchedulerModuleName[] = "zend-async-ref v0.1.0";
-
-bool EngineShutdown() {
-  ReleaseRequestState();
-  ShutdownReactorForRequest();
-  ObservabilityRequestShutdown();
-  return true;
-}
-
 namespace {
 
 zend_result ModuleStartup(INIT_FUNC_ARGS) {
@@ -40,6 +31,7 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   (void)module_number;
   ObservabilityModuleStartup();
   if (!RegisterClasses()) return FAILURE;
+  if (!RegisterPoolExceptionClass()) return FAILURE;
   if (!RegisterPoolClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;

@@ -1,7 +1,7 @@
 // zend-async-ref core: installing the pool.
 //
 // The extension's MINIT calls, after the scheduler's classes exist
-// (Async\PoolException comes from RegisterClasses()):
+// (Async\PoolException comes from RegisterPoolExceptionClass()):
 //
 //   RegisterPool();          // zend_async_pool_api_register(...)
 //   RegisterPoolClasses();   // Async\Pool and the circuit breaker types

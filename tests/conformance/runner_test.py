@@ -10,11 +10,22 @@
     runner_test.py broken RUNNER LIB OUT   --impl of a pool that wakes the
                                            newest waiter: exit 1, the FIFO
                                            behaviours among the failures
+    runner_test.py adapter RUNNER LIB      --impl of the reference pool built
+                                           through the pool adapter
+                                           (zend_async_ref_add_conformance_impl):
+                                           exit 0, every area, ALL PASS
+    runner_test.py junit RUNNER LIB OUT    --junit against the reference
+                                           (OUT.reference.xml) and the broken
+                                           library (OUT.broken.xml): well
+                                           formed, counts agree with the text
+                                           report, FIFO behaviours are
+                                           <failure>s with expected/actual
 
 Each prints what it checked and exits 1 on the first mismatch.
 """
 
 import json
+import xml.etree.ElementTree as ElementTree
 import os
 import re
 import subprocess
@@ -204,6 +215,102 @@ def test_broken(runner, library, out):
           "behaviours without waiters still pass")
 
 
+def test_adapter(runner, library):
+    result = run(runner, "--impl", library)
+    check(result.returncode == 0, "exit status 0 (got %d)" % result.returncode)
+    check(os.path.abspath(library) in result.stdout,
+          "the header names the adapter library")
+    lines = area_lines(result.stdout)
+    for area in AREAS:
+        check(area in lines, "the report has the area " + area)
+        check(lines[area]["failed"] == "0", area + ": nothing failed")
+    check(result.stdout.rstrip().endswith("ALL PASS"), "the report ends ALL PASS")
+
+
+def junit_cases(path):
+    """The parsed document and {(classname, name): testcase}."""
+    tree = ElementTree.parse(path)  # raises on a malformed document
+    print("ok: %s is well-formed XML" % os.path.basename(path))
+    root = tree.getroot()
+    cases = {}
+    for case in root.iter("testcase"):
+        key = (case.get("classname"), case.get("name"))
+        if key in cases:
+            fail("testcase %s appears twice" % (key,))
+        cases[key] = case
+    return root, cases
+
+
+def check_junit_counts(root, stdout):
+    check(root.tag == "testsuites", "the root is <testsuites>")
+    lines = area_lines(stdout)
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    check(list(suites) == list(lines),
+          "one <testsuite> per reported area, in report order")
+    for area, counts in lines.items():
+        suite = suites[area]
+        cases = suite.findall("testcase")
+        check(int(suite.get("tests")) == int(counts["total"]) == len(cases),
+              area + ": tests= is the area's behaviour count")
+        failed = [c for c in cases if c.find("failure") is not None]
+        check(int(suite.get("failures")) == int(counts["failed"]) ==
+              len(failed),
+              area + ": failures= is the area's failed count")
+        check(all(c.get("classname") == area for c in cases),
+              area + ": every testcase's classname is the area")
+    check(int(root.get("tests")) ==
+          sum(int(c["total"]) for c in lines.values()),
+          "testsuites tests= is the sum of the areas")
+    check(int(root.get("failures")) ==
+          sum(int(c["failed"]) for c in lines.values()),
+          "testsuites failures= is the sum of the areas")
+
+
+def test_junit(runner, library, out):
+    reference_xml = out + ".reference.xml"
+    result = run(runner, "--filter", "healthcheck:waker", "--junit",
+                 reference_xml)
+    check(result.returncode == 0, "--junit run of the reference exits 0")
+    root, cases = junit_cases(reference_xml)
+    check_junit_counts(root, result.stdout)
+    check(int(root.get("failures")) == 0 and int(root.get("errors")) == 0,
+          "the reference has no failure and no error")
+    check(("waker", "WakerTest.TheWakerIsReusedAndCleanedForEverySuspension")
+          in cases, "a testcase is named classname=area, name=behaviour")
+
+    broken_xml = out + ".broken.xml"
+    result = run(runner, "--impl", library, "--filter", "pool", "--junit",
+                 broken_xml)
+    check(result.returncode == 1, "--junit run of the broken pool exits 1")
+    root, cases = junit_cases(broken_xml)
+    check_junit_counts(root, result.stdout)
+    for name in FIFO_BEHAVIOURS:
+        case = cases.get(("pool", name))
+        check(case is not None, name + " is a testcase of area pool")
+        failure = case.find("failure")
+        check(failure is not None, name + " has a <failure>")
+        check("expected" in failure.get("message") and
+              "actual" in failure.get("message"),
+              name + ": the message gives expected and actual")
+    order = cases[("pool", "PoolWaitingTest.WaitersServedInOrder")]
+    failure = order.find("failure")
+    check('expected: "0 1 2 3 4 5 0 1 2 3 4 5 0 1 2 3 4 5"' in failure.text,
+          "WaitersServedInOrder: the body gives the expected FIFO order")
+    check("actual:" in failure.text and
+          "tests/pool/waiting_test.cc:" in failure.text,
+          "WaitersServedInOrder: the body gives actual and where")
+    check(order.find("failure").get("message").startswith("Joined(log): "),
+          "the message names the checked expression")
+    passed = cases[("pool",
+                    "PoolAcquireReleaseTest.CoroutineAcquiresAndReleases")]
+    check(len(list(passed)) == 0, "a passing behaviour has no child element")
+    # Quotes in the messages came through the escaping: the raw file has
+    # them as &quot; inside attributes.
+    with open(broken_xml, encoding="utf-8") as f:
+        raw = f.read()
+    check("&quot;0 1 2 3 4 5" in raw, "quotes in attributes are escaped")
+
+
 def main(argv):
     if len(argv) < 3:
         fail(__doc__)
@@ -220,6 +327,10 @@ def main(argv):
         test_json(runner, argv[3])
     elif mode == "broken":
         test_broken(runner, argv[3], argv[4])
+    elif mode == "adapter":
+        test_adapter(runner, argv[3])
+    elif mode == "junit":
+        test_junit(runner, argv[3], argv[4])
     else:
         fail("unknown mode " + mode)
 

@@ -23,8 +23,8 @@ zend_result Startup(INIT_FUNC_ARGS) {
   (void)type;
   (void)module_number;
   core::ObservabilityModuleStartup();
-  if (!core::RegisterClasses() || !core::RegisterPoolClasses() ||
-      !core::RegisterScheduler()) {
+  if (!core::RegisterClasses() || !core::RegisterPoolExceptionClass() ||
+      !core::RegisterPoolClasses() || !core::RegisterScheduler()) {
     return FAILURE;
   }
   core::RegisterPool();

@@ -1,0 +1,96 @@
+// The pool adapter (zend_async_ref/conformance_pool.h): the reference
+// extension without its pool. Its module entry, "true_async", registers the
+// reference scheduler with its classes and the reference libuv reactor, and
+// leaves the pool to zend_async_conformance_pool_startup(), which the pool's
+// author implements. Linked into an implementation library by
+// zend_async_ref_add_conformance_impl() (cmake/ZendAsyncRefConformance.cmake)
+// together with the entry point zend_async_conformance_module().
+//
+// Lifecycle, per test (the runner starts and stops the module each time):
+//   MINIT      the scheduler's classes, the scheduler, the reactor, then the
+//              pool's startup hook;
+//   RINIT      ZEND_ASYNC_INITIALIZE;
+//   RSHUTDOWN  releases the scheduler's and the reactor's request state;
+//   MSHUTDOWN  the pool's shutdown hook, then forgets the scheduler's
+//              classes.
+//
+// Threading: the engine's thread.
+
+#include "core/async_classes.h"
+#include "core/observability.h"
+#include "core/reactor.h"
+#include "core/registration.h"
+#include "core/scheduler.h"
+#include "core/version.h"
+
+extern "C" {
+#include "zend_async_ref/conformance.h"
+#include "zend_async_ref/conformance_pool.h"
+
+// The default of the optional shutdown hook: nothing to forget.
+__attribute__((weak)) zend_result zend_async_conformance_pool_shutdown(
+    int type, int module_number) {
+  (void)type;
+  (void)module_number;
+  return SUCCESS;
+}
+}
+
+namespace zar::core {
+namespace {
+
+zend_result AdapterStartup(INIT_FUNC_ARGS) {
+  ObservabilityModuleStartup();
+  if (!RegisterClasses()) return FAILURE;
+  if (!RegisterScheduler()) return FAILURE;
+  if (!RegisterReactor()) return FAILURE;
+  return zend_async_conformance_pool_startup(type, module_number);
+}
+
+zend_result AdapterShutdown(SHUTDOWN_FUNC_ARGS) {
+  const zend_result pool =
+      zend_async_conformance_pool_shutdown(type, module_number);
+  ReleaseRequestState();
+  ObservabilityModuleShutdown();
+  ForgetClasses();
+  return pool;
+}
+
+zend_result AdapterRequestStartup(INIT_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  ZEND_ASYNC_INITIALIZE;
+  ObservabilityRequestStartup();
+  return SUCCESS;
+}
+
+zend_result AdapterRequestShutdown(SHUTDOWN_FUNC_ARGS) {
+  (void)type;
+  (void)module_number;
+  ReportLeftoversAtRequestEnd();
+  ReleaseRequestState();
+  ShutdownReactorForRequest();
+  ObservabilityRequestShutdown();
+  return SUCCESS;
+}
+
+zend_module_entry adapter_module_entry = {
+    STANDARD_MODULE_HEADER,
+    "true_async",
+    nullptr,  // functions
+    AdapterStartup,
+    AdapterShutdown,
+    AdapterRequestStartup,
+    AdapterRequestShutdown,
+    nullptr,  // info
+    kVersion,
+    STANDARD_MODULE_PROPERTIES,
+};
+
+}  // namespace
+}  // namespace zar::core
+
+extern "C" ZEND_ASYNC_CONFORMANCE_EXPORT zend_module_entry*
+zend_async_conformance_module(void) {
+  return &zar::core::adapter_module_entry;
+}
