@@ -69,10 +69,11 @@ function(zend_async_ref_add_conformance_impl name)
     POSITION_INDEPENDENT_CODE ON
     LINKER_LANGUAGE CXX)
   # The entry point lives in the adapter archive and nothing in SOURCES
-  # refers to it: ask the linker for it, which brings the adapter in.
+  # refers to it: ask the linker for it, which brings the adapter in. (No
+  # --exclude-libs: it would hide the entry point too; the adapter is
+  # compiled with hidden visibility, so the entry point is all it exports.)
   target_link_options(${name} PRIVATE
-    "LINKER:--undefined=zend_async_conformance_module"
-    "LINKER:--exclude-libs,ALL")
+    "LINKER:--undefined=zend_async_conformance_module")
   target_link_libraries(${name} PRIVATE
     ZendAsyncRef::conformance_pool_adapter
     ${ARG_LINK_LIBRARIES})
