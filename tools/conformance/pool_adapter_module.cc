@@ -18,6 +18,8 @@
 
 #include "core/async_classes.h"
 #include "core/observability.h"
+#include "core/pool.h"
+#include "core/pool_strict.h"
 #include "core/reactor.h"
 #include "core/registration.h"
 #include "core/scheduler.h"
@@ -37,6 +39,16 @@ __attribute__((weak)) zend_result zend_async_conformance_pool_shutdown(
 }
 
 namespace zar::core {
+
+// The scheduler's observability (core/observability.cc) calls into the
+// reference pool's ids and strict-mode ledgers (core/pool.h,
+// core/pool_strict.h). Another pool has neither: these weak no-ops stand in,
+// and the reference pool's own definitions win when it is the pool linked
+// (the adapter's self-test).
+__attribute__((weak)) void ResetPoolIds() {}
+__attribute__((weak)) void ForgetPoolLedgers() {}
+__attribute__((weak)) void ReportOpenPoolsAtRequestEnd() {}
+
 namespace {
 
 zend_result AdapterStartup(INIT_FUNC_ARGS) {
