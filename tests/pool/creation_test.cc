@@ -223,5 +223,35 @@ TEST_F(PoolCreationTest, UnconstructedPoolReportsNotInitialized) {
   }));
 }
 
+// The circuit breaker methods of an object whose __construct never ran
+// report it as the pool's other methods do, and never touch a pool that
+// does not exist.
+TEST_F(PoolCreationTest, UnconstructedPoolCircuitBreakerReportsNotInitialized) {
+  EXPECT_TRUE(RunMain([&] {
+    zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
+    zend_class_entry* ce = zend_lookup_class(name);
+    zend_string_release(name);
+    ASSERT_NE(ce, nullptr);
+    Zv pool;
+    object_init_ex(pool.get(), ce);
+    Log log;
+    for (const char* method :
+         {"getState", "activate", "deactivate", "recover"}) {
+      CallMethod(pool.get(), method);
+      log.push_back(std::string(method) + ": " + TakeExceptionText());
+    }
+    Zv null = Zv::Null();
+    CallMethod(pool.get(), "setCircuitBreakerStrategy", {null.get()});
+    log.push_back("setCircuitBreakerStrategy: " + TakeExceptionText());
+    EXPECT_EQ(Joined(log),
+              "getState: Async\\PoolException: Pool is not initialized "
+              "activate: Async\\PoolException: Pool is not initialized "
+              "deactivate: Async\\PoolException: Pool is not initialized "
+              "recover: Async\\PoolException: Pool is not initialized "
+              "setCircuitBreakerStrategy: Async\\PoolException: Pool is not "
+              "initialized");
+  }));
+}
+
 }  // namespace
 }  // namespace zar::pool_testing

@@ -101,6 +101,34 @@ TEST_F(PoolInternalTest, CountElementsHandlerCountsIdlePlusActive) {
   }));
 }
 
+// A waiting acquire holds a pool reference of its own besides its waker's,
+// so the pool outlives its last owner until the acquire returns.
+TEST_F(PoolInternalTest, AWaitingAcquireHoldsItsOwnPoolReference) {
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
+        [](zend_async_pool_t*, zval* result) {
+          ZVAL_LONG(result, 1);
+          return true;
+        },
+        nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
+    ASSERT_NE(pool, nullptr);
+    zval held;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
+    Spawn([pool] {
+      zval r;
+      ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+      ZEND_ASYNC_POOL_RELEASE(pool, &r);
+    });
+    Yield();
+    // The owner's, the waiting acquire's own and its waker's.
+    EXPECT_EQ(pool->event.ref_count, 3u);
+    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    Yield();
+    EXPECT_EQ(pool->event.ref_count, 1u);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  }));
+}
+
 // The reservation counter (the event's info()) of the conformance tests
 // whose PHP-made pools cannot be reached through the ABI.
 TEST_F(PoolInternalTest, ReleaseReservesForTheWokenWaiterUntilItRuns) {
@@ -127,14 +155,16 @@ TEST_F(PoolInternalTest, CloseLeavesNoReservation) {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     held = TryAcquire(pool);
     for (int i = 0; i < 3; i++) {
-      Spawn([&] { Zv resource = Acquire(pool); });
+      Spawn([&] {
+        Zv resource = Acquire(pool);
+        EXPECT_EQ(TakeExceptionText(), "Async\\PoolException: Pool is closed");
+      });
     }
     Spawn([&] {
       YieldTimes(3);
       Close(pool);
     });
   }));
-  EXPECT_EQ(TakeExceptionText(), "");
   EXPECT_EQ(Reserved(pool), 0u);
   Release(pool, held);
 }
