@@ -15,7 +15,7 @@
 extern "C" {
 #include "ext/pdo/pdo_pool.h"
 #include "ext/pdo/php_pdo_driver.h"
-#include "pdo_sim/src/pdo/php_pdo_int.h"
+#include "ext/pdo/php_pdo_int.h"
 }
 
 namespace pdo_sim::mock {

@@ -19,7 +19,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
-#include "pdo_sim/src/pdo/php_pdo_int.h"
+#include "ext/pdo/php_pdo_int.h"
 }
 
 namespace pdo_sim::sqlite {
