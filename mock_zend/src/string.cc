@@ -76,6 +76,40 @@ void zend_str_tolower(char* str, size_t length) {
   }
 }
 
+int zend_binary_strncasecmp(const char* s1, size_t len1, const char* s2,
+                            size_t len2, size_t length) {
+  if (s1 == s2) return 0;  // as PHP: the same pointer is equal, whatever len
+  const size_t limit1 = std::min(length, len1);
+  const size_t limit2 = std::min(length, len2);
+  const size_t common = std::min(limit1, limit2);
+  const auto lower = [](char c) {
+    const int u = static_cast<unsigned char>(c);
+    return u >= 'A' && u <= 'Z' ? u + 32 : u;
+  };
+  for (size_t i = 0; i < common; i++) {
+    const int c1 = lower(s1[i]);
+    const int c2 = lower(s2[i]);
+    if (c1 != c2) return c1 - c2;
+  }
+  return limit1 < limit2 ? -1 : (limit1 > limit2 ? 1 : 0);
+}
+
+const char* zend_memnistr(const char* haystack, const char* needle,
+                          size_t needle_len, const char* end) {
+  if (needle_len == 0) return haystack;
+  if (end < haystack || needle_len > static_cast<size_t>(end - haystack)) {
+    return nullptr;
+  }
+  const char* last = end - needle_len;
+  for (const char* p = haystack; p <= last; p++) {
+    if (zend_binary_strncasecmp(p, needle_len, needle, needle_len,
+                                needle_len) == 0) {
+      return p;
+    }
+  }
+  return nullptr;
+}
+
 }  // extern "C"
 
 namespace mock_zend::internal {

@@ -308,6 +308,29 @@ TEST_F(MockZendHashTest, PointerHelpersStoreIsPtrValues) {
   zend_hash_destroy(&ht);
 }
 
+TEST_F(MockZendHashTest, AddNewPointerHelpersAppendIsPtrValues) {
+  HashTable ht;
+  zend_hash_init(&ht, 0, nullptr, nullptr, false);
+  int first = 0;
+  int second = 0;
+  EXPECT_EQ(zend_hash_index_add_new_ptr(&ht, 7, &first), &first);
+  zend_string* key = zend_string_init(ZEND_STRL("k"), false);
+  EXPECT_EQ(zend_hash_add_new_ptr(&ht, key, &second), &second);
+  zend_string_release(key);
+  EXPECT_EQ(zend_hash_num_elements(&ht), 2u);
+  EXPECT_EQ(zend_hash_index_find_ptr(&ht, 7), &first);
+  EXPECT_EQ(zend_hash_str_find_ptr(&ht, ZEND_STRL("k")), &second);
+  EXPECT_EQ(Z_TYPE_P(zend_hash_index_find(&ht, 7)), IS_PTR);
+  EXPECT_EQ(Z_TYPE_P(zend_hash_str_find(&ht, ZEND_STRL("k"))), IS_PTR);
+  // Appended in insertion order, after what was there.
+  std::vector<void*> order;
+  void* ptr;
+  ZEND_HASH_FOREACH_PTR(&ht, ptr) { order.push_back(ptr); }
+  ZEND_HASH_FOREACH_END();
+  EXPECT_EQ(order, (std::vector<void*>{&first, &second}));
+  zend_hash_destroy(&ht);
+}
+
 TEST_F(MockZendHashTest, NewArrayIsARefcountedArrayOfZvals) {
   HashTable* array = zend_new_array(0);
   EXPECT_EQ(GC_REFCOUNT(array), 1u);

@@ -167,6 +167,31 @@ TEST_F(MockZendOperatorsTest, StrTolowerIsAsciiOnly) {
   EXPECT_STREQ(text, "mixed \xC3\x89t\xC3\x89");
 }
 
+TEST_F(MockZendOperatorsTest, BinaryStrncasecmpComparesAtMostLengthBytes) {
+  EXPECT_EQ(zend_binary_strncasecmp("SeT x", 5, "set", 3, 3), 0);
+  EXPECT_EQ(zend_binary_strncasecmp("SETTINGS", 8, "set", 3, 3), 0);
+  EXPECT_EQ(zend_binary_strncasecmp("SETTINGS", 8, "set", 3, 8), 1);
+  EXPECT_EQ(zend_binary_strncasecmp("se", 2, "SET", 3, 3), -1);
+  EXPECT_EQ(zend_binary_strncasecmp("b", 1, "A", 1, 1), 'b' - 'a');
+  EXPECT_EQ(zend_binary_strncasecmp("A", 1, "c", 1, 1), 'a' - 'c');
+  EXPECT_EQ(zend_binary_strncasecmp("abc", 3, "xyz", 3, 0), 0);
+  // ASCII only: bytes above 0x7F are compared as they are.
+  EXPECT_EQ(zend_binary_strncasecmp("\xC3\x89", 2, "\xC3\xA9", 2, 2),
+            0x89 - 0xA9);
+}
+
+TEST_F(MockZendOperatorsTest, MemnistrFindsTheFirstCaseInsensitiveMatch) {
+  const char text[] = "select get_lock('a'), GET_LOCK('b')";
+  const char* end = text + sizeof(text) - 1;
+  EXPECT_EQ(zend_memnistr(text, "GET_LOCK", 8, end), text + 7);
+  EXPECT_EQ(zend_memnistr(text, "release_lock", 12, end), nullptr);
+  EXPECT_EQ(zend_memnistr(text, "", 0, end), text);
+  // The needle must end inside [haystack, end).
+  EXPECT_EQ(zend_memnistr(text, "('B')", 5, end - 1), nullptr);
+  EXPECT_EQ(zend_memnistr(text, "('B')", 5, end), end - 5);
+  EXPECT_EQ(zend_memnistr(text, "select", 6, text + 3), nullptr);
+}
+
 TEST_F(MockZendOperatorsTest, TypeAndValueNames) {
   zval z;
   ZVAL_TRUE(&z);

@@ -100,6 +100,15 @@ static zend_always_inline void *zend_hash_index_add_ptr(HashTable *ht,
   zv = zend_hash_index_add(ht, h, &tmp);
   return zv ? Z_PTR_P(zv) : NULL;
 }
+/* REQUIRES: `h` is not in the table (PHP asserts it; nothing checks). */
+static zend_always_inline void *zend_hash_index_add_new_ptr(HashTable *ht,
+                                                            zend_ulong h,
+                                                            void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_index_add_new(ht, h, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
 static zend_always_inline void *zend_hash_index_update_ptr(HashTable *ht,
                                                            zend_ulong h,
                                                            void *pData) {
@@ -126,6 +135,15 @@ static zend_always_inline void *zend_hash_add_ptr(HashTable *ht,
   zval tmp, *zv;
   ZVAL_PTR(&tmp, pData);
   zv = zend_hash_add(ht, key, &tmp);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+/* REQUIRES: `key` is not in the table (PHP asserts it; nothing checks). */
+static zend_always_inline void *zend_hash_add_new_ptr(HashTable *ht,
+                                                      zend_string *key,
+                                                      void *pData) {
+  zval tmp, *zv;
+  ZVAL_PTR(&tmp, pData);
+  zv = zend_hash_add_new(ht, key, &tmp);
   return zv ? Z_PTR_P(zv) : NULL;
 }
 static zend_always_inline void *zend_hash_update_ptr(HashTable *ht,

@@ -15,7 +15,7 @@
 extern "C" {
 #include "ext/pdo/pdo_pool.h"
 #include "ext/pdo/php_pdo_driver.h"
-#include "pdo_sim/src/pdo/php_pdo_int.h"
+#include "ext/pdo/php_pdo_int.h"
 }
 
 namespace pdo_sim::mock {
@@ -348,13 +348,15 @@ zend_result CheckLiveness(pdo_dbh_t* dbh) {
 bool PoolBeforeAcquire(pdo_dbh_t* dbh) { return CheckLiveness(dbh) == SUCCESS; }
 
 // The pool takes the slot back (after rolling back): a session a
-// statement dirtied is reset, as COM_RESET_CONNECTION does.
+// statement dirtied is reset, as COM_RESET_CONNECTION does, and is clean
+// again (the driver clears the mark: a pool may leave that to it).
 bool PoolBeforeRelease(pdo_dbh_t* dbh) {
   if (CheckLiveness(dbh) != SUCCESS) return false;
   if (dbh->pool_session_dirty) {
     Server& server = TheServer();
     internal::ResetSession(server.locks, Conn(dbh)->session);
     server.counters.resets++;
+    dbh->pool_session_dirty = false;
   }
   return true;
 }

@@ -19,7 +19,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
-#include "pdo_sim/src/pdo/php_pdo_int.h"
+#include "ext/pdo/php_pdo_int.h"
 }
 
 namespace pdo_sim::sqlite {
@@ -149,10 +149,26 @@ zend_result CheckLiveness(pdo_dbh_t* dbh) {
   return Conn(dbh) != nullptr && Conn(dbh)->db != nullptr ? SUCCESS : FAILURE;
 }
 
+// The pool takes the slot back (after rolling back). SQLite cannot reset a
+// session: a slot whose SQL left state behind (a TEMPORARY table, ...) is
+// closed rather than handed to another coroutine.
+bool PoolBeforeRelease(pdo_dbh_t* dbh) { return !dbh->pool_session_dirty; }
+
 const pdo_dbh_methods kMethods = {
-    Close,         internal::Prepare, Do,      Begin,      Commit,
-    Rollback,      SetAttribute,      LastId,  FetchError, GetAttribute,
-    CheckLiveness, InTransaction,     nullptr, nullptr,
+    Close,
+    internal::Prepare,
+    Do,
+    Begin,
+    Commit,
+    Rollback,
+    SetAttribute,
+    LastId,
+    FetchError,
+    GetAttribute,
+    CheckLiveness,
+    InTransaction,
+    nullptr,
+    PoolBeforeRelease,
 };
 
 // ---- Connecting -------------------------------------------------------------

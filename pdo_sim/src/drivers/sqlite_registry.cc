@@ -8,7 +8,7 @@
 #include "pdo_sim/src/drivers/sqlite_internal.h"
 
 extern "C" {
-#include "pdo_sim/src/pdo/php_pdo_int.h"
+#include "ext/pdo/php_pdo_int.h"
 }
 
 namespace pdo_sim::sqlite::internal {

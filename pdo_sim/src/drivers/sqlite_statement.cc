@@ -3,6 +3,7 @@
 // binding, stepping (busy waits on the reactor), fetching, and giving the
 // prepared statement back to the cache when the PDOStatement goes.
 
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -10,6 +11,41 @@
 
 namespace pdo_sim::sqlite::internal {
 namespace {
+
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)); }
+
+// The statement cache's key for `sql` (a new reference): leading and
+// trailing whitespace dropped, every run of whitespace outside quotes made
+// one space, so that the same query written differently shares a prepared
+// statement while 'a  b' and 'a b' do not.
+zend_string* CacheKey(const zend_string* sql) {
+  const char* p = ZSTR_VAL(sql);
+  const char* end = p + ZSTR_LEN(sql);
+  while (p < end && IsSpace(*p)) p++;
+  while (end > p && IsSpace(end[-1])) end--;
+  zend_string* out = zend_string_alloc(static_cast<size_t>(end - p), false);
+  char* w = ZSTR_VAL(out);
+  char quote = 0;
+  for (; p < end; p++) {
+    const char c = *p;
+    if (quote != 0) {
+      *w++ = c;
+      if (c == '\\' && p + 1 < end) {
+        *w++ = *++p;
+      } else if (c == quote) {
+        quote = 0;
+      }
+    } else if (IsSpace(c)) {
+      if (w[-1] != ' ') *w++ = ' ';
+    } else {
+      if (c == '\'' || c == '"' || c == '`') quote = c;
+      *w++ = c;
+    }
+  }
+  *w = '\0';
+  ZSTR_LEN(out) = static_cast<size_t>(w - ZSTR_VAL(out));
+  return out;
+}
 
 void FinalizeStmt(void* stmt) {
   sqlite3_finalize(static_cast<sqlite3_stmt*>(stmt));
@@ -177,7 +213,7 @@ bool Prepare(pdo_dbh_t* dbh, zend_string* sql, pdo_stmt_t* stmt, zval*) {
   zend_string* nsql = nullptr;
   sqlite3_stmt* prepared = nullptr;
   if (conn->cache != nullptr && !conn->emulate_prepares) {
-    nsql = pdo_pool_stmt_cache_normalize(sql);
+    nsql = CacheKey(sql);
     pdo_pool_stmt_cache_entry_t* entry =
         pdo_pool_stmt_cache_take(conn->cache, nsql);
     if (entry != nullptr) {

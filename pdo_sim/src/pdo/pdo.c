@@ -3,14 +3,15 @@
  * driver registry, and the helpers php_pdo_driver.h offers drivers.
  *
  *   MINIT      PDOException (extends RuntimeException, public $errorInfo),
- *              PDO, PDOStatement, Pdo\Sqlite (extends PDO); the drivers
- *              "mock", "nopool" and "sqlite".
- *   MSHUTDOWN  forgets the drivers and class entries (the engine frees the
- *              classes).
+ *              PDO, PDOStatement, Pdo\Sqlite (extends PDO); the pool
+ *              (pdo_pool_init); the drivers "mock", "nopool" and "sqlite".
+ *   MSHUTDOWN  forgets the drivers, the pool (pdo_pool_shutdown) and the
+ *              class entries (the engine frees the classes).
  */
 #include <string.h>
 
 #include "ext/spl/spl_exceptions.h"
+#include "pdo_pool.h"
 #include "php_pdo_int.h"
 
 zend_class_entry *pdo_dbh_ce = NULL;
@@ -174,6 +175,7 @@ static zend_result pdo_minit(INIT_FUNC_ARGS) {
                                  pdo_sqlite_class_methods(), NULL, NULL);
   if (pdo_sqlite_ce == NULL) return FAILURE;
 
+  pdo_pool_init();
   if (php_pdo_register_driver(&pdo_mock_driver) != SUCCESS ||
       php_pdo_register_driver(&pdo_nopool_driver) != SUCCESS ||
       php_pdo_register_driver(&pdo_sqlite_driver) != SUCCESS) {
@@ -188,6 +190,7 @@ static zend_result pdo_mshutdown(SHUTDOWN_FUNC_ARGS) {
   php_pdo_unregister_driver(&pdo_sqlite_driver);
   php_pdo_unregister_driver(&pdo_nopool_driver);
   php_pdo_unregister_driver(&pdo_mock_driver);
+  pdo_pool_shutdown();
   pdo_dbh_ce = NULL;
   pdo_dbstmt_ce = NULL;
   pdo_exception_ce = NULL;

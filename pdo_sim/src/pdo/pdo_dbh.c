@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "pdo_pool_int.h"
+#include "pdo_pool.h"
 #include "php_pdo_int.h"
 
 static zend_object_handlers pdo_dbh_object_handlers_storage;
@@ -294,12 +294,21 @@ PHP_METHOD(PDO, exec) {
 
 /* ---- Transactions -------------------------------------------------------- */
 
+/* The server's view: a transaction opened with raw SQL, or implicitly with
+ * autocommit off, counts (the driver's in_transaction, else in_txn). */
+static bool pdo_is_in_transaction(pdo_dbh_t *conn) {
+  if (conn->methods != NULL && conn->methods->in_transaction != NULL) {
+    return conn->methods->in_transaction(conn);
+  }
+  return conn->in_txn;
+}
+
 PHP_METHOD(PDO, beginTransaction) {
   ZEND_PARSE_PARAMETERS_NONE();
   pdo_dbh_t *dbh = Z_PDO_DBH_P(ZEND_THIS);
   PDO_CONSTRUCT_CHECK;
   pdo_dbh_t *held = pdo_pool_peek_conn(dbh);
-  if (held != NULL && pdo_pool_conn_in_transaction(held)) {
+  if (held != NULL && pdo_is_in_transaction(held)) {
     zend_throw_exception_ex(pdo_exception_ce, 0,
                             "There is already an active transaction");
     RETURN_THROWS();
@@ -331,7 +340,7 @@ static void end_transaction(INTERNAL_FUNCTION_PARAMETERS, bool commit) {
   pdo_dbh_t *dbh = Z_PDO_DBH_P(ZEND_THIS);
   PDO_CONSTRUCT_CHECK;
   pdo_dbh_t *conn = pdo_pool_peek_conn(dbh);
-  if (conn == NULL || !pdo_pool_conn_in_transaction(conn)) {
+  if (conn == NULL || !pdo_is_in_transaction(conn)) {
     zend_throw_exception_ex(pdo_exception_ce, 0,
                             "There is no active transaction");
     RETURN_THROWS();
@@ -358,7 +367,7 @@ PHP_METHOD(PDO, inTransaction) {
   pdo_dbh_t *dbh = Z_PDO_DBH_P(ZEND_THIS);
   PDO_CONSTRUCT_CHECK;
   pdo_dbh_t *conn = pdo_pool_peek_conn(dbh);
-  RETURN_BOOL(conn != NULL && pdo_pool_conn_in_transaction(conn));
+  RETURN_BOOL(conn != NULL && pdo_is_in_transaction(conn));
 }
 
 /* ---- Object -------------------------------------------------------------- */

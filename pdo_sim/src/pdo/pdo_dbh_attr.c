@@ -10,7 +10,8 @@
  */
 #include <string.h>
 
-#include "pdo_pool_int.h"
+#include "Zend/zend_async_API.h"
+#include "pdo_pool.h"
 #include "php_pdo_int.h"
 
 /* ---- Attributes ---------------------------------------------------------- */

@@ -16,8 +16,8 @@
  */
 #include <string.h>
 
-#include "ext/pdo/pdo_pool.h"
-#include "ext/pdo/php_pdo_driver.h"
+#include "pdo_pool.h"
+#include "php_pdo_driver.h"
 
 typedef struct {
   const char state[6];

@@ -44,6 +44,10 @@ static ZEND_COLD void trace_pin(const pdo_dbh_t *conn, const char *reason) {
   zend_async_ref_trace("pdo pin conn#%u (%s)", conn->pool_slot_id, reason);
 }
 
+/* Nothing process-wide: every pool belongs to its template. */
+void pdo_pool_init(void) {}
+void pdo_pool_shutdown(void) {}
+
 zend_ulong pdo_pool_current_key(void) {
   zend_coroutine_t *coro = ZEND_ASYNC_CURRENT_COROUTINE;
   if (coro == NULL || ZEND_COROUTINE_IS_MAIN(coro)) return 0;
@@ -217,11 +221,6 @@ void pdo_pool_release_stmt_conn(pdo_dbh_t *conn) {
     return;
   }
   pdo_pool_release_conn(conn);
-}
-
-void pdo_pool_sync_error(pdo_dbh_t *dbh, pdo_dbh_t *conn) {
-  if (conn == dbh) return;
-  memcpy(*pdo_dbh_error_code(dbh), conn->error_code, sizeof(pdo_error_type));
 }
 
 /* ---- Per-coroutine error state ------------------------------------------- */

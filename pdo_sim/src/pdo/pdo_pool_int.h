@@ -7,7 +7,7 @@
 #define PDO_POOL_INT_H
 
 #include "Zend/zend_async_API.h"
-#include "ext/pdo/pdo_pool.h"
+#include "pdo_pool.h"
 
 BEGIN_EXTERN_C()
 
@@ -27,6 +27,12 @@ struct _pdo_pool_binding {
 
   pdo_error_type error_code; /* the coroutine's error state */
 };
+
+/* The key of the running coroutine in pool_bindings: 0 for no coroutine
+ * and for the main coroutine (stable across the scheduler's launch), the
+ * object handle of a coroutine object, else its address >> alignment.
+ * Never suspends. */
+zend_ulong pdo_pool_current_key(void);
 
 /* The server's view: a transaction opened with raw SQL, or implicitly with
  * autocommit off, counts (the driver's in_transaction, else in_txn). */

@@ -11,7 +11,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "ext/pdo/pdo_pool.h"
+#include "pdo_pool.h"
 
 /* Case-insensitive: does [p, end) start with `word`? */
 static bool starts_with_ci(const char *p, const char *end, const char *word) {

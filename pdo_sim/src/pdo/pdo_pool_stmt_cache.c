@@ -8,9 +8,7 @@
  * The table has no destructor: the cache owns its entries explicitly, so
  * moving one does not free it.
  */
-#include <ctype.h>
-
-#include "ext/pdo/pdo_pool.h"
+#include "pdo_pool.h"
 
 struct _pdo_pool_stmt_cache {
   HashTable entries; /* nsql -> pdo_pool_stmt_cache_entry_t*, LRU first */
@@ -92,33 +90,4 @@ uint32_t pdo_pool_stmt_cache_size(const pdo_pool_stmt_cache_t *cache) {
 
 uint32_t pdo_pool_stmt_cache_capacity(const pdo_pool_stmt_cache_t *cache) {
   return cache != NULL ? cache->capacity : 0;
-}
-
-zend_string *pdo_pool_stmt_cache_normalize(const zend_string *sql) {
-  const char *p = ZSTR_VAL(sql);
-  const char *end = p + ZSTR_LEN(sql);
-  while (p < end && isspace((unsigned char)*p)) p++;
-  while (end > p && isspace((unsigned char)end[-1])) end--;
-  zend_string *out = zend_string_alloc((size_t)(end - p), 0);
-  char *w = ZSTR_VAL(out);
-  char quote = 0;
-  for (; p < end; p++) {
-    const char c = *p;
-    if (quote != 0) {
-      *w++ = c;
-      if (c == '\\' && p + 1 < end) {
-        *w++ = *++p;
-      } else if (c == quote) {
-        quote = 0;
-      }
-    } else if (isspace((unsigned char)c)) {
-      if (w[-1] != ' ') *w++ = ' ';
-    } else {
-      if (c == '\'' || c == '"' || c == '`') quote = c;
-      *w++ = c;
-    }
-  }
-  *w = '\0';
-  ZSTR_LEN(out) = (size_t)(w - ZSTR_VAL(out));
-  return out;
 }

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "ext/pdo/pdo_pool.h"
+#include "pdo_pool.h"
 #include "php_pdo_int.h"
 
 static zend_object_handlers pdo_dbstmt_object_handlers_storage;

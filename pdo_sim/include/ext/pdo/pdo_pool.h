@@ -4,12 +4,11 @@
  * pinning). docs/pdo_pool.md tells the whole story; in short:
  *
  *   A pooled PDO object is a *template*: it never connects. Its
- *   zend_async_pool_t (ZEND_ASYNC_NEW_POOL with the C callbacks of
- *   pdo_pool.c, user_data = the template) makes *slots*: pdo_dbh_t's
- *   connected by the driver from copies of the template's DSN and
- *   credentials.
+ *   zend_async_pool_t (ZEND_ASYNC_NEW_POOL with the pool's C callbacks,
+ *   user_data = the template) makes *slots*: pdo_dbh_t's connected by the
+ *   driver from copies of the template's DSN and credentials.
  *
- *   Each coroutine (key: pdo_pool_current_key()) gets a *binding* in
+ *   Each coroutine (the main flow under key 0) gets a *binding* in
  *   template->pool_bindings the first time it needs a connection. The
  *   binding holds the slot while the slot is *pinned* - by a transaction
  *   (as the driver reports it), by live statements (pool_slot_refcount) or
@@ -17,6 +16,14 @@
  *   as soon as nothing pins it: after exec(), commit(), rollBack(), the
  *   last statement's destruction, and when the coroutine ends (a callback
  *   on the coroutine's event; the pool's before_release rolls back).
+ *
+ * This header is the seam between PDO's core and its pool: the rest of
+ * pdo_sim calls only what it declares, and the functions it declares are
+ * all defined by the pool's sources (src/pdo/pdo_pool*.c, or a pdo_pool.c
+ * of your own given to CMake as ZAR_PDO_POOL_SOURCE; docs/pdo_pool.md).
+ * Whatever a pool keeps private (the binding's layout, the coroutine key,
+ * its callbacks) stays in its own sources, with internal linkage or its
+ * own header.
  *
  * Everything reaches the pool through the ABI macros only.
  *
@@ -27,9 +34,17 @@
 #ifndef PDO_POOL_H
 #define PDO_POOL_H
 
+#include "php_pdo.h"
 #include "php_pdo_driver.h"
 
 BEGIN_EXTERN_C()
+
+/* ---- The module ---------------------------------------------------------- */
+
+/* Called from PDO's MINIT and MSHUTDOWN (before the drivers register, after
+ * they unregistered). Never suspend. */
+void pdo_pool_init(void);
+void pdo_pool_shutdown(void);
 
 /* ---- Template lifetime --------------------------------------------------- */
 
@@ -52,17 +67,11 @@ void pdo_pool_destroy(pdo_dbh_t *dbh);
 
 /* ---- Connections --------------------------------------------------------- */
 
-/* The key of the running coroutine in pool_bindings: 0 for no coroutine
- * and for the main coroutine (stable across the scheduler's launch), the
- * object handle of a coroutine object, else its address >> alignment.
- * Never suspends. */
-PDO_API zend_ulong pdo_pool_current_key(void);
-
 /* The connection the running coroutine works on: `dbh` itself when not
  * pooled; else the binding's slot (a broken one is given back first), or
  * a slot acquired from the pool (waiting without limit). NULL with an
  * exception pending when the pool could not give one. */
-PDO_API pdo_dbh_t *pdo_pool_acquire_conn(pdo_dbh_t *dbh);
+pdo_dbh_t *pdo_pool_acquire_conn(pdo_dbh_t *dbh);
 
 /* The connection the running coroutine holds: `dbh` when not pooled, the
  * bound slot, or NULL. Never acquires, never suspends. */
@@ -70,22 +79,22 @@ PDO_API pdo_dbh_t *pdo_pool_peek_conn(pdo_dbh_t *dbh);
 
 /* Gives the running coroutine's slot back unless it is pinned (statements,
  * a transaction the driver reports, session state). The binding stays. */
-PDO_API void pdo_pool_maybe_release(pdo_dbh_t *dbh);
+void pdo_pool_maybe_release(pdo_dbh_t *dbh);
 
 /* Called when the last statement borrowing `conn` lets go (its
  * pool_slot_refcount reached 0): gives the slot back unless its binding
  * still owns it and it is in a transaction or session-dirty. Works through
  * conn->pool, so after the PDO object is gone too. */
-PDO_API void pdo_pool_release_stmt_conn(pdo_dbh_t *conn);
+void pdo_pool_release_stmt_conn(pdo_dbh_t *conn);
 
 /* The Async\Pool object of a pooled template (made on first use, cached;
  * borrowed), NULL when not pooled. */
-PDO_API zend_object *pdo_pool_get_wrapper(pdo_dbh_t *dbh);
+zend_object *pdo_pool_get_wrapper(pdo_dbh_t *dbh);
 
 /* Remembers a driver attribute set on a template, so that every slot,
  * present and future, gets it. Never suspends. */
-PDO_API void pdo_pool_record_conn_attribute(pdo_dbh_t *dbh, zend_long attr,
-                                            zval *value);
+void pdo_pool_record_conn_attribute(pdo_dbh_t *dbh, zend_long attr,
+                                    zval *value);
 
 /* Marks `conn` session-dirty when `sql` leaves session state behind: any
  * '@' (user variables), a leading SET, USE, LOCK, UNLOCK, FLUSH, HANDLER,
@@ -93,11 +102,7 @@ PDO_API void pdo_pool_record_conn_attribute(pdo_dbh_t *dbh, zend_long attr,
  * case-insensitive; leading whitespace and comments are skipped and every
  * ';'-separated statement is looked at. No-op for an unpooled handle.
  * Never suspends. */
-PDO_API void pdo_pool_note_statement(pdo_dbh_t *conn, const zend_string *sql);
-
-/* Copies a slot's error code to the coroutine's error state (no-op when
- * `conn` is `dbh`). Never suspends. */
-PDO_API void pdo_pool_sync_error(pdo_dbh_t *dbh, pdo_dbh_t *conn);
+void pdo_pool_note_statement(pdo_dbh_t *conn, const zend_string *sql);
 
 /* ---- Per-coroutine error state (never suspend) --------------------------- */
 
@@ -153,9 +158,16 @@ PDO_API uint32_t
 pdo_pool_stmt_cache_capacity(const pdo_pool_stmt_cache_t *cache);
 /* Frees an entry (its driver data through driver_data_dtor). */
 PDO_API void pdo_pool_stmt_cache_entry_free(pdo_pool_stmt_cache_entry_t *entry);
-/* `sql` with leading/trailing whitespace dropped and every run of
- * whitespace outside quotes made one space (new reference). */
-PDO_API zend_string *pdo_pool_stmt_cache_normalize(const zend_string *sql);
+
+/* ---- Inline -------------------------------------------------------------- */
+
+/* Copies a slot's error code to the running coroutine's error state (no-op
+ * when `conn` is `dbh`: not pooled). Never suspends. */
+static inline void pdo_pool_sync_error(pdo_dbh_t *dbh, const pdo_dbh_t *conn) {
+  if (conn != dbh) {
+    memcpy(*pdo_dbh_error_code(dbh), conn->error_code, sizeof(pdo_error_type));
+  }
+}
 
 END_EXTERN_C()
 
