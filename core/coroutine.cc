@@ -96,9 +96,9 @@ void ReleaseObject(zend_object** slot) {
 }
 
 // free_obj: everything the coroutine still owns. A coroutine that ran has
-// already left its scope, the scheduler and its waker (coroutine_run.cc);
-// one that never ran (created and dropped, or freed at request end) leaves
-// them here.
+// already left its scope and the scheduler and emptied its waker
+// (coroutine_run.cc); one that never ran (created and dropped, or freed at
+// request end) leaves them here. The waker itself ends here.
 void CoroutineFree(zend_object* object) {
   AsyncCoroutine* self = AsyncCoroutine::FromObject(object);
   zend_coroutine_t* coroutine = &self->coroutine;
@@ -112,7 +112,7 @@ void CoroutineFree(zend_object* object) {
     zend_string_release(coroutine->filename);
     coroutine->filename = nullptr;
   }
-  DestroyWaker(coroutine);
+  ReleaseWaker(coroutine);
   if (coroutine->internal_context != nullptr) {
     zend_async_coroutine_internal_context_dispose(coroutine);
   }
@@ -173,6 +173,9 @@ zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
   event->dispose = CoroutineDispose;
   event->info = CoroutineInfo;
   coroutine->scope = scope;
+  // Its waker, for life (zend_object_alloc zeroed the storage).
+  zend_async_waker_init(&self->waker_storage);
+  coroutine->waker = &self->waker_storage;
   zend_object_std_init(&self->std, ce);
   return coroutine;
 }
@@ -198,21 +201,31 @@ zend_async_waker_t* NewWaker(zend_coroutine_t* coroutine) {
     return waker;
   }
   waker = &AsyncCoroutine::FromAbi(coroutine)->waker_storage;
-  // As the default's ecalloc: every field zero, then initialised (the
-  // storage may hold a waker destroyed earlier).
+  // As at creation: every field zero, then initialised (the storage may
+  // hold a waker released earlier).
   memset(waker, 0, sizeof(*waker));
   zend_async_waker_init(waker);
   coroutine->waker = waker;
   return waker;
 }
 
-void DestroyWaker(zend_coroutine_t* coroutine) {
+void EmptyWaker(zend_coroutine_t* coroutine) {
+  zend_async_waker_clean(coroutine);
+}
+
+void ReleaseWaker(zend_coroutine_t* coroutine) {
   zend_async_waker_t* waker = coroutine->waker;
   if (waker == nullptr) return;
-  ZEND_ASYNC_WAKER_DESTROY(coroutine);
+  zend_async_waker_clean(coroutine);
   coroutine->waker = nullptr;
+  if (waker->triggered_events != nullptr) {
+    zend_hash_destroy(waker->triggered_events);
+    efree(waker->triggered_events);
+    waker->triggered_events = nullptr;
+  }
+  zend_hash_destroy(&waker->events);
   if (waker != &AsyncCoroutine::FromAbi(coroutine)->waker_storage) {
-    efree(waker);  // made by another waker_new_fn
+    efree(waker);  // installed by someone else (ecalloc'd, as the default)
   }
 }
 

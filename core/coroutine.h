@@ -63,10 +63,12 @@ struct AsyncCoroutine {
   // upstream allows: a finish callback may wait (PDO rolls a connection
   // back there).
   bool finalizing;
-  // The coroutine's waker: coroutine.waker points here from NewWaker until
-  // DestroyWaker. Embedded, so a waker costs no allocation, and right after
-  // the fields above, so its status shares a cache line with what every
-  // switch reads (fiber, queued) and its address needs no load.
+  // The coroutine's waker: coroutine.waker points here from the coroutine's
+  // creation until the object is freed (ReleaseWaker), as upstream's
+  // coroutines carry theirs; ZEND_ASYNC_WAKER_DESTROY only empties it.
+  // Embedded, so a waker costs no allocation, and right after the fields
+  // above, so its status shares a cache line with what every switch reads
+  // (fiber, queued) and its address needs no load.
   zend_async_waker_t waker_storage;
   zend_object std;  // last, as zend_object_alloc requires
 
@@ -106,19 +108,26 @@ inline void ApplyCurrentLocation(zend_string** filename, uint32_t* lineno) {
   *lineno = zend_get_executed_lineno();
 }
 
-// waker_new_fn (ZEND_ASYNC_WAKER_NEW): the ABI's default constructor, on
-// the coroutine's embedded storage instead of a new allocation. NULL means
-// the current coroutine (E_CORE_ERROR "Cannot create waker for a coroutine
-// that is not running", NULL, when there is none). An existing waker is
-// reused, cleaned first unless its status is NO_STATUS; otherwise the
-// embedded waker is initialised (zend_async_waker_init) and installed.
+// waker_new_fn (ZEND_ASYNC_WAKER_NEW), as upstream's: the coroutine's own
+// waker, cleaned first (zend_async_waker_clean) unless its status is
+// NO_STATUS. NULL means the current coroutine (E_CORE_ERROR "Cannot create
+// waker for a coroutine that is not running", NULL, when there is none).
+// Every coroutine has its waker from creation; one without (a waker another
+// destructor took away) gets its embedded storage initialised again.
 // REQUIRES: `coroutine` is an AsyncCoroutine (every coroutine of this
 // scheduler is).
 zend_async_waker_t* NewWaker(zend_coroutine_t* coroutine);
 
-// Destroys the coroutine's waker (ZEND_ASYNC_WAKER_DESTROY) and frees its
-// memory unless it is the embedded one. No-op without a waker.
-void DestroyWaker(zend_coroutine_t* coroutine);
+// waker_destroy_fn (ZEND_ASYNC_WAKER_DESTROY), as upstream's: empties the
+// waker (its dtor hook run, status NO_STATUS, error, result, suspension site
+// and events released: zend_async_waker_clean) and leaves it installed, so
+// coroutine->waker stays valid for the coroutine's life. No-op without one.
+void EmptyWaker(zend_coroutine_t* coroutine);
+
+// The end of the coroutine's waker, when the object is freed: emptied, its
+// tables destroyed, coroutine->waker NULL (its memory freed unless it is the
+// embedded one). No-op without a waker.
+void ReleaseWaker(zend_coroutine_t* coroutine);
 
 }  // namespace zar::core
 

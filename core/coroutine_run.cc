@@ -26,7 +26,7 @@ void AbandonCoroutine(SchedulerState* s, AsyncCoroutine* self) {
   ZEND_COROUTINE_SET_BAILOUT(coroutine);
   ZEND_COROUTINE_SET_FINISHED(coroutine);
   Unqueue(s, self);
-  DestroyWaker(coroutine);
+  ZEND_ASYNC_WAKER_DESTROY(coroutine);
   if (coroutine->internal_context != nullptr) {
     zend_async_coroutine_internal_context_dispose(coroutine);
   }
@@ -163,7 +163,7 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
   if (coroutine->internal_context != nullptr) {
     zend_async_coroutine_internal_context_dispose(coroutine);
   }
-  DestroyWaker(coroutine);
+  ZEND_ASYNC_WAKER_DESTROY(coroutine);
   UnregisterCoroutine(s, self);
 
   if (!handled) {

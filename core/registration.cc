@@ -11,10 +11,10 @@ namespace zar::core {
 namespace {
 
 // Every operation of the scheduler group, in the register function's
-// order. A NULL waker constructor/destructor selects the ABI's default.
-// The constructor is ours (NewWaker: the default's behaviour on the
-// coroutine's embedded waker); the destructor is the default, which frees
-// no memory (DestroyWaker frees a waker that is not the embedded one).
+// order. A NULL waker constructor/destructor would select the ABI's
+// default; both are ours, as upstream's: every coroutine carries its
+// embedded waker from creation until it is freed, NewWaker hands it out
+// (cleaned) and EmptyWaker empties it without taking it away.
 struct SchedulerRegistration {
   zend_async_scheduler_launch_t scheduler_launch;
   zend_async_new_coroutine_t new_coroutine;
@@ -61,7 +61,7 @@ constexpr SchedulerRegistration kScheduler = {
     .spawn_and_throw = &SpawnAndThrow,
     .shutdown = &Shutdown,
     .waker_new = &NewWaker,
-    .waker_destroy = nullptr,
+    .waker_destroy = &EmptyWaker,
     .get_coroutines = &GetCoroutines,
     .add_microtask = &AddMicrotask,
     .get_awaiting_info = &GetAwaitingInfo,

@@ -28,7 +28,7 @@ void AbandonCoroutines(SchedulerState* s) {
   ZEND_HASH_FOREACH_END();
   for (AsyncCoroutine* co : left) {
     co->fiber = nullptr;
-    DestroyWaker(&co->coroutine);
+    ZEND_ASYNC_WAKER_DESTROY(&co->coroutine);
     UnregisterCoroutine(s, co);
     ScopeRemoveCoroutine(co);
     ReleaseCoroutine(co);

@@ -117,6 +117,7 @@ TEST_F(PollEventTest, PollEventOnADescriptorAndItsInfo) {
   EXPECT_FALSE(by_fd->is_socket);
   EXPECT_EQ(by_fd->file, sockets.left());
   EXPECT_TRUE(by_socket->is_socket);
+  // An upstream fact: php-async's libuv reactor writes this very info().
   EXPECT_EQ(InfoOf(&by_fd->base),
             "Poll(fd=" + std::to_string(sockets.left()) + ", events=r)");
   EXPECT_EQ(InfoOf(&by_socket->base),

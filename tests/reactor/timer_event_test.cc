@@ -266,6 +266,7 @@ TEST_F(TimerEventTest, InfoDescribesTimeoutAndKind) {
   zend_async_timer_event_t* periodic = ZEND_ASYNC_NEW_TIMER_EVENT(100, true);
   zend_async_timer_event_t* once = ZEND_ASYNC_NEW_TIMER_EVENT(5, false);
 
+  // An upstream fact: php-async's libuv reactor writes this very info().
   EXPECT_EQ(InfoOf(&periodic->base), "Timer(timeout=100ms, periodic)");
   EXPECT_EQ(InfoOf(&once->base), "Timer(timeout=5ms, once)");
   ZEND_ASYNC_EVENT_RELEASE(&periodic->base);

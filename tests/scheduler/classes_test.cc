@@ -95,17 +95,5 @@ TEST_F(ClassesTest, CoroutineIsAnAwaitableAndScopeAScopeProvider) {
                       ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_SCOPE_PROVIDER)));
 }
 
-TEST_F(ClassesTest, UnsupportedFeaturesThrowInsteadOfCrashing) {
-  EXPECT_EQ(ZEND_ASYNC_NEW_FUTURE(false), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Futures is not supported by zend-async-ref");
-  EXPECT_EQ(ZEND_ASYNC_NEW_CHANNEL(1, false, false), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Channels is not supported by zend-async-ref");
-  EXPECT_EQ(ZEND_ASYNC_NEW_GROUP(1, 0, nullptr), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Task groups is not supported by zend-async-ref");
-}
-
 }  // namespace
 }  // namespace zar::scheduler_testing

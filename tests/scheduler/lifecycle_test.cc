@@ -102,24 +102,6 @@ TEST_F(LifecycleTest, StateMachineAcrossTwoRequests) {
                           ZEND_ASYNC_READY));
 }
 
-TEST_F(LifecycleTest, EveryCoroutineStackIsReleased) {
-  const size_t before = CountFiberStacks();
-  size_t during = 0;
-  int finished = 0;
-  EXPECT_TRUE(RunMain([&] {
-    for (int i = 0; i < 300; i++) {
-      Spawn([&](mock_zend::Call&) {
-        Yield();
-        finished++;
-      });
-    }
-    Spawn([&](mock_zend::Call&) { during = CountFiberStacks(); });
-  }));
-  EXPECT_EQ(finished, 300);
-  EXPECT_GT(during, before);
-  EXPECT_EQ(CountFiberStacks(), before);
-}
-
 TEST_F(LifecycleTest, MainCoroutineStartHandlersRunAtLaunch) {
   static int entered = 0;
   entered = 0;
@@ -151,45 +133,6 @@ TEST_F(LifecycleTest, GenInfoTellsWhereACoroutineSuspended) {
   EXPECT_EQ(info,
             "Coroutine spawned at spawn.php:3, suspended at wait.php:9 "
             "(worker)");
-}
-
-TEST_F(LifecycleTest, GetCoroutinesListsTheLiveOnes) {
-  uint32_t count = 0;
-  bool all_coroutines = true;
-  EXPECT_TRUE(RunMain([&] {
-    Spawn([](mock_zend::Call&) {});
-    Spawn([](mock_zend::Call&) {});
-    zend_array* coroutines = ZEND_ASYNC_GET_COROUTINES();
-    count = zend_hash_num_elements(coroutines);
-    zval* value;
-    ZEND_HASH_FOREACH_VAL(coroutines, value) {
-      all_coroutines =
-          all_coroutines && Z_TYPE_P(value) == IS_OBJECT &&
-          Z_OBJCE_P(value) == ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_COROUTINE);
-    }
-    ZEND_HASH_FOREACH_END();
-    zend_array_release(coroutines);
-  }));
-  EXPECT_EQ(count, 3u);  // main and the two spawned
-  EXPECT_TRUE(all_coroutines);
-}
-
-TEST_F(LifecycleTest, AwaitingInfoDescribesWhatACoroutineWaitsFor) {
-  std::vector<std::string> infos;
-  EXPECT_TRUE(RunMain([&] {
-    CoroutineRef waiter(Spawn([](mock_zend::Call&) { Delay(1); }));
-    Yield();  // the waiter suspends on its timer
-    zend_array* info = ZEND_ASYNC_GET_AWAITING_INFO(waiter.get());
-    zval* value;
-    ZEND_HASH_FOREACH_VAL(info, value) {
-      infos.push_back(Z_TYPE_P(value) == IS_STRING ? Z_STRVAL_P(value) : "?");
-    }
-    ZEND_HASH_FOREACH_END();
-    zend_array_release(info);
-    Await(waiter.get());
-  }));
-  ASSERT_EQ(infos.size(), 1u);
-  EXPECT_FALSE(infos[0].empty());
 }
 
 }  // namespace

@@ -80,18 +80,6 @@ TEST_F(SuspendTest, MainYieldLetsSpawnedCoroutinesRun) {
       log, ElementsAre("main before yield", "coroutine", "main after yield"));
 }
 
-TEST_F(SuspendTest, SuspendWithoutEventsOrQueueThrows) {
-  std::string error;
-  EXPECT_TRUE(RunMain([&] {
-    Spawn([&](mock_zend::Call&) {
-      ZEND_ASYNC_WAKER_NEW(ZEND_ASYNC_CURRENT_COROUTINE);
-      EXPECT_FALSE(ZEND_ASYNC_SUSPEND());
-      error = TakeExceptionText();
-    });
-  }));
-  EXPECT_EQ(error, "Error: The coroutine has no events to wait for");
-}
-
 TEST_F(SuspendTest, ZeroDelayKeepsTheOrderOfStatements) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {

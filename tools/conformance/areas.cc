@@ -64,7 +64,6 @@ constexpr Entry kTable[] = {
     {"PollProxyEventTest", kReactor},
     {"ReactorLifetimeTest", kReactor},
     {"ReactorLoopTest", kReactor},
-    {"ReactorUnsupportedTest", kReactor},
     {"SignalEventTest", kReactor},
     {"TimerEventTest", kReactor},
     {"TriggerEventTest", kReactor},

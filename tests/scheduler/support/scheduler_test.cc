@@ -183,27 +183,4 @@ std::vector<std::string> ErrorLog() {
   return log;
 }
 
-size_t CountFiberStacks() {
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t stack_size = 1u << 20;  // the default (kDefaultStackSize)
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  uintptr_t guard_end = 0;  // end of the last one-page ---p mapping
-  size_t stacks = 0;
-  while (std::getline(maps, line)) {
-    uintptr_t start = 0, end = 0;
-    char permissions[5] = {};
-    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " %4s", &start, &end,
-                    permissions) != 3) {
-      continue;
-    }
-    const std::string perms(permissions);
-    if (perms == "rw-p" && start == guard_end && end - start == stack_size) {
-      stacks++;
-    }
-    guard_end = perms == "---p" && end - start == page ? end : 0;
-  }
-  return stacks;
-}
-
 }  // namespace zar::scheduler_testing

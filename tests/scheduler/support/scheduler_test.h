@@ -105,11 +105,6 @@ std::string TakeExceptionText();
 // Reported errors as "E_LEVEL: message".
 std::vector<std::string> ErrorLog();
 
-// The number of mappings in this process that look like coroutine stacks:
-// a one-page PROT_NONE guard right below a read-write region of the
-// default stack size (/proc/self/maps). Fibers the scheduler keeps count.
-size_t CountFiberStacks();
-
 }  // namespace zar::scheduler_testing
 
 #endif  // ZAR_TESTS_SCHEDULER_SUPPORT_SCHEDULER_TEST_H_
