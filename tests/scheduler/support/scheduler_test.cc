@@ -166,6 +166,16 @@ bool WaitFor(zend_async_event_t* event) {
   return resumed;
 }
 
+void ExpectWakerInitialised(const zend_async_waker_t* waker) {
+  EXPECT_EQ(waker->status, ZEND_ASYNC_WAKER_NO_STATUS);
+  EXPECT_EQ(zend_hash_num_elements(&waker->events), 0u);
+  EXPECT_EQ(waker->triggered_events, nullptr);
+  EXPECT_EQ(Z_TYPE(waker->result), IS_UNDEF);
+  EXPECT_EQ(waker->error, nullptr);
+  EXPECT_EQ(waker->filename, nullptr);
+  EXPECT_EQ(waker->dtor, nullptr);
+}
+
 std::string TakeExceptionText() {
   zend_object* exception = mock_zend::TakeException();
   if (exception == nullptr) return "";

@@ -105,6 +105,10 @@ std::string TakeExceptionText();
 // Reported errors as "E_LEVEL: message".
 std::vector<std::string> ErrorLog();
 
+// Checks (GoogleTest expectations) that `waker` is as zend_async_waker_init
+// leaves it: no status, no events, no result, error or suspension site.
+void ExpectWakerInitialised(const zend_async_waker_t* waker);
+
 }  // namespace zar::scheduler_testing
 
 #endif  // ZAR_TESTS_SCHEDULER_SUPPORT_SCHEDULER_TEST_H_
