@@ -21,7 +21,6 @@ extern "C" {
 #include "SAPI.h"
 #include "Zend/zend_long.h"
 #include "php_main.h"
-#include "php_variables.h"
 #include "sapi/embed/php_embed.h"
 #include "zend_async_ref/registry_testing.h"
 }
@@ -374,24 +373,6 @@ TEST_F(SapiTest, ZendUlongMaxIsTheLargestZendUlong) {
   EXPECT_EQ(ZEND_ULONG_MAX, UINT64_MAX);
   EXPECT_EQ(c_zend_ulong_max(), 18446744073709551615ull);
   EXPECT_EQ(static_cast<zend_ulong>(ZEND_ULONG_MAX + 1), 0u);
-}
-
-TEST_F(SapiTest, RegisterVariableSetsAnArrayEntry) {
-  sapi_startup(&sapi);
-  ASSERT_EQ(php_module_startup(&sapi, nullptr), SUCCESS);
-  ASSERT_EQ(php_request_startup(), SUCCESS);
-  zval vars;
-  array_init(&vars);
-  php_register_variable("PHP_SELF", "-", &vars);
-  php_register_variable("PHP_SELF", "/index.php", &vars);
-  php_register_variable("ignored", "x", nullptr);  // no $_SERVER: no-op
-  EXPECT_EQ(zend_hash_num_elements(Z_ARRVAL(vars)), 1u);
-  zval* self = zend_hash_str_find(Z_ARRVAL(vars), "PHP_SELF", 8);
-  ASSERT_NE(self, nullptr);
-  EXPECT_STREQ(Z_STRVAL_P(self), "/index.php");
-  zval_ptr_dtor(&vars);
-  php_request_shutdown(nullptr);
-  ExpectCleanRequest();
 }
 
 // ---- The embed SAPI ---------------------------------------------------------

@@ -1,14 +1,14 @@
 /*
- * zend-async-ref: mock PHP. Request variables (PHP's main/php_variables.h).
+ * zend-async-ref: mock PHP.
  *
- * The mock has no superglobals ($_GET, $_SERVER, ...) and parses no
- * request data; it provides the registration of one variable into an
- * array the caller owns.
+ * Request variables ($_GET, $_POST, $_COOKIE, ...). The mock has no SAPI
+ * input to parse, so it provides the names of the tracked arrays and the
+ * parse targets only; the registration functions (php_register_variable
+ * and friends) are not provided.
  */
 #ifndef PHP_VARIABLES_H
 #define PHP_VARIABLES_H
 
-#include "SAPI.h"
 #include "php.h"
 
 #define PARSE_POST 0
@@ -19,13 +19,12 @@
 #define PARSE_SERVER 5
 #define PARSE_SESSION 6
 
-BEGIN_EXTERN_C()
-/* Sets track_vars_array[var] = val (a copy of the string). var and val
- * must not be NULL. With a NULL track_vars_array PHP registers into
- * $_SERVER; the mock has none, so the call does nothing. A
- * track_vars_array that is not an array is left alone. */
-PHPAPI void php_register_variable(const char *var, const char *val,
-                                  zval *track_vars_array);
-END_EXTERN_C()
+#define TRACK_VARS_POST 0
+#define TRACK_VARS_GET 1
+#define TRACK_VARS_COOKIE 2
+#define TRACK_VARS_SERVER 3
+#define TRACK_VARS_ENV 4
+#define TRACK_VARS_FILES 5
+#define TRACK_VARS_REQUEST 6
 
 #endif /* PHP_VARIABLES_H */
