@@ -94,9 +94,6 @@ zend_result RequestShutdown(SHUTDOWN_FUNC_ARGS) {
 
 extern "C" {
 
-// ZEND_DECLARE_MODULE_GLOBALS(async) (ext/async/php_async.h).
-zend_async_globals async_globals;
-
 zend_module_entry zar_async_module_entry = {
     STANDARD_MODULE_HEADER,
     PHP_ASYNC_NAME,
