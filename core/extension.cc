@@ -11,8 +11,12 @@
 //              whatever scheduler state is left, then the reactor's
 //              request state; empties the quarantine.
 //   MSHUTDOWN  forgets the class entries (the engine frees them).
+//   GINIT      zeroes the module globals (ext/async/php_async.h), whose
+//              uvloop the reactor initialises per request.
 
 #include "core/extension.h"
+
+#include <cstring>
 
 #include "core/async_classes.h"
 #include "core/observability.h"
@@ -22,9 +26,19 @@
 #include "core/scheduler.h"
 #include "core/version.h"
 
+extern "C" {
+#include "ext/async/php_async.h"
+}
+
 namespace zar::core {
 
 namespace {
+
+// PHP_GINIT(async): the globals start zeroed (no loop initialised). Run
+// when php_module_startup() registers the module.
+void GlobalsCtor(void* globals) {
+  memset(globals, 0, sizeof(zend_async_globals));
+}
 
 zend_result ModuleStartup(INIT_FUNC_ARGS) {
   (void)type;
@@ -74,7 +88,7 @@ extern "C" {
 
 zend_module_entry zar_async_module_entry = {
     STANDARD_MODULE_HEADER,
-    "true_async",
+    PHP_ASYNC_NAME,
     nullptr,  // functions
     zar::core::ModuleStartup,
     zar::core::ModuleShutdown,
@@ -82,7 +96,12 @@ zend_module_entry zar_async_module_entry = {
     zar::core::RequestShutdown,
     nullptr,  // info
     zar::core::kVersion,
-    STANDARD_MODULE_PROPERTIES,
+    sizeof(zend_async_globals),  // PHP_MODULE_GLOBALS(async)
+    &async_globals,
+    zar::core::GlobalsCtor,
+    nullptr,  // globals_dtor
+    nullptr,  // post_deactivate
+    STANDARD_MODULE_PROPERTIES_EX,
 };
 
 }  // extern "C"

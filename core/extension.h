@@ -21,8 +21,10 @@ extern char kSchedulerModuleName[];
 }  // namespace zar::core
 
 extern "C" {
-// The module entry ("true_async"). Pass &zar_async_module_entry to
-// php_module_startup().
+// The module entry ("true_async"). Pass it to php_module_startup(sapi,
+// &zar_async_module_entry) (php_mock_module_startup() for several modules),
+// or link ZendAsyncRef::core_builtin to make it a built-in extension that
+// every startup loads. Its globals are in ext/async/php_async.h.
 extern zend_module_entry zar_async_module_entry;
 }
 

@@ -4,49 +4,41 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
+#include "ext/async/php_async.h"
 #include "php.h"
 }
 
 namespace zar::core::reactor {
 namespace {
 
-// The request's loop. Static storage: one request at a time (non-ZTS).
-struct LoopState {
-  uv_loop_t loop;
-  bool initialised = false;  // uv_loop_init succeeded, uv_loop_close pending
-  bool running = false;      // inside uv_run (LoopExecute or LoopShutdown)
-};
-
-LoopState& State() {
-  static LoopState state;
-  return state;
-}
+// Whether a uv_run is in progress (LoopExecute or LoopShutdown). The loop
+// itself and whether it is initialised live in the extension's globals:
+// ASYNC_G(uvloop), ASYNC_G(reactor_started).
+bool running = false;
 
 }  // namespace
 
 uv_loop_t* AcquireLoop() {
-  LoopState& state = State();
-  if (state.initialised) {
-    return &state.loop;
+  if (ASYNC_G(reactor_started)) {
+    return &ASYNC_G(uvloop);
   }
-  const int error = uv_loop_init(&state.loop);
+  const int error = uv_loop_init(&ASYNC_G(uvloop));
   if (error != 0) {
     zend_throw_error(nullptr, "Failed to initialize loop: %s",
                      uv_strerror(error));
     return nullptr;
   }
-  state.initialised = true;
-  return &state.loop;
+  ASYNC_G(reactor_started) = true;
+  return &ASYNC_G(uvloop);
 }
 
 bool LoopStartup() { return AcquireLoop() != nullptr; }
 
 bool LoopShutdown() {
-  LoopState& state = State();
-  if (!state.initialised) {
+  if (!ASYNC_G(reactor_started)) {
     return true;
   }
-  if (state.running) {
+  if (running) {
     return false;
   }
 
@@ -56,35 +48,35 @@ bool LoopShutdown() {
   // Only closing handles are left (and libuv's internal ones, which do not
   // keep the loop alive): each pass runs every close callback queued
   // before it.
-  state.running = true;
-  while (uv_loop_alive(&state.loop) != 0) {
-    uv_run(&state.loop, UV_RUN_NOWAIT);
+  uv_loop_t* loop = &ASYNC_G(uvloop);
+  running = true;
+  while (uv_loop_alive(loop) != 0) {
+    uv_run(loop, UV_RUN_NOWAIT);
   }
-  state.running = false;
+  running = false;
 
-  const int error = uv_loop_close(&state.loop);
+  const int error = uv_loop_close(loop);
   ZEND_ASSERT(error == 0);
   (void)error;
-  state.initialised = false;
+  ASYNC_G(reactor_started) = false;
   return true;
 }
 
 bool LoopExecute(bool no_wait) {
-  LoopState& state = State();
-  if (!state.initialised || state.running || uv_loop_alive(&state.loop) == 0) {
+  uv_loop_t* loop = &ASYNC_G(uvloop);
+  if (!ASYNC_G(reactor_started) || running || uv_loop_alive(loop) == 0) {
     return LoopAlive();
   }
   const bool wait = !no_wait && ZEND_ASYNC_ACTIVE_EVENT_COUNT > 0;
-  state.running = true;
-  uv_run(&state.loop, wait ? UV_RUN_ONCE : UV_RUN_NOWAIT);
-  state.running = false;
+  running = true;
+  uv_run(loop, wait ? UV_RUN_ONCE : UV_RUN_NOWAIT);
+  running = false;
   return LoopAlive();
 }
 
 bool LoopAlive() {
-  LoopState& state = State();
-  return state.initialised && ZEND_ASYNC_ACTIVE_EVENT_COUNT > 0 &&
-         uv_loop_alive(&state.loop) != 0;
+  return ASYNC_G(reactor_started) && ZEND_ASYNC_ACTIVE_EVENT_COUNT > 0 &&
+         uv_loop_alive(&ASYNC_G(uvloop)) != 0;
 }
 
 void LoopQuiesce() {}

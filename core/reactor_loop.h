@@ -1,10 +1,12 @@
 // zend-async-ref core: the request's libuv loop.
 //
-// One uv_loop_t per request, initialised by LoopStartup() or by the first
-// call that needs it (creating an event, LoopNow()), and closed by
-// LoopShutdown() at request end. These functions are the bodies of the
-// reactor's loop-level ABI entries (reactor_startup, reactor_shutdown,
-// reactor_execute, reactor_loop_alive, reactor_quiesce, now,
+// One uv_loop_t per request, ASYNC_G(uvloop) in the extension's globals
+// (ext/async/php_async.h, where upstream keeps it), initialised by
+// LoopStartup() or by the first call that needs it (creating an event,
+// LoopNow()), and closed by LoopShutdown() at request end;
+// ASYNC_G(reactor_started) says whether it is initialised. These functions are
+// the bodies of the reactor's loop-level ABI entries (reactor_startup,
+// reactor_shutdown, reactor_execute, reactor_loop_alive, reactor_quiesce, now,
 // available_parallelism).
 //
 // Liveness (what the scheduler sees): the loop is alive while at least one
@@ -14,8 +16,9 @@
 // execute(false) wait.
 //
 // Threading: every function runs on the request's thread; libuv calls
-// back on that thread, inside LoopExecute(). Lifetime: the loop's storage is
-// static; it is initialised and closed once per request (again after a
+// back on that thread, inside LoopExecute() (or inside a uv_run a harness
+// makes on ASYNC_G(uvloop)). Lifetime: the loop's storage is the module
+// globals; it is initialised and closed once per request (again after a
 // LoopShutdown() if used again).
 
 #ifndef ZAR_CORE_REACTOR_LOOP_H_

@@ -5,8 +5,12 @@
 // E_DONT_BAIL, formatted message) that outlives requests and module
 // restarts until zend_mock_errors_clear(). With ZEND_MOCK_PRINT_ERRORS set
 // in the environment each report is also printed on stderr as PHP would
-// ("PHP Warning:  ..."). A fatal level bails out to the innermost zend_try
-// unless E_DONT_BAIL is given or no zend_try is active.
+// ("PHP Warning:  ..."), and when the running SAPI has a log_message
+// callback (main/SAPI.h) it receives the same line with the syslog
+// priority of the level, as PHP's error log does. A fatal level bails out to
+// the innermost zend_try unless E_DONT_BAIL is given or no zend_try is active.
+
+#include <syslog.h>
 
 #include <cstdlib>
 #include <deque>
@@ -57,11 +61,27 @@ const char* LevelLabel(int type) {
   }
 }
 
+// The syslog priority PHP logs a level with.
+int SyslogPriority(int level) {
+  if (level & E_FATAL_ERRORS) return LOG_ERR;
+  if (level & (E_WARNING | E_CORE_WARNING | E_COMPILE_WARNING | E_USER_WARNING |
+               E_RECOVERABLE_ERROR)) {
+    return LOG_WARNING;
+  }
+  if (level & (E_NOTICE | E_USER_NOTICE | E_STRICT)) return LOG_NOTICE;
+  return LOG_INFO;
+}
+
 // Records the report; returns the level without E_DONT_BAIL.
 int Record(int type, std::string message) {
   const int level = type & ~E_DONT_BAIL;
   if (getenv("ZEND_MOCK_PRINT_ERRORS") != nullptr) {
     fprintf(stderr, "PHP %s:  %s\n", LevelLabel(level), message.c_str());
+  }
+  if (sapi_module.log_message != nullptr) {
+    const std::string line =
+        std::string("PHP ") + LevelLabel(level) + ":  " + message;
+    sapi_module.log_message(line.c_str(), SyslogPriority(level));
   }
   ErrorLog().push_back({level, std::move(message)});
   if (level & E_FATAL_ERRORS) EG(exit_status) = 255;

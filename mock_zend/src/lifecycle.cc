@@ -16,19 +16,22 @@ void RunFunction(void* arg) {
 
 }  // namespace
 
-// The engine is shut down by this object only if this object started it
-// (a failed MINIT still leaves an engine to shut down).
-Engine::Engine(std::vector<zend_module_entry*> modules) {
-  const bool already_started = php_module_started();
+// The engine (and the SAPI) are shut down by this object only if this
+// object started them (a failed MINIT still leaves an engine to shut down).
+Engine::Engine(std::vector<zend_module_entry*> modules,
+               sapi_module_struct* sapi) {
+  if (php_module_started()) return;  // another Engine runs
+  sapi_startup(sapi);
   started_ =
-      php_module_startup(modules.data(),
-                         static_cast<uint32_t>(modules.size())) == SUCCESS;
-  owns_engine_ = !already_started && php_module_started();
+      php_mock_module_startup(sapi, modules.data(),
+                              static_cast<uint32_t>(modules.size())) == SUCCESS;
+  owns_engine_ = true;
 }
 
 Engine::~Engine() {
   if (!owns_engine_) return;
   php_module_shutdown();
+  sapi_shutdown();
   zend_async_ref_reset_registry();
 }
 

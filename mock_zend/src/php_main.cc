@@ -1,10 +1,14 @@
 // zend-async-ref: mock PHP. The process and request lifecycle
-// (main/php_main.h) with the async hooks at upstream's call points, and
-// php_printf.
+// (main/php_main.h) with the async hooks at upstream's call points, the
+// module registry (built-in and additional extensions), and php_printf.
 //
 // Threading: one engine per process, one request at a time, all on the
 // thread that started the engine.
 
+#include <strings.h>
+
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "engine_internal.h"
@@ -23,7 +27,16 @@ struct ShutdownCallback {
 };
 
 bool module_started = false;
+// True while php_module_startup() registers modules: the only time
+// php_register_extensions() may add to Modules().
+bool registering_modules = false;
+// The loaded modules in registration order (module_number = index).
 std::vector<zend_module_entry*>& Modules() {
+  static auto* modules = new std::vector<zend_module_entry*>();
+  return *modules;
+}
+// The program's built-in extensions (php_mock_add_builtin_extension).
+std::vector<zend_module_entry*>& BuiltinExtensions() {
   static auto* modules = new std::vector<zend_module_entry*>();
   return *modules;
 }
@@ -65,14 +78,50 @@ void RunSchedulerAfterMain(bool is_bailout) {
   zend_end_try();
 }
 
-}  // namespace
+// PHP's zend_register_module_ex for a persistent module: refuses NULL and
+// a second module of the same (case-insensitive) name, numbers it, and runs
+// its globals constructor.
+bool RegisterModule(zend_module_entry* module) {
+  if (module == nullptr || module->name == nullptr) {
+    zend_error(E_CORE_WARNING, "Cannot register a module without a name");
+    return false;
+  }
+  std::vector<zend_module_entry*>& modules = Modules();
+  for (const zend_module_entry* loaded : modules) {
+    if (strcasecmp(loaded->name, module->name) == 0) {
+      zend_error(E_CORE_WARNING, "Module \"%s\" is already loaded",
+                 module->name);
+      return false;
+    }
+  }
+  module->module_number = static_cast<int>(modules.size());
+  module->module_started = 0;
+  module->type = MODULE_PERSISTENT;
+  modules.push_back(module);
+  if (module->globals_size != 0 && module->globals_ptr != nullptr &&
+      module->globals_ctor != nullptr) {
+    module->globals_ctor(module->globals_ptr);
+  }
+  return true;
+}
 
-extern "C" {
-
-zend_result php_module_startup(zend_module_entry* const* modules,
-                               uint32_t count) {
-  if (module_started) return FAILURE;
+// Registers the built-ins, then `additional` (count entries, NULLs skipped
+// only among built-ins, as php_register_extensions does), then MINITs all.
+zend_result StartModules(sapi_module_struct* sf,
+                         zend_module_entry* const* additional, uint32_t count) {
+  if (module_started) return SUCCESS;  // PHP: module_initialized
+  if (sf == nullptr) {
+    zend_error(E_CORE_WARNING,
+               "php_module_startup() needs a SAPI module struct");
+    return FAILURE;
+  }
+  if (additional == nullptr && count != 0) {
+    zend_error(E_CORE_WARNING, "php_mock_module_startup(): %u modules at NULL",
+               count);
+    return FAILURE;
+  }
   module_started = true;
+  sapi_module = *sf;
 
   ResetExecutorGlobals();
   EG(active) = false;
@@ -83,22 +132,100 @@ zend_result php_module_startup(zend_module_entry* const* modules,
   zend_async_globals_ctor();
   zend_async_init_internal_context_api();
 
-  Modules().assign(modules, modules + count);
-  for (uint32_t i = 0; i < count; i++) {
-    zend_module_entry* module = modules[i];
-    module->module_number = static_cast<int>(i);
-    module->module_started = 0;
+  // Registration: built-ins, then the additional modules.
+  Modules().clear();
+  registering_modules = true;
+  const int builtins = php_register_internal_extensions_func != nullptr
+                           ? php_register_internal_extensions_func()
+                           : SUCCESS;
+  bool registered = builtins == SUCCESS;
+  if (!registered) php_printf("Unable to start builtin modules\n");
+  for (uint32_t i = 0; registered && i < count; i++) {
+    registered = RegisterModule(additional[i]);
+  }
+  registering_modules = false;
+  if (!registered) return FAILURE;
+
+  // Startup, in registration order (zend_startup_modules).
+  for (zend_module_entry* module : Modules()) {
     if (module->functions != nullptr) {
       zend_register_functions(nullptr, module->functions, nullptr,
                               MODULE_PERSISTENT);
     }
     if (module->module_startup_func != nullptr &&
-        module->module_startup_func(MODULE_PERSISTENT, static_cast<int>(i)) !=
+        module->module_startup_func(MODULE_PERSISTENT, module->module_number) !=
             SUCCESS) {
+      zend_error(E_CORE_WARNING, "Unable to start \"%s\" module", module->name);
       return FAILURE;
     }
     module->module_started = 1;
   }
+
+  // The SAPI's own functions (PHP adds them to the "standard" module).
+  if (sapi_module.additional_functions != nullptr) {
+    zend_register_functions(nullptr, sapi_module.additional_functions, nullptr,
+                            MODULE_PERSISTENT);
+  }
+  return SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int (*php_register_internal_extensions_func)(void) =
+    php_register_internal_extensions;
+
+int php_register_internal_extensions(void) {
+  const std::vector<zend_module_entry*>& builtins = BuiltinExtensions();
+  return php_register_extensions(builtins.data(),
+                                 static_cast<int>(builtins.size()));
+}
+
+zend_result php_register_extensions(zend_module_entry* const* ptr, int count) {
+  if (!registering_modules) {
+    zend_error(E_CORE_WARNING,
+               "php_register_extensions() is only valid during "
+               "php_module_startup()");
+    return FAILURE;
+  }
+  if (ptr == nullptr) return count == 0 ? SUCCESS : FAILURE;
+  for (int i = 0; i < count; i++) {
+    if (ptr[i] != nullptr && !RegisterModule(ptr[i])) return FAILURE;
+  }
+  return SUCCESS;
+}
+
+zend_result php_module_startup(sapi_module_struct* sf,
+                               zend_module_entry* additional_module) {
+  return StartModules(sf, &additional_module,
+                      additional_module != nullptr ? 1 : 0);
+}
+
+zend_result php_mock_module_startup(sapi_module_struct* sf,
+                                    zend_module_entry* const* modules,
+                                    uint32_t count) {
+  return StartModules(sf, modules, count);
+}
+
+int php_module_shutdown_wrapper(sapi_module_struct* sapi_globals) {
+  (void)sapi_globals;
+  php_module_shutdown();
+  return SUCCESS;
+}
+
+zend_result php_mock_add_builtin_extension(zend_module_entry* module) {
+  if (module == nullptr || module_started) return FAILURE;
+  std::vector<zend_module_entry*>& builtins = BuiltinExtensions();
+  if (std::find(builtins.begin(), builtins.end(), module) == builtins.end()) {
+    builtins.push_back(module);
+  }
+  return SUCCESS;
+}
+
+zend_result php_mock_clear_builtin_extensions(void) {
+  if (module_started) return FAILURE;
+  BuiltinExtensions().clear();
   return SUCCESS;
 }
 
@@ -113,6 +240,10 @@ void php_module_shutdown(void) {
       module->module_shutdown_func(MODULE_PERSISTENT, module->module_number);
     }
     module->module_started = 0;
+    if (module->globals_size != 0 && module->globals_ptr != nullptr &&
+        module->globals_dtor != nullptr) {
+      module->globals_dtor(module->globals_ptr);
+    }
   }
   modules.clear();
 
@@ -134,6 +265,7 @@ zend_result php_request_startup(void) {
   ShutdownCallbacks().clear();
   request_bailed_out = false;
   EG(active) = true;
+  sapi_activate();
 
   volatile zend_result result = SUCCESS;  // read after a longjmp
   for (zend_module_entry* module : Modules()) {
@@ -224,10 +356,11 @@ void php_request_shutdown(void* dummy) {
   internal::ObjectsStoreShutdown();
   zend_clear_exception();
 
-  // (7) Per-request engine state.
+  // (7) Per-request engine state; the SAPI's end of the request.
   internal::GcBufferFree();
   EG(current_execute_data) = nullptr;
   EG(bailout) = nullptr;
+  sapi_deactivate();
 
   // (8) The allocator's report.
   const zend_mm_leak_info leaks = zend_mm_check_leaks();
@@ -245,9 +378,15 @@ void php_mock_register_shutdown_callback(void (*fn)(void* arg), void* arg) {
   ShutdownCallbacks().push_back({fn, arg});
 }
 
+// Output goes to the SAPI's ub_write when it has one, else to stdout.
 size_t php_printf(const char* format, ...) {
   va_list ap;
   va_start(ap, format);
+  if (sapi_module.ub_write != nullptr) {
+    const std::string text = internal::VFormat(format, ap);
+    va_end(ap);
+    return sapi_module.ub_write(text.data(), text.size());
+  }
   const int written = vprintf(format, ap);
   va_end(ap);
   return written > 0 ? static_cast<size_t>(written) : 0;

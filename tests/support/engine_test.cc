@@ -16,9 +16,10 @@ void MainTrampoline(void* arg) {
 void EngineTest::SetUp() {
   zend_mock_errors_clear();
   std::vector<zend_module_entry*> modules = Modules();
-  ASSERT_EQ(
-      php_module_startup(modules.data(), static_cast<uint32_t>(modules.size())),
-      SUCCESS);
+  sapi_startup(&php_mock_sapi_module);
+  ASSERT_EQ(php_mock_module_startup(&php_mock_sapi_module, modules.data(),
+                                    static_cast<uint32_t>(modules.size())),
+            SUCCESS);
   ASSERT_EQ(php_request_startup(), SUCCESS);
   request_active_ = true;
 }
@@ -43,6 +44,7 @@ void EngineTest::TearDown() {
   EXPECT_EQ(report.objects_alive_at_shutdown, 0u)
       << "objects still referenced when the request ended";
   php_module_shutdown();
+  sapi_shutdown();
   zend_async_ref_reset_registry();
   zend_mock_errors_clear();
 }

@@ -160,13 +160,17 @@ void RunScene(void*) {
 }  // namespace
 
 int main() {
-  zend_module_entry* modules[] = {&zar_async_module_entry};
-  if (php_module_startup(modules, 1) != SUCCESS) return 1;
+  sapi_startup(&php_mock_sapi_module);
+  if (php_module_startup(&php_mock_sapi_module, &zar_async_module_entry) !=
+      SUCCESS) {
+    return 1;
+  }
   if (php_request_startup() != SUCCESS) return 1;
   const bool completed = php_execute_main(RunScene, nullptr);
   php_request_shutdown(nullptr);
   const php_mock_request_report report = php_mock_last_request_report();
   php_module_shutdown();
+  sapi_shutdown();
   if (!completed || report.leaked_blocks != 0 ||
       report.objects_alive_at_shutdown != 0) {
     fprintf(stderr, "zar_gdb_fixture: %s, %zu blocks leaked, %u objects\n",

@@ -48,7 +48,9 @@ class TraceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     zend_module_entry* modules[] = {&zar_async_module_entry, &pdo_module_entry};
-    ASSERT_EQ(php_module_startup(modules, 2), SUCCESS);
+    sapi_startup(&php_mock_sapi_module);
+    ASSERT_EQ(php_mock_module_startup(&php_mock_sapi_module, modules, 2),
+              SUCCESS);
     zend_async_ref_trace_disable();  // whatever the environment said
     ASSERT_EQ(php_request_startup(), SUCCESS);
   }
@@ -60,6 +62,7 @@ class TraceTest : public ::testing::Test {
     EXPECT_EQ(report.leaked_blocks, 0u);
     EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
     php_module_shutdown();
+    sapi_shutdown();
     zend_async_ref_reset_registry();
   }
 

@@ -87,9 +87,6 @@
 #define ZEND_FILE_LINE_RELAY_C __zend_filename, __zend_lineno
 #define ZEND_FILE_LINE_RELAY_CC , ZEND_FILE_LINE_RELAY_C
 
-#define ZEND_LONG_MAX INT64_MAX
-#define ZEND_LONG_MIN INT64_MIN
-#define ZEND_LONG_FMT "%" PRId64
-#define ZEND_ULONG_FMT "%" PRIu64
+#include "zend_long.h"
 
 #endif /* ZEND_PORTABILITY_H */

@@ -33,6 +33,16 @@ PHPAPI ZEND_COLD void php_error_docref(const char *docref, int type,
 PHPAPI size_t php_printf(const char *format, ...)
     ZEND_ATTRIBUTE_FORMAT(printf, 1, 2);
 
+/* PHP's php_error is zend_error. */
+#define php_error zend_error
+
+/* Registers the program's built-in extensions (php_main.h:
+ * php_mock_add_builtin_extension) through php_register_extensions();
+ * php_module_startup() calls it through the pointer, which a SAPI may
+ * replace with its own function (that may call the original). */
+PHPAPI extern int (*php_register_internal_extensions_func)(void);
+PHPAPI int php_register_internal_extensions(void);
+
 END_EXTERN_C()
 
 #endif /* PHP_H */

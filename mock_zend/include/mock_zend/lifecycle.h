@@ -8,6 +8,12 @@
 //     request.RunMain([&] { ... the script ... });
 //   }  // request shutdown: scheduler drained, leaks reported
 //
+// Engine is sapi_startup(sapi) + php_mock_module_startup(sapi, modules)
+// (the program's built-in extensions, then `modules` in order) and, at
+// destruction, php_module_shutdown() + sapi_shutdown(); the SAPI is
+// php_mock_sapi_module unless one is given. Request is
+// php_request_startup() ... php_request_shutdown().
+//
 // Threading: one Engine per process at a time.
 
 #ifndef MOCK_ZEND_LIFECYCLE_H_
@@ -24,7 +30,8 @@ namespace mock_zend {
 
 class Engine {
  public:
-  explicit Engine(std::vector<zend_module_entry *> modules = {});
+  explicit Engine(std::vector<zend_module_entry *> modules = {},
+                  sapi_module_struct *sapi = &php_mock_sapi_module);
   ~Engine();
   Engine(const Engine &) = delete;
   Engine &operator=(const Engine &) = delete;

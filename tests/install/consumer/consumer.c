@@ -13,7 +13,9 @@ static int check(int ok, const char* what) {
 
 int main(void) {
   int failures = 0;
-  failures += check(php_module_startup(NULL, 0) == SUCCESS, "module startup");
+  sapi_startup(&php_mock_sapi_module);
+  failures += check(php_module_startup(&php_mock_sapi_module, NULL) == SUCCESS,
+                    "module startup");
   failures += check(php_request_startup() == SUCCESS, "request startup");
 
   failures += check(
@@ -28,6 +30,7 @@ int main(void) {
   failures +=
       check(php_mock_last_request_report().leaked_blocks == 0, "no leaks");
   php_module_shutdown();
+  sapi_shutdown();
   if (failures == 0) printf("consumer: OK (%s)\n", ZEND_ASYNC_API);
   return failures == 0 ? 0 : 1;
 }

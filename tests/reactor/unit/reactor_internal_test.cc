@@ -7,6 +7,10 @@
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
 
+extern "C" {
+#include "ext/async/php_async.h"
+}
+
 namespace zar::reactor_testing {
 namespace {
 
@@ -58,6 +62,41 @@ TEST_F(ReactorInternalTest, ShutdownReactorForRequestWithoutALoopIsANoOp) {
   zar::core::ShutdownReactorForRequest();
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_SHUTDOWN());
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+}
+
+TEST_F(ReactorInternalTest, TheRequestsLoopIsAsyncGUvloop) {
+  EXPECT_FALSE(ASYNC_G(reactor_started));  // not before the first use
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(1, false);
+  ASSERT_NE(timer, nullptr);
+  EXPECT_TRUE(ASYNC_G(reactor_started));
+  ASSERT_TRUE(timer->base.start(&timer->base));
+  EXPECT_NE(uv_loop_alive(&ASYNC_G(uvloop)), 0);
+  EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  timer->base.dispose(&timer->base);
+  zar::core::ShutdownReactorForRequest();
+  EXPECT_FALSE(ASYNC_G(reactor_started));
+}
+
+TEST_F(ReactorInternalTest, AHarnessMayRunAsyncGUvloopItself) {
+  // What upstream's reactor harness does: uv_run on the extension's loop
+  // fires the reactor's callbacks (here a timer's close callback, which
+  // frees the event's memory).
+  const size_t blocks_before = zend_mm_live_blocks();
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(1, false);
+  ASSERT_NE(timer, nullptr);
+  timer->base.dispose(&timer->base);
+  EXPECT_NE(uv_loop_alive(&ASYNC_G(uvloop)), 0);  // the close is pending
+  for (int i = 0; i < 3 && uv_run(&ASYNC_G(uvloop), UV_RUN_NOWAIT) != 0; i++) {
+  }
+  EXPECT_EQ(uv_loop_alive(&ASYNC_G(uvloop)), 0);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks_before);
+}
+
+TEST(AsyncModuleGlobals, AreDeclaredInTheModuleEntry) {
+  EXPECT_STREQ(zar_async_module_entry.name, PHP_ASYNC_NAME);
+  EXPECT_EQ(zar_async_module_entry.globals_size, sizeof(zend_async_globals));
+  EXPECT_EQ(zar_async_module_entry.globals_ptr, ASYNC_GLOBALS);
+  EXPECT_EQ(phpext_async_ptr, &zar_async_module_entry);
 }
 
 }  // namespace

@@ -40,9 +40,10 @@ void StrictTest::SetUp() {
   // on it from the beginning.
   zend_async_ref_strict_enable(true);
   std::vector<zend_module_entry*> modules = Modules();
-  ASSERT_EQ(
-      php_module_startup(modules.data(), static_cast<uint32_t>(modules.size())),
-      SUCCESS);
+  sapi_startup(&php_mock_sapi_module);
+  ASSERT_EQ(php_mock_module_startup(&php_mock_sapi_module, modules.data(),
+                                    static_cast<uint32_t>(modules.size())),
+            SUCCESS);
   // MINIT applied ZEND_ASYNC_REF_STRICT from the environment, if set.
   zend_async_ref_strict_enable(true);
   ASSERT_EQ(php_request_startup(), SUCCESS);
@@ -70,6 +71,7 @@ void StrictTest::TearDown() {
       << "objects still referenced when the request ended";
   EXPECT_EQ(zend_async_ref_strict_quarantined(), 0u);
   php_module_shutdown();
+  sapi_shutdown();
   zend_async_ref_reset_registry();
   zend_async_ref_strict_enable(false);
   zend_mock_errors_clear();

@@ -1,0 +1,56 @@
+/*
+ * zend-async-ref core: the async extension's public header, at upstream's
+ * path (ext/async/php_async.h) so that code written against the TrueAsync
+ * extension's globals (a test harness driving the reactor's loop) compiles
+ * unchanged against the reference.
+ *
+ * Of upstream's module globals the reference implements the reactor's:
+ *
+ *   ASYNC_G(uvloop)           the libuv loop of the current request. It is
+ *                             initialised by the reactor when the request
+ *                             first needs it (reactor startup, the first
+ *                             event, ZEND_ASYNC_NOW) and closed at request
+ *                             end, after every event's close callback ran;
+ *                             between requests it is not initialised.
+ *   ASYNC_G(reactor_started)  true while uvloop is initialised.
+ *
+ * Driving the loop from outside (uv_run(&ASYNC_G(uvloop), UV_RUN_NOWAIT))
+ * is allowed between scheduler runs on the request's thread; it runs the
+ * same callbacks ZEND_ASYNC_REACTOR_EXECUTE would. Reading either member
+ * before the module is loaded gives a zeroed struct.
+ *
+ * Threading: the globals belong to the engine's thread (non-ZTS build).
+ */
+#ifndef PHP_ASYNC_H
+#define PHP_ASYNC_H
+
+#include <uv.h>
+
+#include "php.h"
+
+BEGIN_EXTERN_C()
+
+/* The module entry ("true_async"), defined in core/extension.cc. */
+extern zend_module_entry zar_async_module_entry;
+#define phpext_async_ptr &zar_async_module_entry
+
+#define PHP_ASYNC_NAME "true_async"
+
+/* What ZEND_BEGIN_MODULE_GLOBALS(async) ... ZEND_END_MODULE_GLOBALS(async)
+ * declares in a non-ZTS build, limited to the members above. Zeroed by the
+ * module's globals constructor when php_module_startup() registers it. */
+typedef struct _zend_async_globals {
+  uv_loop_t uvloop;
+  bool reactor_started;
+} zend_async_globals;
+
+/* ZEND_EXTERN_MODULE_GLOBALS(async) */
+extern zend_async_globals async_globals;
+
+/* ZEND_MODULE_GLOBALS_ACCESSOR(async, v), ZEND_MODULE_GLOBALS_BULK(async) */
+#define ASYNC_G(v) (async_globals.v)
+#define ASYNC_GLOBALS (&async_globals)
+
+END_EXTERN_C()
+
+#endif /* PHP_ASYNC_H */
