@@ -275,4 +275,13 @@ ZEND_API ZEND_COLD ZEND_NORETURN void _zend_bailout(const char *filename,
 
 END_EXTERN_C()
 
+/* The thread-local resource cache of ZTS builds. The mock is built without
+ * ZTS, where these expand to nothing, as in a non-ZTS PHP. */
+#ifndef ZTS
+#define ZEND_TSRMLS_CACHE_EXTERN()
+#define ZEND_TSRMLS_CACHE_DEFINE()
+#define ZEND_TSRMLS_CACHE_UPDATE()
+#define ZEND_TSRMLS_CACHE
+#endif
+
 #endif /* ZEND_H */

@@ -109,6 +109,11 @@ ZEND_API zend_class_entry *zend_register_internal_class_ex(
     zend_class_entry *class_entry, zend_class_entry *parent_ce);
 ZEND_API zend_class_entry *zend_register_internal_class(
     zend_class_entry *class_entry);
+/* zend_register_internal_class_ex, then ORs `flags` (ZEND_ACC_*) into the
+ * registered entry's ce_flags. NULL (with the E_CORE_ERROR of _ex) when the
+ * name is taken. */
+ZEND_API zend_class_entry *zend_register_internal_class_with_flags(
+    zend_class_entry *class_entry, zend_class_entry *parent_ce, uint32_t flags);
 ZEND_API zend_class_entry *zend_register_internal_interface(
     zend_class_entry *orig_class_entry);
 ZEND_API void zend_class_implements(zend_class_entry *class_entry,
@@ -645,3 +650,20 @@ static zend_always_inline bool zend_parse_arg_func(
 END_EXTERN_C()
 
 #endif /* ZEND_API_H */
+/* Module globals. The mock is built without ZTS: a module's globals are
+ * one C object named <module>_globals of type zend_<module>_globals, as in
+ * a non-ZTS PHP. ZEND_INIT_MODULE_GLOBALS runs the constructor on it. */
+#define ZEND_BEGIN_MODULE_GLOBALS(module_name) \
+  typedef struct _zend_##module_name##_globals {
+#define ZEND_END_MODULE_GLOBALS(module_name) \
+  }                                          \
+  zend_##module_name##_globals;
+#define ZEND_DECLARE_MODULE_GLOBALS(module_name) \
+  zend_##module_name##_globals module_name##_globals;
+#define ZEND_EXTERN_MODULE_GLOBALS(module_name) \
+  extern zend_##module_name##_globals module_name##_globals;
+#define ZEND_INIT_MODULE_GLOBALS(module_name, globals_ctor, globals_dtor) \
+  globals_ctor(&module_name##_globals);
+#define ZEND_MODULE_GLOBALS_ACCESSOR(module_name, v) (module_name##_globals.v)
+#define ZEND_MODULE_GLOBALS_BULK(module_name) (&module_name##_globals)
+

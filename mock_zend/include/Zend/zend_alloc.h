@@ -39,6 +39,10 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
 
 #define emalloc(size) _emalloc((size)ZEND_FILE_LINE_CC)
 #define ecalloc(nmemb, size) _ecalloc((nmemb), (size)ZEND_FILE_LINE_CC)
+/* Like _erealloc, but only the first `copy_size` bytes (at most `size`)
+ * are guaranteed to be kept: the rest of the old block may be dropped. */
+ZEND_API void *_erealloc2(void *ptr, size_t size,
+                          size_t copy_size ZEND_FILE_LINE_DC);
 #define erealloc(ptr, size) _erealloc((ptr), (size)ZEND_FILE_LINE_CC)
 #define safe_emalloc(nmemb, size, offset) \
   _safe_emalloc((nmemb), (size), (offset)ZEND_FILE_LINE_CC)
@@ -50,6 +54,8 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
 #define efree_size(ptr, size) efree(ptr)
 
 #define pemalloc(size, persistent) \
+#define erealloc2(ptr, size, copy_size) \
+  _erealloc2((ptr), (size), (copy_size)ZEND_FILE_LINE_CC)
   ((persistent) ? __zend_malloc(size) : emalloc(size))
 #define pecalloc(nmemb, size, persistent) \
   ((persistent) ? __zend_calloc((nmemb), (size)) : ecalloc((nmemb), (size)))
@@ -65,6 +71,9 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
 #define pestrdup(s, persistent) ((persistent) ? strdup(s) : estrdup(s))
 
 /* Accounting of the request allocator (mock extension). */
+#define perealloc2(ptr, size, copy_size, persistent) \
+  ((persistent) ? __zend_realloc((ptr), (size))      \
+                : erealloc2((ptr), (size), (copy_size)))
 typedef struct _zend_mm_leak_info {
   size_t leaked_blocks;
   size_t leaked_bytes;

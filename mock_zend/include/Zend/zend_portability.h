@@ -59,6 +59,9 @@
  * idiom; those are always true. */
 #define ZEND_ASSERT(c) assert(c)
 #define ZEND_UNREACHABLE() __builtin_unreachable()
+/* Realigns the stack on entry: for functions entered on a fresh stack
+ * (fiber and coroutine entry points). */
+#define ZEND_STACK_ALIGNED __attribute__((force_align_arg_pointer))
 
 #define XtOffsetOf(s_type, field) offsetof(s_type, field)
 

@@ -29,6 +29,11 @@ BEGIN_EXTERN_C()
  * ("Class::method(): message") as PHP does. `docref` is ignored. */
 PHPAPI ZEND_COLD void php_error_docref(const char *docref, int type,
                                        const char *format, ...)
+#define PHP_GINIT_FUNCTION ZEND_GINIT_FUNCTION
+#define PHP_GSHUTDOWN_FUNCTION ZEND_GSHUTDOWN_FUNCTION
+#define PHP_GINIT ZEND_GINIT
+#define PHP_GSHUTDOWN ZEND_GSHUTDOWN
+#define PHP_MODULE_GLOBALS ZEND_MODULE_GLOBALS
     ZEND_ATTRIBUTE_FORMAT(printf, 3, 4);
 PHPAPI size_t php_printf(const char *format, ...)
     ZEND_ATTRIBUTE_FORMAT(printf, 1, 2);
