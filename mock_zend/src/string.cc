@@ -76,6 +76,20 @@ void zend_str_tolower(char* str, size_t length) {
   }
 }
 
+int zend_binary_strcasecmp(const char* s1, size_t len1, const char* s2,
+                           size_t len2) {
+  const auto lower = [](unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+  };
+  const size_t len = len1 < len2 ? len1 : len2;
+  for (size_t i = 0; i < len; i++) {
+    const int c1 = lower(static_cast<unsigned char>(s1[i]));
+    const int c2 = lower(static_cast<unsigned char>(s2[i]));
+    if (c1 != c2) return c1 - c2;
+  }
+  return (len1 > len2) - (len1 < len2);
+}
+
 }  // extern "C"
 
 namespace mock_zend::internal {
