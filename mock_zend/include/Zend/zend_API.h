@@ -250,6 +250,12 @@ ZEND_API void add_assoc_zval_ex(zval *arg, const char *key, size_t key_len,
     RETVAL_STR(s);    \
     return;           \
   } while (0)
+#define RETVAL_EMPTY_STRING() ZVAL_EMPTY_STRING(return_value)
+#define RETURN_EMPTY_STRING() \
+  do {                        \
+    RETVAL_EMPTY_STRING();    \
+    return;                   \
+  } while (0)
 #define RETURN_STR_COPY(s) \
   do {                     \
     RETVAL_STR_COPY(s);    \
@@ -586,6 +592,10 @@ static zend_always_inline bool zend_parse_arg_func(
 #define Z_PARAM_ZVAL(dest) \
   Z_PARAM_PROLOGUE(0, 0);  \
   dest = _arg;
+/* Any value; dest is NULL when the argument is null. */
+#define Z_PARAM_ZVAL_OR_NULL(dest) \
+  Z_PARAM_PROLOGUE(0, 0);          \
+  dest = (Z_TYPE_P(_arg) == IS_NULL) ? NULL : _arg;
 
 #define Z_PARAM_OBJECT_EX(dest, check_null, deref)                       \
   Z_PARAM_PROLOGUE(deref, 0);                                            \
@@ -647,9 +657,6 @@ static zend_always_inline bool zend_parse_arg_func(
     }                                                            \
   }
 
-END_EXTERN_C()
-
-#endif /* ZEND_API_H */
 /* Module globals. The mock is built without ZTS: a module's globals are
  * one C object named <module>_globals of type zend_<module>_globals, as in
  * a non-ZTS PHP. ZEND_INIT_MODULE_GLOBALS runs the constructor on it. */
@@ -667,3 +674,6 @@ END_EXTERN_C()
 #define ZEND_MODULE_GLOBALS_ACCESSOR(module_name, v) (module_name##_globals.v)
 #define ZEND_MODULE_GLOBALS_BULK(module_name) (&module_name##_globals)
 
+END_EXTERN_C()
+
+#endif /* ZEND_API_H */
