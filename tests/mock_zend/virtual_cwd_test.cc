@@ -27,6 +27,8 @@ TEST(MockZendVirtualCwdTest, MacrosAreThePosixCalls) {
   const std::string file = dir + "/a";
   const int fd = VCWD_OPEN_MODE(file.c_str(), O_CREAT | O_WRONLY, 0600);
   ASSERT_GE(fd, 0);
+  ASSERT_EQ(php_sys_fstat(fd, &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
   close(fd);
   EXPECT_EQ(VCWD_CHMOD(file.c_str(), 0640), 0);
   ASSERT_EQ(VCWD_STAT(file.c_str(), &st), 0);

@@ -34,6 +34,7 @@
 typedef struct stat zend_stat_t;
 #define php_sys_stat stat
 #define php_sys_lstat lstat
+#define php_sys_fstat fstat
 
 /* realpath(3) into `real_path` (MAXPATHLEN bytes): `real_path`, or NULL
  * with errno set. */
