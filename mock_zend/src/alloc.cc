@@ -133,6 +133,12 @@ void* _erealloc(void* ptr, size_t size ZEND_FILE_LINE_DC) {
   return block + 1;
 }
 
+// The whole block moves with realloc, which keeps at least copy_size bytes.
+void* _erealloc2(void* ptr, size_t size, size_t copy_size ZEND_FILE_LINE_DC) {
+  (void)copy_size;
+  return _erealloc(ptr, size, __zend_filename, __zend_lineno);
+}
+
 void* _safe_emalloc(size_t nmemb, size_t size,
                     size_t offset ZEND_FILE_LINE_DC) {
   return Allocate(SafeAddress(nmemb, size, offset), __zend_filename,

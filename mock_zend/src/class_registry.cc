@@ -159,6 +159,15 @@ zend_class_entry* zend_register_internal_class(zend_class_entry* class_entry) {
   return zend_register_internal_class_ex(class_entry, nullptr);
 }
 
+zend_class_entry* zend_register_internal_class_with_flags(
+    zend_class_entry* class_entry, zend_class_entry* parent_ce,
+    uint32_t flags) {
+  zend_class_entry* ce =
+      zend_register_internal_class_ex(class_entry, parent_ce);
+  if (ce != nullptr) ce->ce_flags |= flags;
+  return ce;
+}
+
 zend_class_entry* zend_register_internal_interface(
     zend_class_entry* orig_class_entry) {
   zend_class_entry* ce =

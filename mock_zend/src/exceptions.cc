@@ -119,9 +119,10 @@ void zend_value_error(const char* format, ...) {
 // no-op (NULL `exception`, the same object) or would make a cycle.
 void zend_exception_set_previous(zend_object* exception,
                                  zend_object* add_previous) {
-  if (add_previous == nullptr) return;
-  if (exception == nullptr || exception == add_previous ||
-      ChainContains(exception, add_previous) ||
+  // As in PHP: with either side missing there is nothing to link, and
+  // add_previous stays with the caller.
+  if (exception == nullptr || add_previous == nullptr) return;
+  if (exception == add_previous || ChainContains(exception, add_previous) ||
       ChainContains(add_previous, exception)) {
     OBJ_RELEASE(add_previous);
     return;

@@ -29,6 +29,7 @@
 namespace {
 
 bool gc_is_enabled = true;
+bool gc_is_protected = false;
 
 struct Node {
   zend_refcounted* counted = nullptr;
@@ -168,6 +169,7 @@ bool HasUserDestructor(const zend_object* object) {
 extern "C" {
 
 int zend_gc_collect_cycles(void) {
+  if (gc_is_protected) return 0;
   const std::unordered_set<zend_object*> no_bias;
   std::vector<zend_object*> garbage = Graph(no_bias).FindGarbage();
   if (garbage.empty()) return 0;
@@ -212,6 +214,14 @@ int zend_gc_collect_cycles(void) {
 }
 
 bool gc_enabled(void) { return gc_is_enabled; }
+
+bool gc_protect(bool protect) {
+  const bool previous = gc_is_protected;
+  gc_is_protected = protect;
+  return previous;
+}
+
+bool gc_protected(void) { return gc_is_protected; }
 
 bool gc_enable(bool enable) {
   const bool previous = gc_is_enabled;

@@ -110,6 +110,12 @@ const char* zend_memnistr(const char* haystack, const char* needle,
   return nullptr;
 }
 
+int zend_binary_strcasecmp(const char* s1, size_t len1, const char* s2,
+                           size_t len2) {
+  // The length-limited comparison with no limit.
+  return zend_binary_strncasecmp(s1, len1, s2, len2, std::max(len1, len2));
+}
+
 }  // extern "C"
 
 namespace mock_zend::internal {

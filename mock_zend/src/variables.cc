@@ -7,6 +7,10 @@
 #include "engine_internal.h"
 
 extern "C" {
+#include "zend_list.h"
+}
+
+extern "C" {
 
 void rc_dtor_func(zend_refcounted* p) {
   switch (GC_TYPE(p)) {
@@ -28,6 +32,8 @@ void rc_dtor_func(zend_refcounted* p) {
       break;
     }
     case IS_RESOURCE:
+      // Its type's destructor runs first (zend_list.h).
+      zend_list_close(reinterpret_cast<zend_resource*>(p));
       efree(p);
       break;
     default:

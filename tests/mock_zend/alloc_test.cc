@@ -44,6 +44,65 @@ TEST_F(MockZendAllocTest, EreallocKeepsTheContentAndTheAccounting) {
   EXPECT_EQ(zend_mm_live_bytes(), bytes);
 }
 
+TEST_F(MockZendAllocTest, Erealloc2KeepsTheCopiedPrefixAndTheAccounting) {
+  const size_t blocks = zend_mm_live_blocks();
+  const size_t bytes = zend_mm_live_bytes();
+  char* p = static_cast<char*>(emalloc(8));
+  memcpy(p, "abcdefg", 8);
+  p = static_cast<char*>(erealloc2(p, 4096, 8));
+  EXPECT_STREQ(p, "abcdefg");
+  EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 4096);
+  p = static_cast<char*>(erealloc2(p, 3, 3));
+  EXPECT_EQ(std::string(p, 3), "abc");
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 3);
+  efree(p);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes);
+}
+
+TEST_F(MockZendAllocTest, Erealloc2OfNullAllocates) {
+  const size_t blocks = zend_mm_live_blocks();
+  void* p = erealloc2(nullptr, 16, 0);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
+  efree(p);
+}
+
+TEST_F(MockZendAllocTest, Erealloc2BlockIsReportedAtItsNewSite) {
+  testing::internal::CaptureStderr();
+  void* p = emalloc(4);
+  p = erealloc2(p, 40, 4);
+  const int line = __LINE__ - 1;
+  const zend_mm_leak_info leaks = zend_mm_check_leaks();
+  const std::string report = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(leaks.leaked_blocks, 1u);
+  EXPECT_EQ(leaks.leaked_bytes, 40u);
+  EXPECT_NE(report.find("alloc_test.cc(" + std::to_string(line) + ")"),
+            std::string::npos)
+      << report;
+}
+
+TEST_F(MockZendAllocTest, Perealloc2PersistentIsUntrackedAndKeepsContent) {
+  const size_t blocks = zend_mm_live_blocks();
+  char* p = static_cast<char*>(pemalloc(4, 1));
+  memcpy(p, "xyz", 4);
+  p = static_cast<char*>(perealloc2(p, 1024, 4, 1));
+  EXPECT_STREQ(p, "xyz");
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+  pefree(p, 1);
+}
+
+TEST_F(MockZendAllocTest, Perealloc2NonPersistentIsTheRequestAllocator) {
+  const size_t bytes = zend_mm_live_bytes();
+  char* p = static_cast<char*>(pemalloc(4, 0));
+  memcpy(p, "xyz", 4);
+  p = static_cast<char*>(perealloc2(p, 64, 4, 0));
+  EXPECT_STREQ(p, "xyz");
+  EXPECT_EQ(zend_mm_live_bytes(), bytes + 64);
+  pefree(p, 0);
+  EXPECT_EQ(zend_mm_live_bytes(), bytes);
+}
+
 TEST_F(MockZendAllocTest, EcallocZeroesAndEstrndupTerminates) {
   auto* zeroes = static_cast<unsigned char*>(ecalloc(4, 8));
   for (int i = 0; i < 32; i++) EXPECT_EQ(zeroes[i], 0) << i;

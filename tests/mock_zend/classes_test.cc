@@ -62,6 +62,50 @@ TEST_F(MockZendClassesTest, RegistrationCopiesTheEntryIntoThePersistentTable) {
       registered);
 }
 
+TEST_F(MockZendClassesTest, RegisterWithFlagsAddsTheFlagsAndTheParent) {
+  zend_class_entry ce;
+  INIT_NS_CLASS_ENTRY(ce, "Vendor", "FinalWidget", nullptr);
+  zend_class_entry* registered = zend_register_internal_class_with_flags(
+      &ce, zend_ce_exception, ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES);
+  ASSERT_NE(registered, nullptr);
+  EXPECT_STREQ(ZSTR_VAL(registered->name), "Vendor\\FinalWidget");
+  EXPECT_EQ(registered->parent, zend_ce_exception);
+  EXPECT_EQ(
+      registered->ce_flags & (ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES),
+      ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES);
+  EXPECT_TRUE(instanceof_function(registered, zend_ce_throwable));
+}
+
+TEST_F(MockZendClassesTest, RegisterWithZeroFlagsAddsNoFlag) {
+  zend_class_entry plain;
+  INIT_CLASS_ENTRY(plain, "PlainWidget", nullptr);
+  const uint32_t expected =
+      zend_register_internal_class_ex(&plain, nullptr)->ce_flags;
+  zend_class_entry ce;
+  INIT_CLASS_ENTRY(ce, "PlainWidget2", nullptr);
+  zend_class_entry* registered =
+      zend_register_internal_class_with_flags(&ce, nullptr, 0);
+  ASSERT_NE(registered, nullptr);
+  EXPECT_EQ(registered->ce_flags, expected);
+}
+
+TEST_F(MockZendClassesTest, RegisterWithFlagsOfATakenNameFailsAsEx) {
+  zend_class_entry ce;
+  INIT_CLASS_ENTRY(ce, "TakenWidget", nullptr);
+  ASSERT_NE(zend_register_internal_class_with_flags(&ce, nullptr, 0), nullptr);
+  const uint32_t errors = zend_mock_error_count();
+  INIT_CLASS_ENTRY(ce, "TakenWidget", nullptr);
+  EXPECT_EQ(
+      zend_register_internal_class_with_flags(&ce, nullptr, ZEND_ACC_FINAL),
+      nullptr);
+  ASSERT_EQ(zend_mock_error_count(), errors + 1);
+  EXPECT_EQ(zend_mock_error_type(errors), E_CORE_ERROR);
+  EXPECT_STREQ(zend_mock_error_message(errors),
+               "Cannot declare class TakenWidget, because the name is already "
+               "in use");
+  zend_mock_errors_clear();
+}
+
 TEST_F(MockZendClassesTest, MethodsTakeNameArgInfoAndCountsFromTheEntry) {
   zend_class_entry ce;
   INIT_CLASS_ENTRY(ce, "Widget", kMethods);

@@ -162,6 +162,83 @@ TEST_F(MockZendExceptionsTest, RestoreChainsTheParkedExceptionUnderANewOne) {
   EXPECT_EQ(zend_objects_store_live_count(), 0u);
 }
 
+TEST_F(MockZendExceptionsTest, SaveFastParksTheExceptionInTheCallersSlot) {
+  zend_object* thrown = zend_throw_exception(nullptr, "parked", 0);
+  zend_object* parked = nullptr;
+  zend_exception_save_fast(&EG(exception), &parked);
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(parked, thrown);
+  EXPECT_EQ(EG(prev_exception), nullptr);
+  EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
+  zend_exception_restore_fast(&EG(exception), &parked);
+  EXPECT_EQ(EG(exception), thrown);
+  EXPECT_EQ(parked, nullptr);
+  EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
+  zend_clear_exception();
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
+TEST_F(MockZendExceptionsTest, SaveFastWithNothingInFlightParksNothing) {
+  zend_object* parked = nullptr;
+  zend_exception_save_fast(&EG(exception), &parked);
+  EXPECT_EQ(parked, nullptr);
+  zend_exception_restore_fast(&EG(exception), &parked);
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(parked, nullptr);
+}
+
+TEST_F(MockZendExceptionsTest,
+       RestoreFastChainsTheParkedExceptionUnderANewOne) {
+  zend_throw_exception(nullptr, "parked", 0);
+  zend_object* parked = nullptr;
+  zend_exception_save_fast(&EG(exception), &parked);
+  zend_throw_error(nullptr, "newer");
+  zend_exception_restore_fast(&EG(exception), &parked);
+  EXPECT_EQ(ExceptionChain(EG(exception)),
+            (std::vector<std::string>{"Error: newer", "Exception: parked"}));
+  EXPECT_EQ(parked, nullptr);
+  zend_clear_exception();
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
+TEST_F(MockZendExceptionsTest, SaveFastOverAParkedOneChainsItUnderTheNewOne) {
+  zend_throw_exception(nullptr, "first", 0);
+  zend_object* parked = nullptr;
+  zend_exception_save_fast(&EG(exception), &parked);
+  zend_object* second = zend_throw_exception(nullptr, "second", 0);
+  zend_exception_save_fast(&EG(exception), &parked);
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(parked, second);
+  EXPECT_EQ(
+      ExceptionChain(parked),
+      (std::vector<std::string>{"Exception: second", "Exception: first"}));
+  zend_exception_restore_fast(&EG(exception), &parked);
+  zend_clear_exception();
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
+TEST_F(MockZendExceptionsTest, SaveFastKeepsTheParkedOneWhenNothingIsInFlight) {
+  zend_object* thrown = zend_throw_exception(nullptr, "parked", 0);
+  zend_object* parked = nullptr;
+  zend_exception_save_fast(&EG(exception), &parked);
+  zend_exception_save_fast(&EG(exception), &parked);
+  EXPECT_EQ(parked, thrown);
+  EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
+  zend_exception_restore_fast(&EG(exception), &parked);
+  EXPECT_EQ(EG(exception), thrown);
+  zend_clear_exception();
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
+TEST_F(MockZendExceptionsTest,
+       SetPreviousWithoutAnExceptionLeavesTheCallersRef) {
+  zend_object* orphan = NewException(zend_ce_exception, "orphan");
+  zend_exception_set_previous(nullptr, orphan);
+  EXPECT_EQ(GC_REFCOUNT(orphan), 1u);
+  OBJ_RELEASE(orphan);
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
 TEST_F(MockZendExceptionsTest, ClearExceptionAlsoReleasesAParkedOne) {
   zend_throw_exception(nullptr, "parked", 0);
   zend_exception_save();

@@ -75,6 +75,24 @@ TEST_F(MockZendGcTest, ACycleWithAnExternalReferenceIsNotCollected) {
   EXPECT_EQ(zend_objects_store_live_count(), 0u);
 }
 
+TEST_F(MockZendGcTest, NothingIsCollectedWhileProtected) {
+  zend_object* a = NewNode();
+  zend_object* b = NewNode();
+  Link(a, b);
+  Link(b, a);
+  OBJ_RELEASE(a);
+  OBJ_RELEASE(b);
+  EXPECT_FALSE(gc_protected());
+  EXPECT_FALSE(gc_protect(true));
+  EXPECT_TRUE(gc_protected());
+  EXPECT_EQ(zend_gc_collect_cycles(), 0);
+  EXPECT_EQ(zend_objects_store_live_count(), 2u);
+  EXPECT_TRUE(gc_protect(false));
+  EXPECT_FALSE(gc_protected());
+  EXPECT_EQ(zend_gc_collect_cycles(), 2);
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
 TEST_F(MockZendGcTest, GarbageHasItsDestructorAndFreeRunOnce) {
   zend_object* a = NewNode();
   zend_object* b = NewNode();

@@ -384,4 +384,17 @@ TEST_F(MockZendHashTest, ArrayApiBuildsAssociativeAndIndexedEntries) {
   zval_ptr_dtor(&array);
 }
 
+TEST_F(MockZendHashTest, AllocHashtableIsARequestBlockUntilFreed) {
+  const size_t blocks = zend_mm_live_blocks();
+  HashTable* ht;
+  ALLOC_HASHTABLE(ht);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
+  zend_hash_init(ht, 8, nullptr, ZVAL_PTR_DTOR, false);
+  zend_hash_index_update_ptr(ht, 3, ht);
+  EXPECT_EQ(zend_hash_index_find_ptr(ht, 3), ht);
+  zend_hash_destroy(ht);
+  FREE_HASHTABLE(ht);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+}
+
 }  // namespace

@@ -118,4 +118,54 @@ TEST_F(MockZendStringTest, Concat2JoinsBothParts) {
   zend_string_release(s);
 }
 
+TEST_F(MockZendStringTest, AddrefAndDelrefCountButSkipInterned) {
+  zend_string* s = zend_string_init(ZEND_STRL("counted"), false);
+  EXPECT_EQ(zend_string_addref(s), 2u);
+  EXPECT_EQ(zend_string_delref(s), 1u);
+  zend_string_release(s);
+  zend_string* interned = zend_string_init_interned(ZEND_STRL("shared"), true);
+  EXPECT_EQ(zend_string_addref(interned), 1u);
+}
+
+TEST_F(MockZendStringTest, ReallocKeepsThePrefixAndDetachesShared) {
+  zend_string* s = zend_string_init(ZEND_STRL("abcdef"), false);
+  s = zend_string_extend(s, 10, false);
+  EXPECT_EQ(ZSTR_LEN(s), 10u);
+  EXPECT_EQ(std::string(ZSTR_VAL(s), 6), "abcdef");
+  s = zend_string_truncate(s, 3, false);
+  ZSTR_VAL(s)[3] = '\0';
+  EXPECT_STREQ(ZSTR_VAL(s), "abc");
+  zend_string* shared = zend_string_copy(s);  // refcount 2
+  zend_string* grown = zend_string_realloc(s, 5, false);
+  EXPECT_NE(grown, shared);
+  EXPECT_EQ(GC_REFCOUNT(shared), 1u);
+  EXPECT_EQ(std::string(ZSTR_VAL(grown), 3), "abc");
+  zend_string_release(shared);
+  zend_string_release(grown);
+}
+
+TEST_F(MockZendStringTest, SafeAllocSizesNTimesMPlusL) {
+  zend_string* s = zend_string_safe_alloc(3, 4, 2, false);
+  EXPECT_EQ(ZSTR_LEN(s), 14u);
+  EXPECT_EQ(GC_REFCOUNT(s), 1u);
+  zend_string_efree(s);
+}
+
+TEST_F(MockZendStringTest, BinaryStrcasecmpOrdersIgnoringAsciiCase) {
+  EXPECT_EQ(zend_binary_strcasecmp("Content-Type", 12, "content-type", 12), 0);
+  EXPECT_LT(zend_binary_strcasecmp("abc", 3, "ABD", 3), 0);
+  EXPECT_GT(zend_binary_strcasecmp("b", 1, "A", 1), 0);
+  EXPECT_LT(zend_binary_strcasecmp("ab", 2, "ABC", 3), 0);
+  EXPECT_GT(zend_binary_strcasecmp("abc", 3, "AB", 2), 0);
+}
+
+TEST_F(MockZendStringTest, PrintLongToBufWritesBackwards) {
+  char buf[32];
+  char* end = buf + sizeof(buf) - 1;
+  EXPECT_STREQ(zend_print_long_to_buf(end, -1234), "-1234");
+  EXPECT_STREQ(zend_print_ulong_to_buf(end, 0), "0");
+  EXPECT_STREQ(zend_print_long_to_buf(end, ZEND_LONG_MIN),
+               "-9223372036854775808");
+}
+
 }  // namespace

@@ -71,6 +71,17 @@ void TakeCallback(INTERNAL_FUNCTION_PARAMETERS) {
   RETURN_TRUE;
 }
 
+// Returns its argument, or "" when it is null (Z_PARAM_ZVAL_OR_NULL gives
+// NULL for null).
+void TakeZvalOrNull(INTERNAL_FUNCTION_PARAMETERS) {
+  zval* value = reinterpret_cast<zval*>(1);
+  ZEND_PARSE_PARAMETERS_START(1, 1)
+  Z_PARAM_ZVAL_OR_NULL(value)
+  ZEND_PARSE_PARAMETERS_END();
+  if (value == nullptr) RETURN_EMPTY_STRING();
+  RETURN_COPY(value);
+}
+
 void TakeNothing(INTERNAL_FUNCTION_PARAMETERS) {
   ZEND_PARSE_PARAMETERS_NONE();
   RETURN_TRUE;
@@ -134,6 +145,7 @@ const zend_function_entry kFunctions[] = {
     ZEND_RAW_FENTRY("take_objects", TakeObjects, arginfo_objects, 0)
     ZEND_RAW_FENTRY("take_callback", TakeCallback, arginfo_callback, 0)
     ZEND_RAW_FENTRY("take_nothing", TakeNothing, arginfo_none, 0)
+    ZEND_RAW_FENTRY("take_zval_or_null", TakeZvalOrNull, arginfo_one, 0)
     ZEND_RAW_FENTRY("type_error_on_first", TypeErrorOnFirst, arginfo_none, 0)
     ZEND_RAW_FENTRY("count_error", CountError, arginfo_none, 0)
     ZEND_FE_END};
@@ -337,6 +349,11 @@ TEST_F(MockZendZppTest, ClosureArgumentsHaveNoName) {
             "{closure}(): Argument #2 must not be empty");
   OBJ_RELEASE(error);
   zval_ptr_dtor(&closure);
+}
+
+TEST_F(MockZendZppTest, ZvalOrNullGivesNullForNullAndTheValueOtherwise) {
+  EXPECT_EQ(Call("take_zval_or_null", {Null()}), "returned string(\"\")");
+  EXPECT_EQ(Call("take_zval_or_null", {Long(5)}), "returned int(5)");
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 #define ZEND_ACC_PRIVATE (1 << 2)
 #define ZEND_ACC_STATIC (1 << 4)
 #define ZEND_ACC_FINAL (1 << 5)
+#define ZEND_ACC_READONLY (1 << 7)
 #define ZEND_ACC_ABSTRACT (1 << 6)
 #define ZEND_ACC_CTOR (1 << 28)
 #define ZEND_ACC_CLOSURE (1 << 22)
@@ -54,6 +55,7 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 #define ZEND_ACC_ANON_CLASS (1 << 2)
 #define ZEND_ACC_EXPLICIT_ABSTRACT_CLASS (1 << 6)
 #define ZEND_ACC_NO_DYNAMIC_PROPERTIES (1 << 13)
+#define ZEND_ACC_READONLY_CLASS (1 << 16)
 #define ZEND_ACC_ENUM (1 << 28)
 #define ZEND_ACC_NOT_SERIALIZABLE (1 << 29)
 
@@ -272,6 +274,15 @@ ZEND_API ZEND_COLD ZEND_NORETURN void _zend_bailout(const char *filename,
 #define zend_first_try \
   EG(bailout) = NULL;  \
   zend_try
+
+/* The thread-local resource cache of ZTS builds. The mock is built without
+ * ZTS, where these expand to nothing, as in a non-ZTS PHP. */
+#ifndef ZTS
+#define ZEND_TSRMLS_CACHE_EXTERN()
+#define ZEND_TSRMLS_CACHE_DEFINE()
+#define ZEND_TSRMLS_CACHE_UPDATE()
+#define ZEND_TSRMLS_CACHE
+#endif
 
 END_EXTERN_C()
 

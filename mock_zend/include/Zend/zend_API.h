@@ -109,6 +109,11 @@ ZEND_API zend_class_entry *zend_register_internal_class_ex(
     zend_class_entry *class_entry, zend_class_entry *parent_ce);
 ZEND_API zend_class_entry *zend_register_internal_class(
     zend_class_entry *class_entry);
+/* zend_register_internal_class_ex, then ORs `flags` (ZEND_ACC_*) into the
+ * registered entry's ce_flags. NULL (with the E_CORE_ERROR of _ex) when the
+ * name is taken. */
+ZEND_API zend_class_entry *zend_register_internal_class_with_flags(
+    zend_class_entry *class_entry, zend_class_entry *parent_ce, uint32_t flags);
 ZEND_API zend_class_entry *zend_register_internal_interface(
     zend_class_entry *orig_class_entry);
 ZEND_API void zend_class_implements(zend_class_entry *class_entry,
@@ -244,6 +249,12 @@ ZEND_API void add_assoc_zval_ex(zval *arg, const char *key, size_t key_len,
   do {                \
     RETVAL_STR(s);    \
     return;           \
+  } while (0)
+#define RETVAL_EMPTY_STRING() ZVAL_EMPTY_STRING(return_value)
+#define RETURN_EMPTY_STRING() \
+  do {                        \
+    RETVAL_EMPTY_STRING();    \
+    return;                   \
   } while (0)
 #define RETURN_STR_COPY(s) \
   do {                     \
@@ -581,6 +592,10 @@ static zend_always_inline bool zend_parse_arg_func(
 #define Z_PARAM_ZVAL(dest) \
   Z_PARAM_PROLOGUE(0, 0);  \
   dest = _arg;
+/* Any value; dest is NULL when the argument is null. */
+#define Z_PARAM_ZVAL_OR_NULL(dest) \
+  Z_PARAM_PROLOGUE(0, 0);          \
+  dest = (Z_TYPE_P(_arg) == IS_NULL) ? NULL : _arg;
 
 #define Z_PARAM_OBJECT_EX(dest, check_null, deref)                       \
   Z_PARAM_PROLOGUE(deref, 0);                                            \
@@ -641,6 +656,23 @@ static zend_always_inline bool zend_parse_arg_func(
       dest_num = 0;                                              \
     }                                                            \
   }
+
+/* Module globals. The mock is built without ZTS: a module's globals are
+ * one C object named <module>_globals of type zend_<module>_globals, as in
+ * a non-ZTS PHP. ZEND_INIT_MODULE_GLOBALS runs the constructor on it. */
+#define ZEND_BEGIN_MODULE_GLOBALS(module_name) \
+  typedef struct _zend_##module_name##_globals {
+#define ZEND_END_MODULE_GLOBALS(module_name) \
+  }                                          \
+  zend_##module_name##_globals;
+#define ZEND_DECLARE_MODULE_GLOBALS(module_name) \
+  zend_##module_name##_globals module_name##_globals;
+#define ZEND_EXTERN_MODULE_GLOBALS(module_name) \
+  extern zend_##module_name##_globals module_name##_globals;
+#define ZEND_INIT_MODULE_GLOBALS(module_name, globals_ctor, globals_dtor) \
+  globals_ctor(&module_name##_globals);
+#define ZEND_MODULE_GLOBALS_ACCESSOR(module_name, v) (module_name##_globals.v)
+#define ZEND_MODULE_GLOBALS_BULK(module_name) (&module_name##_globals)
 
 END_EXTERN_C()
 

@@ -17,6 +17,16 @@
 
 #include "zend_portability.h"
 
+/* PHP's heap geometry: 2 MiB chunks of 4 KiB pages. The mock allocates
+ * with malloc; code sizing its buffers by these gets PHP's numbers. */
+#define ZEND_MM_CHUNK_SIZE ((size_t)(2 * 1024 * 1024))
+#define ZEND_MM_PAGE_SIZE (4 * 1024)
+#define ZEND_MM_PAGES (ZEND_MM_CHUNK_SIZE / ZEND_MM_PAGE_SIZE)
+#define ZEND_MM_FIRST_PAGE (1)
+#define ZEND_MM_MIN_SMALL_SIZE 8
+#define ZEND_MM_MAX_SMALL_SIZE 3072
+#define ZEND_MM_MAX_LARGE_SIZE (ZEND_MM_CHUNK_SIZE - ZEND_MM_PAGE_SIZE)
+
 BEGIN_EXTERN_C()
 
 ZEND_API void *_emalloc(size_t size ZEND_FILE_LINE_DC);
@@ -29,6 +39,10 @@ ZEND_API void *_safe_erealloc(void *ptr, size_t nmemb, size_t size,
 ZEND_API char *_estrdup(const char *s ZEND_FILE_LINE_DC);
 ZEND_API char *_estrndup(const char *s, size_t length ZEND_FILE_LINE_DC);
 ZEND_API void _efree(void *ptr ZEND_FILE_LINE_DC);
+/* Like _erealloc, but only the first `copy_size` bytes (at most `size`)
+ * are guaranteed to be kept: the rest of the old block may be dropped. */
+ZEND_API void *_erealloc2(void *ptr, size_t size,
+                          size_t copy_size ZEND_FILE_LINE_DC);
 
 ZEND_API void *__zend_malloc(size_t len);
 ZEND_API void *__zend_calloc(size_t nmemb, size_t len);
@@ -40,6 +54,8 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
 #define emalloc(size) _emalloc((size)ZEND_FILE_LINE_CC)
 #define ecalloc(nmemb, size) _ecalloc((nmemb), (size)ZEND_FILE_LINE_CC)
 #define erealloc(ptr, size) _erealloc((ptr), (size)ZEND_FILE_LINE_CC)
+#define erealloc2(ptr, size, copy_size) \
+  _erealloc2((ptr), (size), (copy_size)ZEND_FILE_LINE_CC)
 #define safe_emalloc(nmemb, size, offset) \
   _safe_emalloc((nmemb), (size), (offset)ZEND_FILE_LINE_CC)
 #define safe_erealloc(ptr, nmemb, size, offset) \
@@ -55,6 +71,9 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
   ((persistent) ? __zend_calloc((nmemb), (size)) : ecalloc((nmemb), (size)))
 #define perealloc(ptr, size, persistent) \
   ((persistent) ? __zend_realloc((ptr), (size)) : erealloc((ptr), (size)))
+#define perealloc2(ptr, size, copy_size, persistent) \
+  ((persistent) ? __zend_realloc((ptr), (size))      \
+                : erealloc2((ptr), (size), (copy_size)))
 #define safe_pemalloc(nmemb, size, offset, persistent)    \
   ((persistent) ? _safe_malloc((nmemb), (size), (offset)) \
                 : safe_emalloc((nmemb), (size), (offset)))

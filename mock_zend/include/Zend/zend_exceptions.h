@@ -52,12 +52,49 @@ ZEND_API ZEND_COLD void zend_value_error(const char *format, ...)
 
 /* Appends `add_previous` at the end of `exception`'s previous chain,
  * taking over one reference of `add_previous` (released when the link
- * would create a cycle or is a no-op). */
+ * would create a cycle or is a no-op). When either is NULL nothing happens
+ * and `add_previous` stays with the caller. */
 ZEND_API void zend_exception_set_previous(zend_object *exception,
                                           zend_object *add_previous);
 /* Parks the exception in flight (EG(prev_exception)) / puts it back. */
 ZEND_API void zend_exception_save(void);
 ZEND_API void zend_exception_restore(void);
+
+/* zend_exception_save/restore on a caller's pair of slots instead of
+ * EG(exception)/EG(prev_exception), as PHP's inline versions:
+ *
+ * save_fast parks *exception_ptr in *prev_exception_ptr and clears
+ * *exception_ptr. When something is parked already, the exception in flight
+ * (if any) gets it appended as its previous and replaces it.
+ *
+ * restore_fast puts the parked exception back: into *exception_ptr when
+ * that is empty, otherwise appended to the previous chain of the exception
+ * now in flight (the newer exception wins and carries the older one).
+ * *prev_exception_ptr is empty afterwards.
+ *
+ * Ownership: each slot owns its reference; references move, none is added. */
+static zend_always_inline void zend_exception_save_fast(
+    zend_object **exception_ptr, zend_object **prev_exception_ptr) {
+  if (UNEXPECTED(*prev_exception_ptr)) {
+    zend_exception_set_previous(*exception_ptr, *prev_exception_ptr);
+  }
+  if (UNEXPECTED(*exception_ptr)) {
+    *prev_exception_ptr = *exception_ptr;
+  }
+  *exception_ptr = NULL;
+}
+
+static zend_always_inline void zend_exception_restore_fast(
+    zend_object **exception_ptr, zend_object **prev_exception_ptr) {
+  if (UNEXPECTED(*prev_exception_ptr)) {
+    if (*exception_ptr) {
+      zend_exception_set_previous(*exception_ptr, *prev_exception_ptr);
+    } else {
+      *exception_ptr = *prev_exception_ptr;
+    }
+    *prev_exception_ptr = NULL;
+  }
+}
 /* Releases EG(exception) (and a parked one) and clears it. */
 ZEND_API void zend_clear_exception(void);
 /* Reports an uncaught exception: "Uncaught <Class>: <message>" at

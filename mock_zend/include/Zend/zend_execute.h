@@ -26,6 +26,13 @@ struct _zend_execute_data {
   zval *args; /* the arguments, args[0..num_args) */
 };
 
+/* A VM stack page, as in PHP: [top, end) is free, prev the page below. */
+struct _zend_vm_stack {
+  zval *top;
+  zval *end;
+  zend_vm_stack prev;
+};
+
 #define EX(element) ((execute_data)->element)
 #define ZEND_CALL_NUM_ARGS(call) (call)->This.u2.num_args
 #define EX_NUM_ARGS() ZEND_CALL_NUM_ARGS(execute_data)

@@ -22,6 +22,12 @@ ZEND_API int zend_gc_collect_cycles(void);
 #define gc_collect_cycles zend_gc_collect_cycles
 ZEND_API bool gc_enabled(void);
 ZEND_API bool gc_enable(bool enable);
+/* Protection: while protected, PHP records no possible roots, so no cycle
+ * is collected; in the mock zend_gc_collect_cycles() returns 0 without
+ * looking. gc_protect returns the previous setting. PHP arms it when a
+ * bailout unwinds; code that recovers from a bailout restores it. */
+ZEND_API bool gc_protect(bool protect);
+ZEND_API bool gc_protected(void);
 static zend_always_inline void gc_possible_root(zend_refcounted *ref) {
   (void)ref;
 }

@@ -5,9 +5,16 @@
 #define ZEND_GLOBALS_H
 
 #include "zend.h"
+#include "zend_compile.h"
 #include "zend_objects_API.h"
 
 BEGIN_EXTERN_C()
+
+/* A VM stack page (zend_execute.h); the mock executes no bytecode and
+ * allocates none, but extensions keep these handles, as in PHP. */
+typedef struct _zend_vm_stack *zend_vm_stack;
+typedef struct _zend_fiber_context zend_fiber_context;
+typedef struct _zend_fiber zend_fiber;
 
 typedef struct _zend_executor_globals {
   /* The exception in flight, or NULL. Owns one reference. */

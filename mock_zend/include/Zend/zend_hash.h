@@ -265,6 +265,11 @@ static zend_always_inline void *zend_hash_str_update_ptr(HashTable *ht,
 #define ZEND_HASH_MAP_FOREACH_STR_KEY_VAL ZEND_HASH_FOREACH_STR_KEY_VAL
 #define ZEND_HASH_MAP_FOREACH_STR_KEY_PTR ZEND_HASH_FOREACH_STR_KEY_PTR
 
+/* A HashTable on the request allocator (initialise it with
+ * zend_hash_init; destroy with zend_hash_destroy, then FREE_HASHTABLE). */
+#define ALLOC_HASHTABLE(ht) (ht) = (HashTable *)emalloc(sizeof(HashTable))
+#define FREE_HASHTABLE(ht) efree(ht)
+
 END_EXTERN_C()
 
 #endif /* ZEND_HASH_H */

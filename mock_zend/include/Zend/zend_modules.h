@@ -84,6 +84,25 @@ struct _zend_module_entry {
 #define ZEND_MODULE_INFO_D(module) \
   void ZEND_MODULE_INFO_N(module)(ZEND_MODULE_INFO_FUNC_ARGS)
 
+/* The globals fields of a module entry (non-ZTS): their size and address,
+ * then the constructor and destructor named by ZEND_GINIT/ZEND_GSHUTDOWN. */
+#define ZEND_MODULE_GLOBALS(module_name) \
+  sizeof(zend_##module_name##_globals), &module_name##_globals
+#define ZEND_MODULE_GLOBALS_CTOR_N(module) zm_globals_ctor_##module
+#define ZEND_MODULE_GLOBALS_DTOR_N(module) zm_globals_dtor_##module
+#define ZEND_MODULE_GLOBALS_CTOR_D(module)                          \
+  void ZEND_MODULE_GLOBALS_CTOR_N(module)(zend_##module##_globals * \
+                                          module##_globals)
+#define ZEND_MODULE_GLOBALS_DTOR_D(module)                          \
+  void ZEND_MODULE_GLOBALS_DTOR_N(module)(zend_##module##_globals * \
+                                          module##_globals)
+#define ZEND_GINIT(module) \
+  ((void (*)(void *))(ZEND_MODULE_GLOBALS_CTOR_N(module)))
+#define ZEND_GSHUTDOWN(module) \
+  ((void (*)(void *))(ZEND_MODULE_GLOBALS_DTOR_N(module)))
+#define ZEND_GINIT_FUNCTION ZEND_MODULE_GLOBALS_CTOR_D
+#define ZEND_GSHUTDOWN_FUNCTION ZEND_MODULE_GLOBALS_DTOR_D
+
 END_EXTERN_C()
 
 #endif /* ZEND_MODULES_H */

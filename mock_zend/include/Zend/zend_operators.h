@@ -35,6 +35,33 @@ ZEND_API const char *ZEND_FASTCALL zend_memnistr(const char *haystack,
                                                  const char *needle,
                                                  size_t needle_len,
                                                  const char *end);
+/* Compares s1 and s2 byte-wise, ASCII case-insensitively; <0, 0 or >0
+ * (a proper prefix sorts first). */
+ZEND_API int ZEND_FASTCALL zend_binary_strcasecmp(const char *s1, size_t len1,
+                                                  const char *s2, size_t len2);
+
+/* Writes the decimal digits of `num` so that they end just before `buf`
+ * (where a NUL is stored) and returns the first digit. `buf` must have 20
+ * (unsigned) / 21 (signed) bytes of room before it. */
+static zend_always_inline char *zend_print_ulong_to_buf(char *buf,
+                                                        zend_ulong num) {
+  *buf = '\0';
+  do {
+    *--buf = (char)(num % 10) + '0';
+    num /= 10;
+  } while (num > 0);
+  return buf;
+}
+
+static zend_always_inline char *zend_print_long_to_buf(char *buf,
+                                                       zend_long num) {
+  if (num < 0) {
+    char *result = zend_print_ulong_to_buf(buf, ~((zend_ulong)num) + 1);
+    *--result = '-';
+    return result;
+  }
+  return zend_print_ulong_to_buf(buf, (zend_ulong)num);
+}
 
 END_EXTERN_C()
 

@@ -48,7 +48,20 @@
 #define ZEND_ATTRIBUTE_UNUSED __attribute__((unused))
 #define ZEND_FASTCALL
 
+/* Thread-local storage of the engine: plain static in a non-ZTS build. */
+#define ZEND_TLS static
+#define ZEND_EXT_TLS
+
+#ifdef __cplusplus
+#define ZEND_STATIC_ASSERT(c, m) static_assert((c), m)
+#else
+#define ZEND_STATIC_ASSERT(c, m) _Static_assert((c), m)
+#endif
+
 #define zend_always_inline inline __attribute__((always_inline))
+/* Realigns the stack on entry: for functions entered on a fresh stack
+ * (fiber and coroutine entry points). */
+#define ZEND_STACK_ALIGNED __attribute__((force_align_arg_pointer))
 #define zend_never_inline __attribute__((noinline))
 
 #define EXPECTED(condition) __builtin_expect(!!(condition), 1)

@@ -78,6 +78,27 @@ static zend_always_inline zend_string *zend_string_alloc(size_t len,
   return ret;
 }
 
+/* A string of n * m + l bytes; the size computation aborts on overflow. */
+static zend_always_inline zend_string *zend_string_safe_alloc(size_t n,
+                                                              size_t m,
+                                                              size_t l,
+                                                              bool persistent) {
+  zend_string *ret = (zend_string *)safe_pemalloc(
+      n, m, ZEND_MM_ALIGNED_SIZE(_ZSTR_STRUCT_SIZE(l)), persistent);
+  GC_SET_REFCOUNT(ret, 1);
+  GC_TYPE_INFO(ret) = IS_STRING | (persistent ? IS_STR_PERSISTENT : 0);
+  ZSTR_H(ret) = 0;
+  ZSTR_LEN(ret) = (n * m) + l;
+  return ret;
+}
+
+/* Frees a request string nobody else references (not interned). */
+static zend_always_inline void zend_string_efree(zend_string *s) {
+  ZEND_ASSERT(!ZSTR_IS_INTERNED(s));
+  ZEND_ASSERT(GC_REFCOUNT(s) <= 1);
+  efree(s);
+}
+
 static zend_always_inline zend_string *zend_string_init(const char *str,
                                                         size_t len,
                                                         bool persistent) {
@@ -96,6 +117,21 @@ static zend_always_inline zend_string *zend_string_copy(zend_string *s) {
     GC_ADDREF(s);
   }
   return s;
+}
+
+/* Adds a reference (interned strings are not counted: 1). Returns the new
+ * count. */
+static zend_always_inline uint32_t zend_string_addref(zend_string *s) {
+  if (!ZSTR_IS_INTERNED(s)) {
+    return GC_ADDREF(s);
+  }
+  return 1;
+}
+static zend_always_inline uint32_t zend_string_delref(zend_string *s) {
+  if (!ZSTR_IS_INTERNED(s)) {
+    return GC_DELREF(s);
+  }
+  return 1;
 }
 
 static zend_always_inline zend_string *zend_string_dup(zend_string *s,
@@ -124,6 +160,49 @@ static zend_always_inline void zend_string_release_ex(zend_string *s,
                                                       bool persistent) {
   (void)persistent;
   zend_string_release(s);
+}
+
+static zend_always_inline void zend_string_forget_hash_val(zend_string *s) {
+  ZSTR_H(s) = 0;
+}
+
+/* Resizes `s` to `len` bytes (keeping min(len, old length) bytes and the
+ * byte after them) and returns it. A string only the caller holds is
+ * resized in place; an interned or shared one is copied and the caller's
+ * reference to the original is dropped. The result is not terminated at
+ * `len`: the caller writes the content and the NUL. */
+static zend_always_inline zend_string *zend_string_realloc(zend_string *s,
+                                                           size_t len,
+                                                           bool persistent) {
+  zend_string *ret;
+  if (!ZSTR_IS_INTERNED(s) && EXPECTED(GC_REFCOUNT(s) == 1)) {
+    ret = (zend_string *)perealloc(
+        s, ZEND_MM_ALIGNED_SIZE(_ZSTR_STRUCT_SIZE(len)), persistent);
+    ZSTR_LEN(ret) = len;
+    zend_string_forget_hash_val(ret);
+    return ret;
+  }
+  ret = zend_string_alloc(len, persistent);
+  memcpy(ZSTR_VAL(ret), ZSTR_VAL(s), MIN(len, ZSTR_LEN(s)) + 1);
+  if (!ZSTR_IS_INTERNED(s)) {
+    GC_DELREF(s);
+  }
+  return ret;
+}
+
+/* zend_string_realloc for growing (len >= ZSTR_LEN(s)) / shrinking
+ * (len <= ZSTR_LEN(s)). */
+static zend_always_inline zend_string *zend_string_extend(zend_string *s,
+                                                          size_t len,
+                                                          bool persistent) {
+  ZEND_ASSERT(len >= ZSTR_LEN(s));
+  return zend_string_realloc(s, len, persistent);
+}
+static zend_always_inline zend_string *zend_string_truncate(zend_string *s,
+                                                            size_t len,
+                                                            bool persistent) {
+  ZEND_ASSERT(len <= ZSTR_LEN(s));
+  return zend_string_realloc(s, len, persistent);
 }
 
 static zend_always_inline bool zend_string_equal_val(const zend_string *s1,

@@ -4,12 +4,17 @@
 #ifndef PHP_H
 #define PHP_H
 
+#include <limits.h>
+
 #include "zend_API.h"
 #include "zend_closures.h"
 #include "zend_enum.h"
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
 #include "zend_modules.h"
+#ifndef MAXPATHLEN
+#define MAXPATHLEN PATH_MAX
+#endif
 
 BEGIN_EXTERN_C()
 
@@ -24,6 +29,11 @@ BEGIN_EXTERN_C()
 #define PHP_RINIT ZEND_MODULE_ACTIVATE_N
 #define PHP_RSHUTDOWN ZEND_MODULE_DEACTIVATE_N
 #define PHP_MINFO ZEND_MODULE_INFO_N
+#define PHP_GINIT_FUNCTION ZEND_GINIT_FUNCTION
+#define PHP_GSHUTDOWN_FUNCTION ZEND_GSHUTDOWN_FUNCTION
+#define PHP_GINIT ZEND_GINIT
+#define PHP_GSHUTDOWN ZEND_GSHUTDOWN
+#define PHP_MODULE_GLOBALS ZEND_MODULE_GLOBALS
 
 /* Reports through zend_error, prefixed with the running function's name
  * ("Class::method(): message") as PHP does. `docref` is ignored. */
@@ -44,5 +54,9 @@ PHPAPI extern int (*php_register_internal_extensions_func)(void);
 PHPAPI int php_register_internal_extensions(void);
 
 END_EXTERN_C()
+
+/* As in PHP, php.h brings the stream API and the VCWD_* file macros. */
+#include "php_streams.h"
+#include "zend_virtual_cwd.h"
 
 #endif /* PHP_H */

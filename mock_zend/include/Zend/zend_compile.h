@@ -1,0 +1,18 @@
+/*
+ * zend-async-ref: mock Zend engine.
+ *
+ * The compiler's public constants extensions use. The mock compiles no
+ * PHP code; zend_function, zend_op_array and the ZEND_ACC_* flags live in
+ * zend.h, which this header includes, so code including zend_compile.h for
+ * them compiles as with PHP.
+ */
+#ifndef ZEND_COMPILE_H
+#define ZEND_COMPILE_H
+
+#include "zend.h"
+
+/* Slots an extension can reserve in op arrays and fiber contexts
+ * (zend_get_resource_handle() in PHP). */
+#define ZEND_MAX_RESERVED_RESOURCES 6
+
+#endif /* ZEND_COMPILE_H */
