@@ -1,12 +1,16 @@
 # Build conventions shared by every folder.
 
-# Warnings are errors everywhere. Sanitizers, when on, apply to every target.
+# Every target gets the same warnings; with ZAR_WERROR (on in CI and in
+# tools/setup.sh) they are errors. Sanitizers, when on, apply to every target.
 add_library(zar_build_flags INTERFACE)
 # The flags apply to this build only (BUILD_INTERFACE): an installed package
 # does not impose them on its consumers.
 target_compile_options(zar_build_flags INTERFACE
-  $<BUILD_INTERFACE:-Wall -Wextra -Werror>
+  $<BUILD_INTERFACE:-Wall -Wextra>
   $<BUILD_INTERFACE:$<$<COMPILE_LANGUAGE:C>:-Wstrict-prototypes>>)
+if(ZAR_WERROR)
+  target_compile_options(zar_build_flags INTERFACE $<BUILD_INTERFACE:-Werror>)
+endif()
 if(ZAR_SANITIZE)
   target_compile_options(zar_build_flags INTERFACE
     $<BUILD_INTERFACE:-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer>)
