@@ -5,7 +5,13 @@
 #
 #   tools/setup.sh                 # RelWithDebInfo build in ./build
 #   ZAR_BUILD_DIR=build-asan tools/setup.sh -DZAR_SANITIZE=ON
+#   CC=clang CXX=clang++ ZAR_BUILD_DIR=build-clang tools/setup.sh
+#   ZAR_WERROR=OFF tools/setup.sh  # warnings stay warnings
 #
+# This is the developer's setup: warnings are errors (-DZAR_WERROR=ON)
+# unless ZAR_WERROR=OFF. A plain CMake build, as a user packaging the
+# project does it, leaves them warnings. CMAKE_BUILD_TYPE picks the build
+# type; CC and CXX the compilers (a clang one is installed when named).
 # Extra arguments are passed to the CMake configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +22,12 @@ packages=(
   libabsl-dev libuv1-dev libboost-context-dev libboost-fiber-dev libsqlite3-dev
   clang-format gdb python3
 )
+# A Clang named in CC or CXX comes from its Debian package: clang++-14 is
+# in clang-14, clang++ in clang.
+for compiler in "${CC:-}" "${CXX:-}"; do
+  name="$(basename "$compiler")"
+  if [[ "$name" == clang* ]]; then packages+=("${name/++/}"); fi
+done
 
 missing=()
 for p in "${packages[@]}"; do
@@ -29,5 +41,6 @@ if ((${#missing[@]})); then
 fi
 
 build_dir="${ZAR_BUILD_DIR:-build}"
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" "$@"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" \
+  -DZAR_WERROR="${ZAR_WERROR:-ON}" "$@"
 cmake --build "$build_dir" -j"$(nproc)"

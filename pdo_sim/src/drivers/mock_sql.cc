@@ -245,9 +245,10 @@ bool Executor::Update() {
     if (!IsTrue(keep)) continue;
     Row updated = row;
     for (auto& [column, e] : sets) {
+      const std::string wanted = Lower(column);
       auto it = std::find_if(
           table->columns.begin(), table->columns.end(),
-          [&](const std::string& c) { return Lower(c) == Lower(column); });
+          [&](const std::string& c) { return Lower(c) == wanted; });
       if (it == table->columns.end()) {
         return Fail(Error{"42S22", 1054,
                           "Unknown column '" + column + "' in 'field list'"});
