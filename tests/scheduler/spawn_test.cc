@@ -1,9 +1,9 @@
 // Spawning coroutines (behaviours S: tests/spawn/001, 002, 004, 007).
 
+#include <gmock/gmock.h>
+
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
 
 #include "mock_zend/inspect.h"
 #include "tests/scheduler/support/scheduler_test.h"
