@@ -10,6 +10,6 @@ extern "C" {
 
 extern "C" {
 
-zend_async_globals async_globals;
+ZEND_DECLARE_MODULE_GLOBALS(async)
 
 }  // extern "C"

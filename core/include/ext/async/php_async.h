@@ -36,20 +36,20 @@ extern zend_module_entry zar_async_module_entry;
 
 #define PHP_ASYNC_NAME "true_async"
 
-/* What ZEND_BEGIN_MODULE_GLOBALS(async) ... ZEND_END_MODULE_GLOBALS(async)
- * declares in a non-ZTS build, limited to the members above. Zeroed by the
- * module's globals constructor when php_module_startup() registers it. */
-typedef struct _zend_async_globals {
+/* The members of upstream's globals that the reference implements. Zeroed
+ * by the module's globals constructor when php_module_startup() registers
+ * it. */
+/* clang-format off */
+ZEND_BEGIN_MODULE_GLOBALS(async)
   uv_loop_t uvloop;
   bool reactor_started;
-} zend_async_globals;
+ZEND_END_MODULE_GLOBALS(async)
+/* clang-format on */
 
-/* ZEND_EXTERN_MODULE_GLOBALS(async) */
-extern zend_async_globals async_globals;
+ZEND_EXTERN_MODULE_GLOBALS(async)
 
-/* ZEND_MODULE_GLOBALS_ACCESSOR(async, v), ZEND_MODULE_GLOBALS_BULK(async) */
-#define ASYNC_G(v) (async_globals.v)
-#define ASYNC_GLOBALS (&async_globals)
+#define ASYNC_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(async, v)
+#define ASYNC_GLOBALS ZEND_MODULE_GLOBALS_BULK(async)
 
 END_EXTERN_C()
 
