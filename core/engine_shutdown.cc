@@ -5,8 +5,8 @@
 
 #include "core/extension.h"
 #include "core/observability.h"
-#include "core/reactor.h"
-#include "core/scheduler.h"
+#include "core/reactor/reactor.h"
+#include "core/scheduler/scheduler.h"
 
 namespace zar::core {
 

@@ -18,12 +18,12 @@
 
 #include <cstring>
 
-#include "core/async_classes.h"
 #include "core/observability.h"
 #include "core/pool_registration.h"
-#include "core/reactor.h"
-#include "core/registration.h"
-#include "core/scheduler.h"
+#include "core/reactor/reactor.h"
+#include "core/scheduler/async_classes.h"
+#include "core/scheduler/registration.h"
+#include "core/scheduler/scheduler.h"
 #include "core/version.h"
 
 extern "C" {

@@ -5,10 +5,10 @@
 
 #include <cinttypes>
 
-#include "core/coroutine.h"
 #include "core/pool.h"
 #include "core/pool_strict.h"
-#include "core/reactor_event.h"
+#include "core/reactor/reactor_event.h"
+#include "core/scheduler/coroutine.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"

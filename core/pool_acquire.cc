@@ -14,12 +14,12 @@
 
 #include <cstddef>
 
-#include "core/async_classes.h"
 #include "core/circuit_breaker.h"
 #include "core/pool.h"
 #include "core/pool_handlers.h"
 #include "core/pool_strict.h"
 #include "core/pool_trace.h"
+#include "core/scheduler/async_classes.h"
 
 namespace zar::core {
 namespace {

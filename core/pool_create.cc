@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <new>
 
-#include "core/async_classes.h"
 #include "core/pool.h"
 #include "core/pool_handlers.h"
 #include "core/pool_strict.h"
 #include "core/pool_trace.h"
+#include "core/scheduler/async_classes.h"
 
 namespace zar::core {
 namespace {

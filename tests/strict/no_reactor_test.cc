@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "core/async_classes.h"
 #include "core/observability.h"
 #include "core/pool_registration.h"
-#include "core/registration.h"
-#include "core/scheduler.h"
+#include "core/scheduler/async_classes.h"
+#include "core/scheduler/registration.h"
+#include "core/scheduler/scheduler.h"
 #include "pdo_sim/client.h"
 #include "tests/strict/support/strict_test.h"
 

@@ -3,8 +3,8 @@
 // example of what a pool's author writes. Built into
 // libzend_async_ref_impl_pool_adapter.so with the reference pool's sources.
 
-#include "core/async_classes.h"
 #include "core/pool_registration.h"
+#include "core/scheduler/async_classes.h"
 
 extern "C" {
 #include "zend_async_ref/conformance_pool.h"

@@ -3,7 +3,7 @@
 // reference leaves unset. The ABI-level behaviours are in the conformance
 // suite next to this folder.
 
-#include "core/reactor.h"
+#include "core/reactor/reactor.h"
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
 

@@ -1,4 +1,4 @@
-#include "core/fiber_stack.h"
+#include "core/fiber/fiber_stack.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

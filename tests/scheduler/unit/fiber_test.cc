@@ -1,4 +1,4 @@
-#include "core/fiber.h"
+#include "core/fiber/fiber.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/coroutine.h"
+#include "core/scheduler/coroutine.h"
 #include "tests/scheduler/support/scheduler_test.h"
 
 namespace zar::scheduler_testing {

@@ -1,0 +1,104 @@
+#include "core/fiber/fiber.h"
+
+#include <boost/context/detail/fcontext.hpp>
+#include <cstdio>
+#include <cstdlib>
+
+#if defined(ZAR_SANITIZE)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace zar::core {
+namespace {
+
+namespace ctx = boost::context::detail;
+
+}  // namespace
+
+// The first frame of every fiber with a stack: finishes the first switch,
+// runs the body, which never returns.
+class FiberEntry {
+ public:
+  static void Run(ctx::transfer_t transfer) {
+    Fiber* self = Fiber::current_;
+    self->Resumed(transfer.fctx, transfer.data);
+    self->body_(self);
+    std::fputs("zend-async-ref: a fiber body returned\n", stderr);
+    std::abort();
+  }
+};
+
+inline void Fiber::Resumed(void* from_context, void* from_fiber) {
+#if defined(ZAR_SANITIZE)
+  const void* from_bottom = nullptr;
+  size_t from_size = 0;
+  __sanitizer_finish_switch_fiber(asan_fake_stack_, &from_bottom, &from_size);
+#endif
+  auto* from = static_cast<Fiber*>(from_fiber);
+  if (from->dead_) {
+    delete from;
+  } else {
+    from->context_ = from_context;
+#if defined(ZAR_SANITIZE)
+    from->asan_bottom_ = from_bottom;
+    from->asan_size_ = from_size;
+#endif
+  }
+  EG(current_execute_data) = execute_data_;
+  EG(bailout) = bailout_;
+}
+
+Fiber* Fiber::current_ = nullptr;
+
+Fiber* Fiber::ForThread() {
+  auto* fiber = new Fiber();
+  current_ = fiber;
+  return fiber;
+}
+
+Fiber* Fiber::New(Body body, size_t stack_size) {
+  auto* fiber = new Fiber();
+  if (!fiber->stack_.Allocate(stack_size)) {
+    delete fiber;
+    return nullptr;
+  }
+  fiber->body_ = body;
+  fiber->context_ = ctx::make_fcontext(fiber->stack_.top(),
+                                       fiber->stack_.size(), &FiberEntry::Run);
+#if defined(ZAR_SANITIZE)
+  fiber->asan_bottom_ = fiber->stack_.bottom();
+  fiber->asan_size_ = fiber->stack_.size();
+#endif
+  return fiber;
+}
+
+void Fiber::Delete(Fiber* fiber) {
+  if (fiber == current_) current_ = nullptr;
+  delete fiber;
+}
+
+void Fiber::SwitchTo(Fiber* to) {
+  execute_data_ = EG(current_execute_data);
+  bailout_ = EG(bailout);
+  current_ = to;
+#if defined(ZAR_SANITIZE)
+  __sanitizer_start_switch_fiber(&asan_fake_stack_, to->asan_bottom_,
+                                 to->asan_size_);
+#endif
+  const ctx::transfer_t back = ctx::jump_fcontext(to->context_, this);
+  Resumed(back.fctx, back.data);
+}
+
+void Fiber::ExitTo(Fiber* to) {
+  dead_ = true;
+  current_ = to;
+#if defined(ZAR_SANITIZE)
+  // A null fake-stack slot tells the sanitizer this stack is going away.
+  __sanitizer_start_switch_fiber(nullptr, to->asan_bottom_, to->asan_size_);
+#endif
+  ctx::jump_fcontext(to->context_, this);
+  std::fputs("zend-async-ref: a dead fiber was resumed\n", stderr);
+  std::abort();
+}
+
+}  // namespace zar::core

@@ -1,0 +1,78 @@
+// zend-async-ref core: the machine stack of a fiber.
+//
+// A FiberStack is an anonymous private mapping whose lowest page is a guard
+// page (PROT_NONE): a coroutine that overflows its stack faults on the
+// guard page instead of silently overwriting the memory below. The usable
+// part grows down from top() to bottom(); its size is the requested size
+// rounded up to whole pages.
+//
+// The size of new stacks is DefaultStackSize(): the environment variable
+// ZEND_ASYNC_REF_STACK_SIZE (bytes; a number with an optional K, M or G
+// suffix) read once, unless SetDefaultStackSize() was called; otherwise
+// kDefaultStackSize. Sizes below kMinStackSize are raised to it.
+//
+// Failure: Allocate() returns false (errno set) when the kernel refuses the
+// mapping; the stack is then empty.
+//
+// Threading: a FiberStack is used by one thread at a time. The default size
+// is process-wide and must be set before fibers are created.
+// Lifetime: the destructor (or Release()) unmaps the memory.
+
+#ifndef ZAR_CORE_FIBER_FIBER_STACK_H_
+#define ZAR_CORE_FIBER_FIBER_STACK_H_
+
+#include <cstddef>
+
+namespace zar::core {
+
+// 1 MiB: room for a deep C call chain (the engine's own frames, an
+// extension's, libc's) in every coroutine.
+inline constexpr size_t kDefaultStackSize = size_t{1} << 20;
+// The smallest stack handed out: 64 KiB.
+inline constexpr size_t kMinStackSize = size_t{64} << 10;
+
+// The size of stacks created from now on (see the file comment).
+size_t DefaultStackSize();
+// Overrides the environment. 0 restores the environment/default value.
+void SetDefaultStackSize(size_t bytes);
+
+// Parses "262144", "256K", "1M", "1G" (case-insensitive suffix). Returns 0
+// when `text` is not such a number.
+size_t ParseStackSize(const char* text);
+
+class FiberStack {
+ public:
+  FiberStack() = default;
+  ~FiberStack() { Release(); }
+
+  FiberStack(const FiberStack&) = delete;
+  FiberStack& operator=(const FiberStack&) = delete;
+  FiberStack(FiberStack&& other) noexcept;
+  FiberStack& operator=(FiberStack&& other) noexcept;
+
+  // Maps a stack of `size` usable bytes (rounded up to pages, at least
+  // kMinStackSize) plus one guard page. REQUIRES: empty().
+  bool Allocate(size_t size);
+  // Unmaps the stack; no-op when empty.
+  void Release();
+
+  bool empty() const { return mapping_ == nullptr; }
+  // The highest address of the usable part (stacks grow down to bottom()).
+  void* top() const { return static_cast<char*>(mapping_) + mapping_size_; }
+  // The lowest usable address: just above the guard page.
+  void* bottom() const { return static_cast<char*>(mapping_) + guard_size_; }
+  // Usable bytes, top() - bottom().
+  size_t size() const { return mapping_size_ - guard_size_; }
+  // The guard page: [guard(), guard() + guard_size()).
+  void* guard() const { return mapping_; }
+  size_t guard_size() const { return guard_size_; }
+
+ private:
+  void* mapping_ = nullptr;  // the whole mapping, guard page first
+  size_t mapping_size_ = 0;  // guard page included
+  size_t guard_size_ = 0;    // one page
+};
+
+}  // namespace zar::core
+
+#endif  // ZAR_CORE_FIBER_FIBER_STACK_H_

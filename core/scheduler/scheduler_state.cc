@@ -1,0 +1,153 @@
+// The scheduler's per-request state: the coroutine table, the fiber pool,
+// and tearing it all down.
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "core/fiber/fiber_stack.h"
+#include "core/scheduler/scheduler.h"
+#include "core/scheduler/scope.h"
+
+namespace zar::core {
+namespace internal {
+SchedulerState* current_state = nullptr;
+
+namespace {
+
+// Lets go of coroutines that are still live when the state is destroyed
+// before the scheduler drained (a request that ends abnormally).
+void AbandonCoroutines(SchedulerState* s) {
+  std::vector<AsyncCoroutine*> left;
+  zval* coroutine_zv;
+  ZEND_HASH_FOREACH_VAL(&s->coroutines, coroutine_zv) {
+    AsyncCoroutine* coroutine =
+        static_cast<AsyncCoroutine*>(Z_PTR_P(coroutine_zv));
+    left.push_back(coroutine);
+  }
+  ZEND_HASH_FOREACH_END();
+  for (AsyncCoroutine* co : left) {
+    co->fiber = nullptr;
+    ZEND_ASYNC_WAKER_DESTROY(&co->coroutine);
+    UnregisterCoroutine(s, co);
+    ScopeRemoveCoroutine(co);
+    ReleaseCoroutine(co);
+  }
+}
+
+}  // namespace
+
+SchedulerState* CreateState() {
+  current_state = new SchedulerState();
+  zend_hash_init(&current_state->coroutines, 8, nullptr, nullptr, 0);
+  return current_state;
+}
+
+void RegisterCoroutine(SchedulerState* s, AsyncCoroutine* coroutine) {
+  zend_hash_index_add_ptr(&s->coroutines, coroutine->std.handle, coroutine);
+  coroutine->registered = true;
+  if (!ZEND_COROUTINE_IS_ZOMBIE(&coroutine->coroutine)) {
+    ZEND_ASYNC_INCREASE_COROUTINE_COUNT
+  }
+}
+
+void UnregisterCoroutine(SchedulerState* s, AsyncCoroutine* coroutine) {
+  if (!coroutine->registered) return;
+  zend_hash_index_del(&s->coroutines, coroutine->std.handle);
+  coroutine->registered = false;
+  if (!ZEND_COROUTINE_IS_ZOMBIE(&coroutine->coroutine)) {
+    ZEND_ASYNC_DECREASE_COROUTINE_COUNT
+  }
+}
+
+bool AssignFiber(SchedulerState* s, AsyncCoroutine* coroutine) {
+  Fiber* fiber = s->idle_count != 0
+                     ? s->idle_fibers[--s->idle_count]
+                     : Fiber::New(&WorkerFiberBody, DefaultStackSize());
+  if (fiber == nullptr) {
+    zend_throw_error(nullptr, "Cannot allocate a coroutine stack: %s",
+                     strerror(errno));
+    return false;
+  }
+  fiber->data = coroutine;
+  coroutine->fiber = fiber;
+  return true;
+}
+
+bool ParkFiber(SchedulerState* s, Fiber* fiber) {
+  fiber->data = nullptr;
+  if (s->idle_count == kFiberPoolSize) return false;
+  s->idle_fibers[s->idle_count++] = fiber;
+  return true;
+}
+
+void ReleaseCoroutine(AsyncCoroutine* coroutine) {
+  OBJ_RELEASE(&coroutine->std);
+}
+
+void DestroyState() {
+  SchedulerState* s = current_state;
+  if (s == nullptr) return;
+
+  AbandonCoroutines(s);
+  while (!s->microtasks.empty()) {
+    zend_async_microtask_t* microtask = s->microtasks.PopFront();
+    ZEND_ASYNC_MICROTASK_RELEASE(microtask);
+  }
+  s->run_queue.Clear();
+
+  while (s->idle_count != 0) Fiber::Delete(s->idle_fibers[--s->idle_count]);
+  if (s->scheduler_fiber != nullptr) {
+    Fiber::Delete(s->scheduler_fiber);
+    s->scheduler_fiber = nullptr;
+  }
+
+  if (s->scheduler != nullptr) {
+    AsyncCoroutine* scheduler = s->scheduler;
+    s->scheduler = nullptr;
+    ZEND_ASYNC_SCHEDULER = nullptr;
+    scheduler->fiber = nullptr;
+    ScopeRemoveCoroutine(scheduler);
+    ReleaseCoroutine(scheduler);
+  }
+  if (s->scheduler_scope != nullptr) {
+    DisposeOwnedScope(s->scheduler_scope);
+    s->scheduler_scope = nullptr;
+  }
+  if (ZEND_ASYNC_MAIN_SCOPE != nullptr) {
+    zend_async_scope_t* main_scope = ZEND_ASYNC_MAIN_SCOPE;
+    ZEND_ASYNC_MAIN_SCOPE = nullptr;
+    DisposeOwnedScope(main_scope);
+  }
+  zend_hash_destroy(&s->coroutines);
+
+  ZEND_ASYNC_SCHEDULER = nullptr;
+  ZEND_ASYNC_CURRENT_COROUTINE = nullptr;
+  ZEND_ASYNC_MAIN_COROUTINE = nullptr;
+  ZEND_ASYNC_SCHEDULER_CONTEXT = false;
+  ZEND_ASYNC_GRACEFUL_SHUTDOWN = false;
+
+  if (s->thread_fiber != nullptr) Fiber::Delete(s->thread_fiber);
+  Fiber::ClearCurrent();
+  delete s;
+  current_state = nullptr;
+}
+
+}  // namespace internal
+
+void ReleaseRequestState() {
+  internal::DestroyState();
+  if (ZEND_ASYNC_MAIN_SCOPE != nullptr) {
+    zend_async_scope_t* main_scope = ZEND_ASYNC_MAIN_SCOPE;
+    ZEND_ASYNC_MAIN_SCOPE = nullptr;
+    DisposeOwnedScope(main_scope);
+  }
+  if (ZEND_ASYNC_EXIT_EXCEPTION != nullptr) {
+    zend_object* exit_exception = ZEND_ASYNC_EXIT_EXCEPTION;
+    ZEND_ASYNC_EXIT_EXCEPTION = nullptr;
+    OBJ_RELEASE(exit_exception);
+  }
+  ZEND_ASYNC_ACTIVE_COROUTINE_COUNT = 0;
+}
+
+}  // namespace zar::core

@@ -1,0 +1,297 @@
+// Suspending the current coroutine: the hot path of the scheduler.
+//
+//   1. Park the exception in flight (EG(exception) is NULL across switches).
+//   2. A cancellation requested while the coroutine ran is thrown here
+//      instead of suspending.
+//   3. The waker must give a way back: events to wait for, or a place in
+//      the run queue (a yield); otherwise Error "The coroutine has no events
+//      to wait for".
+//   4. Status WAITING (unless queued), every waker event started; an event
+//      that fires at once resumes without a switch.
+//   5. Tick, then switch straight to the next queued coroutine (the
+//      scheduler fiber only when none is queued).
+//   6. Resumed: QUEUED -> RESULT, throw the waker's error, restore the
+//      parked exception.
+// No allocation, clock read or system call happens on this path.
+
+#include "core/observability.h"
+#include "core/scheduler/scheduler.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
+
+namespace zar::core {
+namespace internal {
+
+void RestoreParkedSlow(const ParkedException& parked) {
+  if (parked.previous != nullptr) {
+    if (EG(prev_exception) != nullptr) {
+      zend_exception_set_previous(EG(prev_exception), parked.previous);
+    } else {
+      EG(prev_exception) = parked.previous;
+    }
+  }
+  if (parked.exception != nullptr) {
+    if (EG(exception) != nullptr) {
+      zend_exception_set_previous(EG(exception), parked.exception);
+    } else {
+      EG(exception) = parked.exception;
+    }
+  }
+}
+
+zend_object* TakeException() {
+  zend_object* exception = EG(exception);
+  if (exception == nullptr) return nullptr;
+  EG(exception) = nullptr;
+  if (EG(prev_exception) != nullptr) {
+    zend_exception_set_previous(exception, EG(prev_exception));
+    EG(prev_exception) = nullptr;
+  }
+  return exception;
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::ParkedException;
+using internal::SchedulerState;
+
+// Fails a suspension before it switched: `message` is thrown (chained
+// with the parked exception) and the waker is cleaned.
+[[gnu::noinline]] bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
+                                   const ParkedException& parked,
+                                   const char* message) {
+  zend_coroutine_t* coroutine = &self->coroutine;
+  if (message != nullptr) zend_throw_error(nullptr, "%s", message);
+  internal::Unqueue(s, self);
+  if (coroutine->waker != nullptr) {
+    zend_object* error = internal::TakeException();
+    zend_async_waker_stop_events(coroutine->waker);
+    zend_async_waker_clean(coroutine);
+    if (error != nullptr) zend_throw_exception_internal(error);
+  }
+  internal::RestoreException(parked);
+  return false;
+}
+
+// A cancellation that reached the coroutine while it ran (or while it was
+// protected) is delivered at its next suspension: it is thrown here.
+[[gnu::noinline]] bool DeliverPendingCancellation(
+    SchedulerState* s, AsyncCoroutine* self, const ParkedException& parked) {
+  zend_coroutine_t* coroutine = &self->coroutine;
+  if (self->deferred_cancellation != nullptr &&
+      !ZEND_COROUTINE_IS_PROTECTED(coroutine)) {
+    if (coroutine->exception == nullptr) {
+      coroutine->exception = self->deferred_cancellation;
+    } else {
+      OBJ_RELEASE(self->deferred_cancellation);
+    }
+    self->deferred_cancellation = nullptr;
+  }
+  if (coroutine->exception == nullptr) return false;
+  zend_object* cancellation = coroutine->exception;
+  coroutine->exception = nullptr;
+  internal::Unqueue(s, self);
+  if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
+  zend_throw_exception_internal(cancellation);
+  internal::RestoreException(parked);
+  return true;
+}
+
+// Starts every event of the waker (in scheduler context: an event may fire
+// and resume the coroutine right away).
+[[gnu::always_inline]] inline void StartEvents(zend_async_waker_t* waker) {
+  bool& in_scheduler_context = ZEND_ASYNC_SCHEDULER_CONTEXT;
+  const bool was_in_scheduler_context = in_scheduler_context;
+  in_scheduler_context = true;
+  waker->events_stopped = 0;
+  zval* trigger_zv;
+  ZEND_HASH_FOREACH_VAL(&waker->events, trigger_zv) {
+    zend_async_waker_trigger_t* trigger =
+        static_cast<zend_async_waker_trigger_t*>(Z_PTR_P(trigger_zv));
+    if (trigger->event != nullptr) trigger->event->start(trigger->event);
+    if (waker->status == ZEND_ASYNC_WAKER_RESULT || EG(exception) != nullptr) {
+      break;
+    }
+  }
+  ZEND_HASH_FOREACH_END();
+  in_scheduler_context = was_in_scheduler_context;
+}
+
+// Leaves the running coroutine `self` and runs the next one. Returns when
+// `self` runs again.
+[[gnu::always_inline]] inline void SwitchAway(SchedulerState* s,
+                                              AsyncCoroutine* self) {
+  const zend_async_waker_t* waker = self->coroutine.waker;
+  internal::Tick(s);
+  if (UNEXPECTED(waker->status == ZEND_ASYNC_WAKER_RESULT)) return;
+  for (;;) {
+    AsyncCoroutine* next = internal::TakeNext(s);
+    if (next == self) return;  // it yielded and is the next to run
+    if (next == nullptr) {
+      if (ZEND_ASYNC_REF_TRACING()) {
+        TraceSwitch(&self->coroutine, &s->scheduler->coroutine);
+      }
+      ZEND_ASYNC_CURRENT_COROUTINE = &s->scheduler->coroutine;
+      self->fiber->SwitchTo(s->scheduler_fiber);
+      return;
+    }
+    if (EXPECTED(internal::RunNext(s, self->fiber, next))) return;
+  }
+}
+
+// The general suspension: every step of the file comment, whatever the
+// state (see SuspendCoroutine for the common case).
+[[gnu::noinline]] bool SuspendGeneral() {
+  const ParkedException parked = internal::ParkException();
+  if (internal::State() == nullptr && !Launch()) {
+    internal::RestoreException(parked);
+    return false;
+  }
+  SchedulerState* s = internal::State();
+  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+
+  if (UNEXPECTED(ZEND_ASYNC_IS_SCHEDULER_CONTEXT ||
+                 coroutine == ZEND_ASYNC_SCHEDULER)) {
+    if (ZEND_ASYNC_REF_STRICT()) ReportSuspendInSchedulerContext(coroutine);
+    zend_throw_error(nullptr, "Cannot suspend in the scheduler context");
+    internal::RestoreException(parked);
+    return false;
+  }
+  AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  if (UNEXPECTED(coroutine->exception != nullptr ||
+                 self->deferred_cancellation != nullptr) &&
+      DeliverPendingCancellation(s, self, parked)) {
+    return false;
+  }
+
+  zend_async_waker_t* waker = coroutine->waker;
+  if (UNEXPECTED(waker == nullptr)) {
+    return FailSuspend(s, self, parked,
+                       "The coroutine has no events to wait for");
+  }
+  const bool not_in_queue = ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker);
+  if (UNEXPECTED(not_in_queue && zend_hash_num_elements(&waker->events) == 0)) {
+    return FailSuspend(s, self, parked,
+                       "The coroutine has no events to wait for");
+  }
+  if (not_in_queue) waker->status = ZEND_ASYNC_WAKER_WAITING;
+
+  if (zend_hash_num_elements(&waker->events) != 0) {
+    StartEvents(waker);
+    if (UNEXPECTED(EG(exception) != nullptr)) {
+      return FailSuspend(s, self, parked, nullptr);
+    }
+  }
+
+  if (EXPECTED(waker->status != ZEND_ASYNC_WAKER_RESULT)) {
+    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
+      ZEND_COROUTINE_LEAVE(coroutine);
+    }
+    ApplyCurrentLocation(&waker->filename, &waker->lineno);
+    SwitchAway(s, self);  // whoever switches back made it current
+    waker = coroutine->waker;
+    if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
+      waker->status = ZEND_ASYNC_WAKER_RESULT;
+    }
+    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
+      ZEND_COROUTINE_ENTER(coroutine);
+    }
+  } else {
+    // Resumed while its events started: no switch.
+    zend_hash_clean(&waker->events);
+  }
+
+  if (UNEXPECTED(s->bailout && self == s->main)) {
+    // A coroutine bailed out: the main flow bails out too, after which
+    // ZEND_ASYNC_RUN_SCHEDULER_AFTER_MAIN(true) shuts down gracefully.
+    if (parked.exception != nullptr) OBJ_RELEASE(parked.exception);
+    if (parked.previous != nullptr) OBJ_RELEASE(parked.previous);
+    zend_clear_exception();
+    zend_bailout();
+  }
+
+  if (waker->error != nullptr) {
+    zend_object* error = waker->error;
+    waker->error = nullptr;
+    zend_throw_exception_internal(error);
+  }
+  internal::RestoreException(parked);
+  return EG(exception) == nullptr;
+}
+
+// The suspension of almost every call: launched, nothing in flight, not in
+// scheduler context, no pending cancellation, no switch handlers, and a
+// waker that is queued (a yield) or has events. It does what
+// SuspendGeneral does in that state, minus the steps with nothing to do
+// (parking and restoring an empty exception slot, the handlers), and falls
+// back to it before any side effect when the state is anything else.
+bool SuspendCoroutine() {
+  SchedulerState* s = internal::State();
+  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+  if (UNEXPECTED(s == nullptr || EG(exception) != nullptr ||
+                 EG(prev_exception) != nullptr ||
+                 ZEND_ASYNC_IS_SCHEDULER_CONTEXT ||
+                 coroutine == ZEND_ASYNC_SCHEDULER)) {
+    return SuspendGeneral();
+  }
+  AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  zend_async_waker_t* waker = coroutine->waker;
+  if (UNEXPECTED(waker == nullptr || coroutine->exception != nullptr ||
+                 self->deferred_cancellation != nullptr ||
+                 coroutine->switch_handlers != nullptr)) {
+    return SuspendGeneral();
+  }
+  const bool has_events = zend_hash_num_elements(&waker->events) != 0;
+  if (ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker)) {
+    if (UNEXPECTED(!has_events)) return SuspendGeneral();  // fails
+    waker->status = ZEND_ASYNC_WAKER_WAITING;
+  }
+
+  if (has_events) {
+    StartEvents(waker);
+    if (UNEXPECTED(EG(exception) != nullptr)) {
+      return FailSuspend(s, self, ParkedException{nullptr, nullptr}, nullptr);
+    }
+  }
+
+  if (EXPECTED(waker->status != ZEND_ASYNC_WAKER_RESULT)) {
+    ApplyCurrentLocation(&waker->filename, &waker->lineno);
+    SwitchAway(s, self);  // whoever switches back made it current
+    waker = coroutine->waker;
+    if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
+      waker->status = ZEND_ASYNC_WAKER_RESULT;
+    }
+    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
+      ZEND_COROUTINE_ENTER(coroutine);
+    }
+  } else {
+    // Resumed while its events started: no switch.
+    zend_hash_clean(&waker->events);
+  }
+
+  if (UNEXPECTED(s->bailout && self == s->main)) {
+    // As in SuspendGeneral (nothing was parked).
+    zend_clear_exception();
+    zend_bailout();
+  }
+  if (UNEXPECTED(waker->error != nullptr)) {
+    zend_object* error = waker->error;
+    waker->error = nullptr;
+    zend_throw_exception_internal(error);
+  }
+  return EG(exception) == nullptr;
+}
+
+}  // namespace
+
+bool Suspend(bool from_main, bool is_bailout) {
+  if (UNEXPECTED(from_main)) return internal::RunAfterMain(is_bailout);
+  if (ZEND_ASYNC_REF_TRACING()) TraceSuspend();
+  return SuspendCoroutine();
+}
+
+}  // namespace zar::core

@@ -1,0 +1,62 @@
+#include "core/scheduler/unsupported.h"
+
+namespace zar::core::unsupported {
+namespace {
+
+void NotSupported(const char* feature) {
+  zend_throw_error(nullptr, "%s is not supported by zend-async-ref", feature);
+}
+
+}  // namespace
+
+zend_async_iterator_t* NewIterator(zval*, zend_object_iterator*, zend_fcall_t*,
+                                   zend_async_iterator_handler_t,
+                                   zend_async_scope_t*, unsigned int, int32_t,
+                                   size_t) {
+  NotSupported("Async iterators");
+  return nullptr;
+}
+
+zend_future_t* NewFuture(bool, size_t) {
+  NotSupported("Futures");
+  return nullptr;
+}
+
+zend_object* NewFutureObject(zend_future_t*) {
+  NotSupported("Futures");
+  return nullptr;
+}
+
+zend_async_channel_t* NewChannel(size_t, bool, bool, size_t) {
+  NotSupported("Channels");
+  return nullptr;
+}
+
+zend_object* NewChannelObject(zend_async_channel_t*) {
+  NotSupported("Channels");
+  return nullptr;
+}
+
+zend_async_group_t* NewGroup(uint32_t, uint32_t, zend_object*) {
+  NotSupported("Task groups");
+  return nullptr;
+}
+
+void* ThreadSnapshotCreate(const zend_fcall_t*, const zend_fcall_t*) {
+  NotSupported("Threads");
+  return nullptr;
+}
+
+void ThreadSnapshotDestroy(void*) { NotSupported("Threads"); }
+
+void ThreadRun(void*) { NotSupported("Threads"); }
+
+void ThreadLoadResult(zend_async_thread_event_t*) { NotSupported("Threads"); }
+
+void ScopeAwaitAfterCancellation(zend_async_scope_t*, zend_coroutine_t*,
+                                 zend_fcall_info*, zend_fcall_info_cache*,
+                                 zend_async_event_t*) {
+  NotSupported("Awaiting a scope after cancellation");
+}
+
+}  // namespace zar::core::unsupported

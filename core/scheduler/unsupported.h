@@ -1,0 +1,51 @@
+// zend-async-ref core: the scheduler group's operations this reference does
+// not implement.
+//
+// Each is a function (never NULL, so a caller that does not check can
+// call it) that throws Error "<Feature> is not supported by zend-async-ref"
+// and fails the way its type allows (NULL, false, or nothing):
+//   new_iterator_fn                      "Async iterators"
+//   new_future_fn, new_future_obj_fn     "Futures"
+//   new_channel_fn, new_channel_obj_fn   "Channels"
+//   new_group_fn                         "Task groups"
+//   thread_snapshot_create_fn, thread_snapshot_destroy_fn, thread_run_fn,
+//   thread_load_result_fn                "Threads"
+//   scope_await_after_cancellation_fn    "Awaiting a scope after
+//                                         cancellation"
+//
+// Threading: the request's thread.
+
+#ifndef ZAR_CORE_SCHEDULER_UNSUPPORTED_H_
+#define ZAR_CORE_SCHEDULER_UNSUPPORTED_H_
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+}
+
+namespace zar::core::unsupported {
+
+zend_async_iterator_t* NewIterator(
+    zval* array, zend_object_iterator* zend_iterator, zend_fcall_t* fcall,
+    zend_async_iterator_handler_t handler, zend_async_scope_t* scope,
+    unsigned int concurrency, int32_t priority, size_t iterator_size);
+zend_future_t* NewFuture(bool thread_safe, size_t extra_size);
+zend_object* NewFutureObject(zend_future_t* future);
+zend_async_channel_t* NewChannel(size_t buffer_size, bool resizable,
+                                 bool thread_safe, size_t extra_size);
+zend_object* NewChannelObject(zend_async_channel_t* channel);
+zend_async_group_t* NewGroup(uint32_t concurrency, uint32_t queue_limit,
+                             zend_object* scope);
+void* ThreadSnapshotCreate(const zend_fcall_t* entry,
+                           const zend_fcall_t* bootloader);
+void ThreadSnapshotDestroy(void* snapshot);
+void ThreadRun(void* arg);
+void ThreadLoadResult(zend_async_thread_event_t* event);
+void ScopeAwaitAfterCancellation(zend_async_scope_t* scope,
+                                 zend_coroutine_t* awaiter,
+                                 zend_fcall_info* error_fci,
+                                 zend_fcall_info_cache* error_fci_cache,
+                                 zend_async_event_t* cancellation);
+
+}  // namespace zar::core::unsupported
+
+#endif  // ZAR_CORE_SCHEDULER_UNSUPPORTED_H_
