@@ -35,6 +35,17 @@
 
 namespace zar::core {
 
+// The scheduler's fast path: the wake-ups' common case (TryEnqueueFast in
+// wake.cc, used by Enqueue, Resume and MakeRunnable) in front of the general
+// path, falling back to it before any side effect. It pays in the yield
+// round trip (docs/scheduler.md, "Fast paths"). The CMake option
+// ZAR_FAST_PATHS=OFF compiles it out, so that the suite runs on the general
+// path alone (CI does, in one row).
+#ifndef ZAR_FAST_PATHS
+#define ZAR_FAST_PATHS 1
+#endif
+inline constexpr bool kFastPaths = ZAR_FAST_PATHS != 0;
+
 // ---- ABI entry points (zend_async_*_fn) -----------------------------------
 
 // scheduler_launch_fn: READY -> ACTIVE. Creates the main scope (if

@@ -143,9 +143,10 @@ using internal::SchedulerState;
   }
 }
 
-// The general suspension: every step of the file comment, whatever the
-// state (see SuspendCoroutine for the common case).
-[[gnu::noinline]] bool SuspendGeneral() {
+// The suspension of the current coroutine: every step of the file comment,
+// whatever the state. (It has no fast copy for the common case: one saved
+// about 5 of ~240 instructions per yield, docs/scheduler.md "Fast paths".)
+bool SuspendCoroutine() {
   const ParkedException parked = internal::ParkException();
   if (internal::State() == nullptr && !Launch()) {
     internal::RestoreException(parked);
@@ -220,69 +221,6 @@ using internal::SchedulerState;
     zend_throw_exception_internal(error);
   }
   internal::RestoreException(parked);
-  return EG(exception) == nullptr;
-}
-
-// The suspension of almost every call: launched, nothing in flight, not in
-// scheduler context, no pending cancellation, no switch handlers, and a
-// waker that is queued (a yield) or has events. It does what
-// SuspendGeneral does in that state, minus the steps with nothing to do
-// (parking and restoring an empty exception slot, the handlers), and falls
-// back to it before any side effect when the state is anything else.
-bool SuspendCoroutine() {
-  SchedulerState* s = internal::State();
-  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (UNEXPECTED(s == nullptr || EG(exception) != nullptr ||
-                 EG(prev_exception) != nullptr ||
-                 ZEND_ASYNC_IS_SCHEDULER_CONTEXT ||
-                 coroutine == ZEND_ASYNC_SCHEDULER)) {
-    return SuspendGeneral();
-  }
-  AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
-  zend_async_waker_t* waker = coroutine->waker;
-  if (UNEXPECTED(waker == nullptr || coroutine->exception != nullptr ||
-                 self->deferred_cancellation != nullptr ||
-                 coroutine->switch_handlers != nullptr)) {
-    return SuspendGeneral();
-  }
-  const bool has_events = zend_hash_num_elements(&waker->events) != 0;
-  if (ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker)) {
-    if (UNEXPECTED(!has_events)) return SuspendGeneral();  // fails
-    waker->status = ZEND_ASYNC_WAKER_WAITING;
-  }
-
-  if (has_events) {
-    StartEvents(waker);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      return FailSuspend(s, self, ParkedException{nullptr, nullptr}, nullptr);
-    }
-  }
-
-  if (EXPECTED(waker->status != ZEND_ASYNC_WAKER_RESULT)) {
-    ApplyCurrentLocation(&waker->filename, &waker->lineno);
-    SwitchAway(s, self);  // whoever switches back made it current
-    waker = coroutine->waker;
-    if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
-      waker->status = ZEND_ASYNC_WAKER_RESULT;
-    }
-    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
-      ZEND_COROUTINE_ENTER(coroutine);
-    }
-  } else {
-    // Resumed while its events started: no switch.
-    zend_hash_clean(&waker->events);
-  }
-
-  if (UNEXPECTED(s->bailout && self == s->main)) {
-    // As in SuspendGeneral (nothing was parked).
-    zend_clear_exception();
-    zend_bailout();
-  }
-  if (UNEXPECTED(waker->error != nullptr)) {
-    zend_object* error = waker->error;
-    waker->error = nullptr;
-    zend_throw_exception_internal(error);
-  }
   return EG(exception) == nullptr;
 }
 

@@ -138,12 +138,11 @@ inline bool TryEnqueueFast(zend_coroutine_t* coroutine) {
 
 bool Enqueue(zend_coroutine_t* coroutine) {
   if (ZEND_ASYNC_REF_TRACING()) TraceEnqueue(coroutine);
-  if (EXPECTED(TryEnqueueFast(coroutine))) return true;
-  return EnqueueSlow(coroutine);
+  return internal::MakeRunnable(coroutine);
 }
 
 bool internal::MakeRunnable(zend_coroutine_t* coroutine) {
-  if (EXPECTED(TryEnqueueFast(coroutine))) return true;
+  if (kFastPaths && EXPECTED(TryEnqueueFast(coroutine))) return true;
   return EnqueueSlow(coroutine);
 }
 
@@ -153,7 +152,8 @@ bool Resume(zend_coroutine_t* coroutine, zend_object* error,
   // The common case: a waiting coroutine woken without an error, outside
   // scheduler context, is queued (what the general path below does too).
   const zend_async_waker_t* waker = coroutine->waker;
-  if (EXPECTED(waker != nullptr && error == nullptr &&
+  if (kFastPaths &&
+      EXPECTED(waker != nullptr && error == nullptr &&
                waker->status == ZEND_ASYNC_WAKER_WAITING &&
                !ZEND_ASYNC_IS_SCHEDULER_CONTEXT) &&
       EXPECTED(TryEnqueueFast(coroutine))) {
