@@ -1,5 +1,17 @@
 // zend-async-ref core: the libuv reactor, seen from the rest of core/.
 //
+// core/reactor/ is the ABI's reactor group (zend_async_reactor_register),
+// php-async's libuv_reactor.c:
+//   reactor.{h,cc}            registration (the 22 entries), lifecycle hooks
+//   reactor_loop.{h,cc}       the request's uv_loop_t (ASYNC_G(uvloop)),
+//                             startup, execute, shutdown
+//   reactor_event.{h,cc}      what every event shares: one emalloc'd block,
+//                             start/stop bookkeeping, closing the handle
+//   timer_event, poll_event, poll_proxy_event, signal_event, trigger_event
+//                             one file per event type of the ABI
+//   reactor_unsupported.{h,cc} the entries of groups not implemented (they
+//                             throw Error "... is not supported ...")
+//
 // Everything else reaches the reactor only through the ABI
 // (ZEND_ASYNC_REACTOR_*, ZEND_ASYNC_NEW_*_EVENT); these three functions are
 // the extension's lifecycle hooks into it.

@@ -16,6 +16,27 @@
 //    heartbeat handler and every queued microtask run, and every
 //    kPollInterval-th switch the reactor is polled without blocking.
 //
+// core/scheduler/ is the ABI's scheduler group (zend_async_scheduler_register),
+// php-async's scheduler.c, coroutine.c, scope.c, context.c, exceptions.c.
+// One file per step of a coroutine's life, in the order a debugger meets
+// them:
+//   registration.{h,cc}   the 31 entries, named once
+//   launch.cc             READY -> ACTIVE: main and scheduler coroutines
+//   spawn.cc              a new coroutine, queued
+//   suspend.cc            the current coroutine waits (the hot path)
+//   wake.cc               enqueue and resume: back into the run queue
+//   dispatch.cc           choosing the next coroutine, switching to it
+//   coroutine_run.cc      running bodies on worker fibers, finishing them
+//   cancel.cc             cancellation
+//   microtasks.cc, scheduler_loop.cc, deadlock.cc
+//                         the scheduler fiber's turn
+//   run_after_main.cc, graceful_shutdown.cc
+//                         the end of the script and of the request
+//   scheduler_state.cc    per-request tables and the fiber pool
+//   coroutine.{h,cc}, scope.{h,cc}, context.{h,cc}, async_classes.{h,cc}
+//                         the objects and the PHP classes
+//   introspection.cc, unsupported.{h,cc}, scheduler_trace.{h,cc}
+//
 // Per-request state (SchedulerState) exists from the launch until
 // ZEND_ASYNC_RUN_SCHEDULER_AFTER_MAIN has drained everything (or until
 // RSHUTDOWN, whichever comes first).
