@@ -56,7 +56,7 @@ void RunCoroutine(SchedulerState* s, AsyncCoroutine* self) {
     } else if (coroutine->internal_entry != nullptr) {
       coroutine->internal_entry();
     }
-    FinishCoroutine(s, self, TakeException());
+    FinishCoroutine(s, self, zend_mock_exception_take());
   }
   zend_catch {
     zend_mock_release_bailout_frames();
@@ -154,7 +154,7 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
   self->finalizing = true;
   ZEND_ASYNC_CALLBACKS_NOTIFY(event, &coroutine->result, exception);
   self->finalizing = false;
-  zend_object* callback_error = TakeException();
+  zend_object* callback_error = zend_mock_exception_take();
   zend_async_callbacks_free(event);
   const bool handled = exception == nullptr ||
                        ZEND_ASYNC_EVENT_IS_EXCEPTION_HANDLED(event) ||

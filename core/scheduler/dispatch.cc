@@ -30,7 +30,7 @@ bool AssignFiberOrFail(SchedulerState* s, AsyncCoroutine* next) {
   // It cannot run: it finishes with the error.
   zend_coroutine_t* previous = ZEND_ASYNC_CURRENT_COROUTINE;
   ZEND_ASYNC_CURRENT_COROUTINE = &next->coroutine;
-  FinishCoroutine(s, next, TakeException());
+  FinishCoroutine(s, next, zend_mock_exception_take());
   ZEND_ASYNC_CURRENT_COROUTINE = previous;
   ReleaseCoroutine(next);
   return false;

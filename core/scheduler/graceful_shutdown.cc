@@ -27,7 +27,7 @@ void SetExitException(zend_object* exception) {
 }
 
 void HandleUncaughtException() {
-  zend_object* exception = TakeException();
+  zend_object* exception = zend_mock_exception_take();
   if (exception == nullptr) return;
   StartGracefulShutdown(exception);
   OBJ_RELEASE(exception);
@@ -54,7 +54,7 @@ void StartGracefulShutdown(zend_object* reason) {
   }
   ZEND_HASH_FOREACH_END();
 
-  const ParkedException parked = ParkException();
+  zend_mock_parked_exception parked = zend_mock_exception_park();
   zend_object* cancellation = zend_async_new_exception(
       ZEND_ASYNC_EXCEPTION_CANCELLATION, "Graceful shutdown");
   for (zend_object* object : coroutines) {
@@ -62,14 +62,14 @@ void StartGracefulShutdown(zend_object* reason) {
     ZEND_COROUTINE_CLR_PROTECTED(target);
     ZEND_ASYNC_CANCEL(target, cancellation, false);
     if (EG(exception) != nullptr) {
-      zend_object* error = TakeException();
+      zend_object* error = zend_mock_exception_take();
       SetExitException(error);
       OBJ_RELEASE(error);
     }
     OBJ_RELEASE(object);
   }
   OBJ_RELEASE(cancellation);
-  RestoreException(parked);
+  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
 }
 
 }  // namespace internal

@@ -20,7 +20,7 @@ namespace zar::core::internal {
 bool RunAfterMain(bool is_bailout) {
   SchedulerState* s = State();
   if (s == nullptr) return true;
-  const ParkedException parked = ParkException();
+  zend_mock_parked_exception parked = zend_mock_exception_park();
   ZEND_ASYNC_SCHEDULER_CONTEXT = false;
 
   if (s->main != nullptr) {
@@ -57,7 +57,7 @@ bool RunAfterMain(bool is_bailout) {
   ZEND_ASSERT(ZEND_ASYNC_ACTIVE_COROUTINE_COUNT == 0);
   ZEND_ASYNC_ACTIVE_COROUTINE_COUNT = 0;
   ZEND_ASYNC_INITIALIZE;
-  RestoreException(parked);
+  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
 
   if (bailout) {
     if (exit_exception != nullptr) OBJ_RELEASE(exit_exception);

@@ -54,6 +54,10 @@
 #include "core/scheduler/coroutine.h"
 #include "core/scheduler/scheduler_trace.h"
 
+extern "C" {
+#include "mock_zend/exception_park.h"
+}
+
 namespace zar::core {
 
 // The scheduler's fast path: the wake-ups' common case (TryEnqueueFast in
@@ -177,31 +181,13 @@ inline SchedulerState* State() { return current_state; }
 // Creates the state (at launch). REQUIRES: State() == NULL.
 SchedulerState* CreateState();
 
-// The exception a flow had in flight when it suspended (EG(exception)
-// and EG(prev_exception)), kept in its own suspend frame across the switch
-// (suspend.cc).
-struct ParkedException {
-  zend_object* exception;
-  zend_object* previous;
-};
-// Moves the exceptions in flight out of EG (EG(exception) is then NULL).
-inline ParkedException ParkException() {
-  ParkedException parked{EG(exception), EG(prev_exception)};
-  EG(exception) = nullptr;
-  EG(prev_exception) = nullptr;
-  return parked;
-}
-// Puts them back: a parked exception stays the current one, or becomes the
-// previous of one thrown meanwhile.
-void RestoreParkedSlow(const ParkedException& parked);
-inline void RestoreException(const ParkedException& parked) {
-  if (UNEXPECTED(parked.exception != nullptr || parked.previous != nullptr)) {
-    RestoreParkedSlow(parked);
-  }
-}
-// Moves EG(exception) out (the caller owns it), EG(prev_exception)
-// chained as its previous; NULL when nothing is in flight.
-zend_object* TakeException();
+// Exceptions in flight across a switch: a flow that suspends parks
+// EG(exception) and EG(prev_exception) in its own suspend frame
+// (zend_mock_exception_park, mock_zend/exception_park.h) and unparks them
+// when it runs again, in PHP's zend_exception_restore order
+// (ZEND_MOCK_PARKED_BECOMES_PREVIOUS: one thrown meanwhile stays in flight
+// and carries the parked one as its previous). A finishing flow takes its
+// exception with zend_mock_exception_take.
 
 // The run queue: appends (or, with `front`, prepends) a coroutine that is
 // not queued; takes a queued one out of the queue (dispatch.cc).

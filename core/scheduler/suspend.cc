@@ -22,65 +22,33 @@ extern "C" {
 }
 
 namespace zar::core {
-namespace internal {
-
-void RestoreParkedSlow(const ParkedException& parked) {
-  if (parked.previous != nullptr) {
-    if (EG(prev_exception) != nullptr) {
-      zend_exception_set_previous(EG(prev_exception), parked.previous);
-    } else {
-      EG(prev_exception) = parked.previous;
-    }
-  }
-  if (parked.exception != nullptr) {
-    if (EG(exception) != nullptr) {
-      zend_exception_set_previous(EG(exception), parked.exception);
-    } else {
-      EG(exception) = parked.exception;
-    }
-  }
-}
-
-zend_object* TakeException() {
-  zend_object* exception = EG(exception);
-  if (exception == nullptr) return nullptr;
-  EG(exception) = nullptr;
-  if (EG(prev_exception) != nullptr) {
-    zend_exception_set_previous(exception, EG(prev_exception));
-    EG(prev_exception) = nullptr;
-  }
-  return exception;
-}
-
-}  // namespace internal
-
 namespace {
 
-using internal::ParkedException;
 using internal::SchedulerState;
 
 // Fails a suspension before it switched: `message` is thrown (chained
 // with the parked exception) and the waker is cleaned.
 [[gnu::noinline]] bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
-                                   const ParkedException& parked,
+                                   zend_mock_parked_exception* parked,
                                    const char* message) {
   zend_coroutine_t* coroutine = &self->coroutine;
   if (message != nullptr) zend_throw_error(nullptr, "%s", message);
   internal::Unqueue(s, self);
   if (coroutine->waker != nullptr) {
-    zend_object* error = internal::TakeException();
+    zend_object* error = zend_mock_exception_take();
     zend_async_waker_stop_events(coroutine->waker);
     zend_async_waker_clean(coroutine);
     if (error != nullptr) zend_throw_exception_internal(error);
   }
-  internal::RestoreException(parked);
+  zend_mock_exception_unpark(parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
   return false;
 }
 
 // A cancellation that reached the coroutine while it ran (or while it was
 // protected) is delivered at its next suspension: it is thrown here.
 [[gnu::noinline]] bool DeliverPendingCancellation(
-    SchedulerState* s, AsyncCoroutine* self, const ParkedException& parked) {
+    SchedulerState* s, AsyncCoroutine* self,
+    zend_mock_parked_exception* parked) {
   zend_coroutine_t* coroutine = &self->coroutine;
   if (self->deferred_cancellation != nullptr &&
       !ZEND_COROUTINE_IS_PROTECTED(coroutine)) {
@@ -97,7 +65,7 @@ using internal::SchedulerState;
   internal::Unqueue(s, self);
   if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
   zend_throw_exception_internal(cancellation);
-  internal::RestoreException(parked);
+  zend_mock_exception_unpark(parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
   return true;
 }
 
@@ -147,9 +115,9 @@ using internal::SchedulerState;
 // whatever the state. (It has no fast copy for the common case: one saved
 // about 5 of ~240 instructions per yield, docs/scheduler.md "Fast paths".)
 bool SuspendCoroutine() {
-  const ParkedException parked = internal::ParkException();
+  zend_mock_parked_exception parked = zend_mock_exception_park();
   if (internal::State() == nullptr && !Launch()) {
-    internal::RestoreException(parked);
+    zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
     return false;
   }
   SchedulerState* s = internal::State();
@@ -159,24 +127,24 @@ bool SuspendCoroutine() {
                  coroutine == ZEND_ASYNC_SCHEDULER)) {
     if (ZEND_ASYNC_REF_STRICT()) ReportSuspendInSchedulerContext(coroutine);
     zend_throw_error(nullptr, "Cannot suspend in the scheduler context");
-    internal::RestoreException(parked);
+    zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
     return false;
   }
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
   if (UNEXPECTED(coroutine->exception != nullptr ||
                  self->deferred_cancellation != nullptr) &&
-      DeliverPendingCancellation(s, self, parked)) {
+      DeliverPendingCancellation(s, self, &parked)) {
     return false;
   }
 
   zend_async_waker_t* waker = coroutine->waker;
   if (UNEXPECTED(waker == nullptr)) {
-    return FailSuspend(s, self, parked,
+    return FailSuspend(s, self, &parked,
                        "The coroutine has no events to wait for");
   }
   const bool not_in_queue = ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker);
   if (UNEXPECTED(not_in_queue && zend_hash_num_elements(&waker->events) == 0)) {
-    return FailSuspend(s, self, parked,
+    return FailSuspend(s, self, &parked,
                        "The coroutine has no events to wait for");
   }
   if (not_in_queue) waker->status = ZEND_ASYNC_WAKER_WAITING;
@@ -184,7 +152,7 @@ bool SuspendCoroutine() {
   if (zend_hash_num_elements(&waker->events) != 0) {
     StartEvents(waker);
     if (UNEXPECTED(EG(exception) != nullptr)) {
-      return FailSuspend(s, self, parked, nullptr);
+      return FailSuspend(s, self, &parked, nullptr);
     }
   }
 
@@ -210,7 +178,7 @@ bool SuspendCoroutine() {
     // A coroutine bailed out: the main flow bails out too, after which
     // ZEND_ASYNC_RUN_SCHEDULER_AFTER_MAIN(true) shuts down gracefully.
     if (parked.exception != nullptr) OBJ_RELEASE(parked.exception);
-    if (parked.previous != nullptr) OBJ_RELEASE(parked.previous);
+    if (parked.prev_exception != nullptr) OBJ_RELEASE(parked.prev_exception);
     zend_clear_exception();
     zend_bailout();
   }
@@ -220,7 +188,7 @@ bool SuspendCoroutine() {
     waker->error = nullptr;
     zend_throw_exception_internal(error);
   }
-  internal::RestoreException(parked);
+  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
   return EG(exception) == nullptr;
 }
 
