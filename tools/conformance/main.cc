@@ -120,7 +120,8 @@ int Run(int argc, char** argv) {
   }
   const int timeout_seconds = absl::GetFlag(FLAGS_timeout);
   if (timeout_seconds <= 0) {
-    std::fprintf(stderr, "zend-async-conformance: bad --timeout %d\n",
+    std::fprintf(stderr,
+                 "zend-async-conformance: bad --timeout %d (see --help)\n",
                  timeout_seconds);
     return tools::kUsageError;
   }
