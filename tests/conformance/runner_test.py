@@ -14,7 +14,8 @@
                                            through the pool adapter
                                            (zend_async_ref_add_conformance_impl):
                                            exit 0, every area, ALL PASS
-    runner_test.py usage RUNNER            the command line: --help and -h,
+    runner_test.py usage RUNNER            the command line: --help, -h and
+                                           --helpfull,
                                            --flag=value and --flag value,
                                            --in-process and --in_process;
                                            a bad option exits 2 with
@@ -234,7 +235,7 @@ def test_adapter(runner, library):
 
 
 def test_usage(runner):
-    for flag in ("--help", "-h"):
+    for flag in ("--help", "-h", "--helpfull"):
         result = run(runner, flag)
         check(result.returncode == 0, flag + " exits 0")
         check(result.stdout.startswith("Usage: zend-async-conformance "),

@@ -4,9 +4,10 @@
 // three things Abseil does differently from what the programs document:
 //
 //   - --help and -h print the program's own usage text (its
-//     absl::ProgramUsageMessage(), set here) on stdout and exit 0; Abseil's
-//     --help lists flags by source file and exits 1. --helpfull keeps
-//     Abseil's list of every flag.
+//     absl::ProgramUsageMessage(), set here) on stdout and exit 0, and so
+//     do Abseil's other help flags (--helpfull, --helpshort, ...); Abseil's
+//     own help lists flags by source file and exits 1. Abseil's --version
+//     and --only_check_args keep their meaning (exit 0).
 //   - A bad flag (unknown, without its value, a value of the wrong type)
 //     exits 2, the programs' usage-error status, with Abseil's message
 //     ("ERROR: Unknown command line flag 'x'") and a pointer to --help;
