@@ -27,10 +27,9 @@ void KnownStringsStartup();
 void InternedStringsShutdown();
 // The interned lowercase form of `name`.
 zend_string* InternLowercase(const char* name, size_t len);
-// printf into a std::string.
+// printf into a std::string, for the engine's C functions that take a
+// va_list (C++ callers use absl::StrFormat).
 std::string VFormat(const char* format, va_list ap);
-std::string Format(const char* format, ...)
-    __attribute__((format(printf, 1, 2)));
 // PHP's rendering of a float as a string ("1.5", "1.0E+25", "INF").
 std::string DoubleToString(double value);
 

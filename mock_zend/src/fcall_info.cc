@@ -10,12 +10,13 @@
 
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
 #include "engine_internal.h"
 
 namespace {
 
 using mock_zend::internal::FindFunction;
-using mock_zend::internal::Format;
 
 zend_class_entry* LookupClass(const char* name, size_t len) {
   zend_string* key = zend_string_init(name, len, false);
@@ -32,29 +33,29 @@ void SetMethod(zend_fcall_info_cache* fcc, zend_function* fn,
   fcc->object = (fn->common.fn_flags & ZEND_ACC_STATIC) ? nullptr : object;
 }
 
-bool ResolveStaticMethod(zend_class_entry* ce, const char* method,
-                         size_t method_len, zend_object* object,
-                         zend_fcall_info_cache* fcc, std::string* error) {
+absl::Status ResolveStaticMethod(zend_class_entry* ce, const char* method,
+                                 size_t method_len, zend_object* object,
+                                 zend_fcall_info_cache* fcc) {
   zend_function* fn = FindFunction(&ce->function_table, method, method_len);
   if (fn == nullptr) {
-    *error = Format("class %s does not have a method \"%.*s\"",
-                    ZSTR_VAL(ce->name), static_cast<int>(method_len), method);
-    return false;
+    return absl::NotFoundError(absl::StrFormat(
+        "class %s does not have a method \"%.*s\"", ZSTR_VAL(ce->name),
+        static_cast<int>(method_len), method));
   }
   if (object != nullptr && !instanceof_function(object->ce, ce)) {
     object = nullptr;
   }
   if (object == nullptr && !(fn->common.fn_flags & ZEND_ACC_STATIC)) {
-    *error = Format("non-static method %s::%s() cannot be called statically",
-                    ZSTR_VAL(ce->name), ZSTR_VAL(fn->common.function_name));
-    return false;
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "non-static method %s::%s() cannot be called statically",
+        ZSTR_VAL(ce->name), ZSTR_VAL(fn->common.function_name)));
   }
   SetMethod(fcc, fn, ce, object);
-  return true;
+  return absl::OkStatus();
 }
 
-bool ResolveString(zend_string* name, zend_object* object,
-                   zend_fcall_info_cache* fcc, std::string* error) {
+absl::Status ResolveString(zend_string* name, zend_object* object,
+                           zend_fcall_info_cache* fcc) {
   const char* val = ZSTR_VAL(name);
   const size_t len = ZSTR_LEN(name);
   const char* separator = static_cast<const char*>(memmem(val, len, "::", 2));
@@ -62,123 +63,120 @@ bool ResolveString(zend_string* name, zend_object* object,
     const size_t class_len = static_cast<size_t>(separator - val);
     zend_class_entry* ce = LookupClass(val, class_len);
     if (ce == nullptr) {
-      *error =
-          Format("class \"%.*s\" not found", static_cast<int>(class_len), val);
-      return false;
+      return absl::NotFoundError(absl::StrFormat(
+          "class \"%.*s\" not found", static_cast<int>(class_len), val));
     }
     return ResolveStaticMethod(ce, separator + 2, len - class_len - 2, object,
-                               fcc, error);
+                               fcc);
   }
   if (object != nullptr) {
     zend_object* target = object;
     if (zend_function* fn =
             object->handlers->get_method(&target, name, nullptr)) {
       SetMethod(fcc, fn, target->ce, target);
-      return true;
+      return absl::OkStatus();
     }
   }
   if (EG(function_table) != nullptr) {
     if (zend_function* fn = FindFunction(EG(function_table), val, len)) {
       fcc->function_handler = fn;
-      return true;
+      return absl::OkStatus();
     }
   }
-  *error = Format("function \"%s\" not found or invalid function name", val);
-  return false;
+  return absl::NotFoundError(absl::StrFormat(
+      "function \"%s\" not found or invalid function name", val));
 }
 
-bool ResolveArray(HashTable* array, zend_fcall_info_cache* fcc,
-                  std::string* error) {
+absl::Status ResolveArray(HashTable* array, zend_fcall_info_cache* fcc) {
   zval* target = zend_hash_index_find(array, 0);
   zval* method = zend_hash_index_find(array, 1);
   if (zend_hash_num_elements(array) != 2 || target == nullptr ||
       method == nullptr) {
-    *error = "array callback must have exactly two members";
-    return false;
+    return absl::InvalidArgumentError(
+        "array callback must have exactly two members");
   }
   ZVAL_DEREF(target);
   ZVAL_DEREF(method);
   if (Z_TYPE_P(method) != IS_STRING) {
-    *error = "second array member is not a valid method";
-    return false;
+    return absl::InvalidArgumentError(
+        "second array member is not a valid method");
   }
   if (Z_TYPE_P(target) == IS_OBJECT) {
     zend_object* object = Z_OBJ_P(target);
     zend_function* fn =
         object->handlers->get_method(&object, Z_STR_P(method), nullptr);
     if (fn == nullptr) {
-      *error = Format("class %s does not have a method \"%s\"",
-                      ZSTR_VAL(object->ce->name), Z_STRVAL_P(method));
-      return false;
+      return absl::NotFoundError(
+          absl::StrFormat("class %s does not have a method \"%s\"",
+                          ZSTR_VAL(object->ce->name), Z_STRVAL_P(method)));
     }
     SetMethod(fcc, fn, object->ce, object);
-    return true;
+    return absl::OkStatus();
   }
   if (Z_TYPE_P(target) == IS_STRING) {
     zend_class_entry* ce = zend_lookup_class(Z_STR_P(target));
     if (ce == nullptr) {
-      *error = Format("class \"%s\" not found", Z_STRVAL_P(target));
-      return false;
+      return absl::NotFoundError(
+          absl::StrFormat("class \"%s\" not found", Z_STRVAL_P(target)));
     }
     return ResolveStaticMethod(ce, Z_STRVAL_P(method), Z_STRLEN_P(method),
-                               nullptr, fcc, error);
+                               nullptr, fcc);
   }
-  *error = "first array member is not a valid class name or object";
-  return false;
+  return absl::InvalidArgumentError(
+      "first array member is not a valid class name or object");
 }
 
-bool ResolveObject(zend_object* object, zend_fcall_info_cache* fcc,
-                   std::string* error) {
+absl::Status ResolveObject(zend_object* object, zend_fcall_info_cache* fcc) {
   if (zend_function* fn = mock_zend::internal::ClosureFunction(object)) {
     fcc->function_handler = fn;
     fcc->closure = object;
-    return true;
+    return absl::OkStatus();
   }
   zend_string* invoke = zend_string_init_interned(ZEND_STRL("__invoke"), true);
   zend_object* target = object;
   if (zend_function* fn =
           object->handlers->get_method(&target, invoke, nullptr)) {
     SetMethod(fcc, fn, target->ce, target);
-    return true;
+    return absl::OkStatus();
   }
-  *error = "no array or string given";
-  return false;
+  return absl::InvalidArgumentError("no array or string given");
 }
 
-bool ResolveCallable(zval* callable, zend_object* object,
-                     zend_fcall_info_cache* fcc, std::string* error) {
+// Resolves `callable` into *fcc, or says why it is not callable (the
+// reason PHP gives, as the status's message).
+absl::Status ResolveCallable(zval* callable, zend_object* object,
+                             zend_fcall_info_cache* fcc) {
   *fcc = empty_fcall_info_cache;
   ZVAL_DEREF(callable);
   switch (Z_TYPE_P(callable)) {
     case IS_STRING:
-      return ResolveString(Z_STR_P(callable), object, fcc, error);
+      return ResolveString(Z_STR_P(callable), object, fcc);
     case IS_ARRAY:
-      return ResolveArray(Z_ARRVAL_P(callable), fcc, error);
+      return ResolveArray(Z_ARRVAL_P(callable), fcc);
     case IS_OBJECT:
-      return ResolveObject(Z_OBJ_P(callable), fcc, error);
+      return ResolveObject(Z_OBJ_P(callable), fcc);
     default:
-      *error = "no array or string given";
-      return false;
+      return absl::InvalidArgumentError("no array or string given");
   }
 }
 
 // IS_CALLABLE_CHECK_SYNTAX_ONLY: the shape of a callable, without lookups.
-bool HasCallableSyntax(zval* callable, std::string* error) {
+absl::Status HasCallableSyntax(zval* callable) {
   ZVAL_DEREF(callable);
-  if (Z_TYPE_P(callable) == IS_STRING) return true;
+  if (Z_TYPE_P(callable) == IS_STRING) return absl::OkStatus();
   if (Z_TYPE_P(callable) == IS_ARRAY) {
     zval* target = zend_hash_index_find(Z_ARRVAL_P(callable), 0);
     zval* method = zend_hash_index_find(Z_ARRVAL_P(callable), 1);
     if (zend_hash_num_elements(Z_ARRVAL_P(callable)) == 2 && target && method &&
         Z_TYPE_P(method) == IS_STRING &&
         (Z_TYPE_P(target) == IS_STRING || Z_TYPE_P(target) == IS_OBJECT)) {
-      return true;
+      return absl::OkStatus();
     }
-    *error = "array callback must have exactly two members";
-    return false;
+    return absl::InvalidArgumentError(
+        "array callback must have exactly two members");
   }
   zend_fcall_info_cache fcc;
-  return ResolveCallable(callable, nullptr, &fcc, error);
+  return ResolveCallable(callable, nullptr, &fcc);
 }
 
 }  // namespace
@@ -187,8 +185,7 @@ namespace mock_zend::internal {
 
 bool ResolveCallableForCall(zval* callable, zend_object* object,
                             zend_fcall_info_cache* fcc) {
-  std::string error;
-  return ResolveCallable(callable, object, fcc, &error);
+  return ResolveCallable(callable, object, fcc).ok();
 }
 
 }  // namespace mock_zend::internal
@@ -205,14 +202,15 @@ bool zend_is_callable_ex(zval* callable, zend_object* object,
     *callable_name = zend_get_callable_name_ex(callable, object);
   }
   if (error != nullptr) *error = nullptr;
-  std::string reason;
   zend_fcall_info_cache local;
-  const bool ok = (check_flags & IS_CALLABLE_CHECK_SYNTAX_ONLY)
-                      ? HasCallableSyntax(callable, &reason)
-                      : ResolveCallable(callable, object,
-                                        fcc != nullptr ? fcc : &local, &reason);
-  if (!ok && error != nullptr) *error = estrndup(reason.data(), reason.size());
-  return ok;
+  const absl::Status status =
+      (check_flags & IS_CALLABLE_CHECK_SYNTAX_ONLY)
+          ? HasCallableSyntax(callable)
+          : ResolveCallable(callable, object, fcc != nullptr ? fcc : &local);
+  if (!status.ok() && error != nullptr) {
+    *error = estrndup(status.message().data(), status.message().size());
+  }
+  return status.ok();
 }
 
 bool zend_is_callable(zval* callable, uint32_t check_flags,

@@ -20,10 +20,10 @@
 // request shutdown); objects already freed (IS_OBJ_FREE_CALLED) are left
 // out of the graph.
 
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "engine_internal.h"
 
 namespace {
@@ -42,7 +42,7 @@ struct Node {
 class Graph {
  public:
   // `biased` objects carry one reference the analysis must not count.
-  explicit Graph(const std::unordered_set<zend_object*>& biased)
+  explicit Graph(const absl::flat_hash_set<zend_object*>& biased)
       : biased_(biased) {}
 
   // The garbage objects, in store order.
@@ -125,7 +125,7 @@ class Graph {
   uint32_t RefcountOf(const Node& node) const {
     uint32_t refcount = GC_REFCOUNT(node.counted);
     if (node.type == IS_OBJECT &&
-        biased_.count(reinterpret_cast<zend_object*>(node.counted)) != 0) {
+        biased_.contains(reinterpret_cast<zend_object*>(node.counted))) {
       refcount--;
     }
     return refcount;
@@ -154,9 +154,9 @@ class Graph {
     }
   }
 
-  const std::unordered_set<zend_object*>& biased_;
+  const absl::flat_hash_set<zend_object*>& biased_;
   std::vector<Node> nodes_;
-  std::unordered_map<zend_refcounted*, uint32_t> index_;
+  absl::flat_hash_map<zend_refcounted*, uint32_t> index_;
 };
 
 bool HasUserDestructor(const zend_object* object) {
@@ -170,7 +170,7 @@ extern "C" {
 
 int zend_gc_collect_cycles(void) {
   if (gc_is_protected) return 0;
-  const std::unordered_set<zend_object*> no_bias;
+  const absl::flat_hash_set<zend_object*> no_bias;
   std::vector<zend_object*> garbage = Graph(no_bias).FindGarbage();
   if (garbage.empty()) return 0;
 
@@ -187,18 +187,18 @@ int zend_gc_collect_cycles(void) {
     }
   }
 
-  std::unordered_set<zend_object*> doomed(held.begin(), held.end());
+  absl::flat_hash_set<zend_object*> doomed(held.begin(), held.end());
   if (destructors_ran) {
     const std::vector<zend_object*> still_garbage = Graph(doomed).FindGarbage();
-    const std::unordered_set<zend_object*> still(still_garbage.begin(),
-                                                 still_garbage.end());
+    const absl::flat_hash_set<zend_object*> still(still_garbage.begin(),
+                                                  still_garbage.end());
     for (zend_object* object : held) {
-      if (still.count(object) == 0) doomed.erase(object);  // resurrected
+      if (!still.contains(object)) doomed.erase(object);  // resurrected
     }
   }
 
   for (zend_object* object : held) {
-    if (doomed.count(object) == 0 || (GC_FLAGS(object) & IS_OBJ_FREE_CALLED)) {
+    if (!doomed.contains(object) || (GC_FLAGS(object) & IS_OBJ_FREE_CALLED)) {
       continue;
     }
     GC_ADD_FLAGS(object, IS_OBJ_FREE_CALLED);

@@ -5,6 +5,7 @@
 
 #include <cinttypes>
 
+#include "absl/strings/str_format.h"
 #include "engine_internal.h"
 
 namespace mock_zend {
@@ -107,7 +108,7 @@ std::string Describe(const zval* value) {
     case IS_REFERENCE:
       return "reference(" + Describe(Z_REFVAL_P(value)) + ")";
     case IS_PTR:
-      return internal::Format("ptr(%p)", Z_PTR_P(value));
+      return absl::StrFormat("ptr(%p)", Z_PTR_P(value));
     default:
       return "type(" + std::to_string(Z_TYPE_P(value)) + ")";
   }

@@ -8,15 +8,14 @@
 // php_module_shutdown(); pointers to interned strings must not be used
 // after that.
 
-#include <string_view>
-#include <unordered_map>
-
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "engine_internal.h"
 
 namespace {
 
 // Content -> interned string. The key views the string's own bytes.
-using InternTable = std::unordered_map<std::string_view, zend_string*>;
+using InternTable = absl::flat_hash_map<absl::string_view, zend_string*>;
 
 InternTable* table = nullptr;
 
@@ -50,10 +49,10 @@ zend_string* zend_string_init_interned(const char* str, size_t len,
                                        bool permanent) {
   (void)permanent;  // every interned string lives until module shutdown
   if (table == nullptr) table = new InternTable();
-  auto found = table->find(std::string_view(str, len));
+  auto found = table->find(absl::string_view(str, len));
   if (found != table->end()) return found->second;
   zend_string* s = NewInterned(str, len);
-  table->emplace(std::string_view(ZSTR_VAL(s), len), s);
+  table->emplace(absl::string_view(ZSTR_VAL(s), len), s);
   return s;
 }
 

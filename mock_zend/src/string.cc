@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/strings/str_format.h"
 #include "engine_internal.h"
 
 extern "C" {
@@ -131,14 +132,6 @@ std::string VFormat(const char* format, va_list ap) {
   return text;
 }
 
-std::string Format(const char* format, ...) {
-  va_list ap;
-  va_start(ap, format);
-  std::string text = VFormat(format, ap);
-  va_end(ap);
-  return text;
-}
-
 // The shortest representation that reads back as the same double
 // (serialize_precision = -1), laid out as PHP does: plain digits when the
 // decimal exponent is in [-4, 17], otherwise "1.0E+25" / "1.5E-7"; and
@@ -167,7 +160,8 @@ std::string DoubleToString(double value) {
     out += digits[0];
     out += '.';
     out += digits.size() > 1 ? digits.substr(1) : "0";
-    out += Format("E%c%d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    absl::StrAppendFormat(&out, "E%c%d", exponent < 0 ? '-' : '+',
+                          std::abs(exponent));
   } else if (decpt <= 0) {
     out += "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
   } else if (static_cast<size_t>(decpt) >= digits.size()) {

@@ -13,11 +13,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "absl/strings/str_format.h"
 #include "engine_internal.h"
 
 namespace {
 
-using mock_zend::internal::Format;
 using mock_zend::internal::VFormat;
 
 std::string ActiveFunctionName() {
@@ -41,7 +41,7 @@ void ThrowArgumentError(zend_class_entry* error_ce, uint32_t arg_num,
                         const std::string& message) {
   const char* arg_name = ActiveArgName(arg_num);
   const std::string name_part =
-      arg_name != nullptr ? Format(" ($%s)", arg_name) : std::string();
+      arg_name != nullptr ? absl::StrFormat(" ($%s)", arg_name) : std::string();
   zend_throw_error(error_ce, "%s(): Argument #%u%s %s",
                    ActiveFunctionName().c_str(), arg_num, name_part.c_str(),
                    message.c_str());
@@ -204,15 +204,16 @@ void zend_wrong_parameter_error(int error_code, uint32_t arg_num,
           expected_type == Z_EXPECTED_FUNC_OR_NULL) {
         ThrowArgumentError(
             zend_ce_type_error, arg_num,
-            Format("must be a valid callback%s, %s given",
-                   expected_type == Z_EXPECTED_FUNC_OR_NULL ? " or null" : "",
-                   given));
+            absl::StrFormat(
+                "must be a valid callback%s, %s given",
+                expected_type == Z_EXPECTED_FUNC_OR_NULL ? " or null" : "",
+                given));
       } else {
         ThrowArgumentError(
             zend_ce_type_error, arg_num,
-            Format("must be of type %s, %s given",
-                   ExpectedTypeName(expected_type, expected_class).c_str(),
-                   given));
+            absl::StrFormat("must be of type %s, %s given",
+                            ExpectedTypeName(expected_type, expected_class),
+                            given));
       }
       break;
     }

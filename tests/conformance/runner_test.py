@@ -14,6 +14,13 @@
                                            through the pool adapter
                                            (zend_async_ref_add_conformance_impl):
                                            exit 0, every area, ALL PASS
+    runner_test.py usage RUNNER            the command line: --help, -h and
+                                           --helpfull,
+                                           --flag=value and --flag value,
+                                           --in-process and --in_process;
+                                           a bad option exits 2 with
+                                           Abseil's message and a pointer
+                                           to --help
     runner_test.py junit RUNNER LIB OUT    --junit against the reference
                                            (OUT.reference.xml) and the broken
                                            library (OUT.broken.xml): well
@@ -227,6 +234,50 @@ def test_adapter(runner, library):
     check(result.stdout.rstrip().endswith("ALL PASS"), "the report ends ALL PASS")
 
 
+def test_usage(runner):
+    for flag in ("--help", "-h", "--helpfull"):
+        result = run(runner, flag)
+        check(result.returncode == 0, flag + " exits 0")
+        check(result.stdout.startswith("Usage: zend-async-conformance "),
+              flag + " prints the usage text")
+        check("--in-process" in result.stdout,
+              flag + " documents --in-process")
+
+    for args in (["--filter=waker"], ["--filter", "waker"]):
+        result = run(runner, "--list", *args)
+        check(result.returncode == 0 and list(listed_areas(result.stdout)) ==
+              ["waker"], "%s selects the area" % " ".join(args))
+
+    for spelling in ("--in-process", "--in_process"):
+        result = run(runner, spelling, "--filter", "healthcheck")
+        check(result.returncode == 0 and
+              list(area_lines(result.stdout)) == ["healthcheck"],
+              spelling + " runs in process")
+
+    cases = [
+        (["--no-such-option"],
+         "ERROR: Unknown command line flag 'no-such-option'"),
+        (["--timeout", "abc"],
+         "ERROR: Illegal value 'abc' specified for flag 'timeout'"),
+        (["--impl"], "ERROR: Missing the value for the flag 'impl'"),
+        (["--timeout", "0"], "zend-async-conformance: bad --timeout 0"),
+        (["stray"], "zend-async-conformance: unknown argument stray"),
+    ]
+    for args, message in cases:
+        result = run(runner, *args)
+        check(result.returncode == 2, "%s exits 2 (got %d)" %
+              (" ".join(args), result.returncode))
+        check(message in result.stderr, "%s says: %s" % (" ".join(args),
+                                                         message))
+        check("see --help" in result.stderr,
+              "%s points to --help" % " ".join(args))
+
+
+def listed_areas(stdout):
+    return [m.group(1) for m in
+            re.finditer(r"^([A-Za-z ]+): \d+ behaviours?$", stdout, re.M)]
+
+
 def junit_cases(path):
     """The parsed document and {(classname, name): testcase}."""
     tree = ElementTree.parse(path)  # raises on a malformed document
@@ -329,6 +380,8 @@ def main(argv):
         test_broken(runner, argv[3], argv[4])
     elif mode == "adapter":
         test_adapter(runner, argv[3])
+    elif mode == "usage":
+        test_usage(runner)
     elif mode == "junit":
         test_junit(runner, argv[3], argv[4])
     else:

@@ -35,11 +35,11 @@
 
 #include <boost/fiber/all.hpp>
 #include <chrono>
-#include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_format.h"
 #include "core/extension.h"
 #include "core/pool_registration.h"
 #include "mock_zend/lifecycle.h"
@@ -269,7 +269,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const double ours = Get(ours_name);
     const double theirs = Get(theirs_name);
     if (ours <= 0 || theirs <= 0) return;
-    std::printf(
+    absl::PrintF(
         "%s: ours %.1f ns, Boost.Fiber %.1f ns, ratio %.2f "
         "(target <= 0.50%s)\n",
         what, ours, theirs, ours / theirs,
@@ -285,7 +285,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const double fibers = Get("BM_BoostFiberFloorTwoYields");
     const double cycle = Get("BM_BoostFiberSharedByFibers");
     if (ours <= 0 || fibers <= 0 || cycle <= 0) return;
-    std::printf(
+    absl::PrintF(
         "scheduling floor of a cycle (two yields, no pool): ours %.1f ns "
         "(%.2f of Boost.Fiber's cycle), Boost.Fiber %.1f ns (%.2f); "
         "room left for the pool under target (2): %.1f ns\n",
@@ -297,7 +297,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     return it != nanoseconds_.end() ? it->second : 0;
   }
 
-  std::map<std::string, double> nanoseconds_;
+  absl::flat_hash_map<std::string, double> nanoseconds_;
 };
 
 }  // namespace

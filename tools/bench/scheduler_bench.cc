@@ -18,11 +18,11 @@
 
 #include <boost/context/detail/fcontext.hpp>
 #include <boost/fiber/all.hpp>
-#include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_format.h"
 #include "core/extension.h"
 #include "mock_zend/lifecycle.h"
 
@@ -121,11 +121,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const double fcontext = Get("BM_FcontextRoundTrip");
     const double fiber = Get("BM_BoostFiberYieldRoundTrip");
     if (ours > 0 && fcontext > 0) {
-      std::printf("ratio ours/fcontext    = %.2f\n", ours / fcontext);
+      absl::PrintF("ratio ours/fcontext    = %.2f\n", ours / fcontext);
     }
     if (ours > 0 && fiber > 0) {
-      std::printf("ratio ours/boost_fiber = %.2f (target <= 0.50)\n",
-                  ours / fiber);
+      absl::PrintF("ratio ours/boost_fiber = %.2f (target <= 0.50)\n",
+                   ours / fiber);
     }
   }
 
@@ -135,7 +135,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     return it != nanoseconds_.end() ? it->second : 0;
   }
 
-  std::map<std::string, double> nanoseconds_;
+  absl::flat_hash_map<std::string, double> nanoseconds_;
 };
 
 }  // namespace

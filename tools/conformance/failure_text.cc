@@ -3,43 +3,31 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
 namespace zar::conformance {
 namespace {
 
-std::vector<std::string_view> Lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) {
-      lines.push_back(text.substr(start));
-      break;
-    }
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
+// absl::string_view throughout: Debian's Abseil has its own, not
+// std::string_view, and its string functions take that one.
+
+std::vector<absl::string_view> Lines(absl::string_view text) {
+  return absl::StrSplit(text, '\n');
 }
 
-std::string_view Trim(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const size_t last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
-
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
+absl::string_view Trim(absl::string_view text) {
+  return absl::StripAsciiWhitespace(text);
 }
 
 // The lines [from, end) joined by newlines, trimmed.
-std::string Rest(const std::vector<std::string_view>& lines, size_t from) {
-  std::string rest;
-  for (size_t i = from; i < lines.size(); i++) {
-    if (!rest.empty()) rest += '\n';
-    rest += lines[i];
-  }
-  return std::string(Trim(rest));
+std::string Rest(const std::vector<absl::string_view>& lines, size_t from) {
+  if (from >= lines.size()) return "";
+  return std::string(
+      Trim(absl::StrJoin(lines.begin() + from, lines.end(), "\n")));
 }
 
 FailureText Unparsed(std::string note) {
@@ -57,20 +45,21 @@ struct Operand {
   bool has_value = false;
 };
 
-FailureText ParseEquality(const std::vector<std::string_view>& lines) {
+FailureText ParseEquality(const std::vector<absl::string_view>& lines) {
   FailureText text;
   Operand operands[2];
   size_t line = 1;
   for (Operand& operand : operands) {
-    if (line >= lines.size() || !StartsWith(lines[line], "  ") ||
-        StartsWith(lines[line], "    ")) {
+    if (line >= lines.size() || !absl::StartsWith(lines[line], "  ") ||
+        absl::StartsWith(lines[line], "    ")) {
       text.note = Rest(lines, 0);
       return text;
     }
     operand.expression = std::string(Trim(lines[line++]));
-    if (line < lines.size() && StartsWith(Trim(lines[line]), "Which is: ")) {
+    if (line < lines.size() &&
+        absl::StartsWith(Trim(lines[line]), "Which is: ")) {
       operand.value =
-          std::string(Trim(lines[line++]).substr(sizeof("Which is: ") - 1));
+          std::string(absl::StripPrefix(Trim(lines[line++]), "Which is: "));
       operand.has_value = true;
     }
   }
@@ -87,19 +76,19 @@ FailureText ParseEquality(const std::vector<std::string_view>& lines) {
   return text;
 }
 
-FailureText ParseValueOf(const std::vector<std::string_view>& lines) {
+FailureText ParseValueOf(const std::vector<absl::string_view>& lines) {
   FailureText text;
-  text.subject = std::string(Trim(lines[0].substr(sizeof("Value of: ") - 1)));
+  text.subject = std::string(Trim(absl::StripPrefix(lines[0], "Value of: ")));
   size_t line = 1;
   bool has_expected = false;
   bool has_actual = false;
   for (; line < lines.size(); line++) {
-    const std::string_view trimmed = Trim(lines[line]);
-    if (StartsWith(trimmed, "Expected: ") && !has_expected) {
-      text.expected = std::string(trimmed.substr(sizeof("Expected: ") - 1));
+    absl::string_view trimmed = Trim(lines[line]);
+    if (!has_expected && absl::ConsumePrefix(&trimmed, "Expected: ")) {
+      text.expected = std::string(trimmed);
       has_expected = true;
-    } else if (StartsWith(trimmed, "Actual: ") && !has_actual) {
-      text.actual = std::string(trimmed.substr(sizeof("Actual: ") - 1));
+    } else if (!has_actual && absl::ConsumePrefix(&trimmed, "Actual: ")) {
+      text.actual = std::string(trimmed);
       has_actual = true;
     } else {
       break;
@@ -114,19 +103,18 @@ FailureText ParseValueOf(const std::vector<std::string_view>& lines) {
 }
 
 // "Expected: (a) != (b), actual: 1 vs 1"
-FailureText ParseComparison(const std::vector<std::string_view>& lines) {
+FailureText ParseComparison(const std::vector<absl::string_view>& lines) {
   FailureText text;
-  const std::string_view first = lines[0];
-  const size_t actual = first.find(", actual: ");
-  if (actual == std::string_view::npos) {
+  const std::vector<absl::string_view> parts =
+      absl::StrSplit(absl::StripPrefix(lines[0], "Expected: "),
+                     absl::MaxSplits(", actual: ", 1));
+  if (parts.size() < 2) {
     text.note = Rest(lines, 0);
     return text;
   }
   text.parsed = true;
-  const size_t start = sizeof("Expected: ") - 1;
-  text.expected = std::string(Trim(first.substr(start, actual - start)));
-  text.actual =
-      std::string(Trim(first.substr(actual + sizeof(", actual: ") - 1)));
+  text.expected = std::string(Trim(parts[0]));
+  text.actual = std::string(Trim(parts[1]));
   text.note = Rest(lines, 1);
   return text;
 }
@@ -134,13 +122,14 @@ FailureText ParseComparison(const std::vector<std::string_view>& lines) {
 }  // namespace
 
 FailureText ParseFailure(std::string_view message) {
-  const std::vector<std::string_view> lines = Lines(Trim(message));
+  const std::vector<absl::string_view> lines =
+      Lines(Trim(absl::string_view(message.data(), message.size())));
   if (lines.empty()) return {};
   if (lines[0] == "Expected equality of these values:") {
     return ParseEquality(lines);
   }
-  if (StartsWith(lines[0], "Value of: ")) return ParseValueOf(lines);
-  if (StartsWith(lines[0], "Expected: ")) return ParseComparison(lines);
+  if (absl::StartsWith(lines[0], "Value of: ")) return ParseValueOf(lines);
+  if (absl::StartsWith(lines[0], "Expected: ")) return ParseComparison(lines);
   // ADD_FAILURE() and FAIL() open with "Failed".
   return Unparsed(Rest(lines, lines[0] == "Failed" ? 1 : 0));
 }

@@ -1,7 +1,9 @@
 #include "tools/conformance/json_writer.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace zar::conformance {
 
@@ -26,10 +28,7 @@ std::string JsonWriter::Quote(std::string_view value) {
         break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof(escaped), "\\u%04x",
-                        static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out += escaped;
+          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
         } else {
           out += c;
         }
@@ -105,7 +104,7 @@ JsonWriter& JsonWriter::String(std::string_view value) {
 
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
-  out_ += std::to_string(value);
+  absl::StrAppend(&out_, value);
   return *this;
 }
 
@@ -115,9 +114,7 @@ JsonWriter& JsonWriter::Double(double value) {
     out_ += "null";
     return *this;
   }
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.3f", value);
-  out_ += text;
+  absl::StrAppendFormat(&out_, "%.3f", value);
   return *this;
 }
 

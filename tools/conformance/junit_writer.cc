@@ -1,7 +1,9 @@
 #include "tools/conformance/junit_writer.h"
 
 #include <cstdint>
-#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace zar::conformance {
 namespace {
@@ -40,33 +42,22 @@ size_t Utf8Length(std::string_view text, size_t i) {
   return length;
 }
 
-std::string Seconds(double ms) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.3f", ms / 1000.0);
-  return buffer;
-}
+std::string Seconds(double ms) { return absl::StrFormat("%.3f", ms / 1000.0); }
 
 std::string Attribute(std::string_view name, std::string_view value) {
-  std::string out = " ";
-  out += name;
-  out += "=\"";
-  out += XmlEscape(value);
-  out += '"';
-  return out;
+  return absl::StrFormat(" %s=\"%s\"", name, XmlEscape(value));
 }
 
 std::string Attribute(std::string_view name, int value) {
-  return Attribute(name, std::to_string(value));
+  return absl::StrFormat(" %s=\"%d\"", name, value);
 }
 
 // One line for the failure's message attribute.
 std::string Summary(const Failure& failure) {
-  if (failure.text.parsed) {
-    std::string out;
-    if (!failure.text.subject.empty()) out = failure.text.subject + ": ";
-    out +=
-        "expected " + failure.text.expected + ", actual " + failure.text.actual;
-    return out;
+  const FailureText& text = failure.text;
+  if (text.parsed) {
+    return absl::StrCat(text.subject, text.subject.empty() ? "" : ": ",
+                        "expected ", text.expected, ", actual ", text.actual);
   }
   const size_t end = failure.message.find('\n');
   return failure.message.substr(0, end);
@@ -77,13 +68,14 @@ std::string Summary(const Failure& failure) {
 std::string Body(const Failure& failure) {
   std::string out;
   if (!failure.file.empty()) {
-    out += failure.file + ":" + std::to_string(failure.line) + "\n";
+    absl::StrAppend(&out, failure.file, ":", failure.line, "\n");
   }
-  if (failure.text.parsed) {
-    if (!failure.text.subject.empty()) out += failure.text.subject + "\n";
-    out += "  expected: " + failure.text.expected + "\n";
-    out += "  actual:   " + failure.text.actual + "\n";
-    if (!failure.text.note.empty()) out += failure.text.note + "\n";
+  const FailureText& text = failure.text;
+  if (text.parsed) {
+    if (!text.subject.empty()) absl::StrAppend(&out, text.subject, "\n");
+    absl::StrAppend(&out, "  expected: ", text.expected, "\n",
+                    "  actual:   ", text.actual, "\n");
+    if (!text.note.empty()) absl::StrAppend(&out, text.note, "\n");
     out += "\n";
   }
   out += failure.message;
@@ -204,8 +196,8 @@ std::string FormatJunit(const Report& report) {
         {"library", &impl.library},
         {"abi", &impl.abi_version}};
     for (const auto& [name, value] : properties) {
-      out += "      <property" + Attribute("name", name) +
-             Attribute("value", *value) + "/>\n";
+      absl::StrAppend(&out, "      <property", Attribute("name", name),
+                      Attribute("value", *value), "/>\n");
     }
     out += "    </properties>\n";
     for (const Behaviour* behaviour : area.behaviours) {
@@ -249,18 +241,22 @@ std::string FormatJunit(const Report& report) {
     out += Attribute("skipped", 0);
     out += Attribute("time", "0.000");
     out += ">\n";
-    out += "    <testcase" + Attribute("classname", "run") +
-           Attribute("name", "suite") + Attribute("time", "0.000") + ">\n";
+    absl::StrAppend(&out, "    <testcase", Attribute("classname", "run"),
+                    Attribute("name", "suite"), Attribute("time", "0.000"),
+                    ">\n");
     std::string text;
-    for (const std::string& problem : report.problems) text += problem + "\n";
+    for (const std::string& problem : report.problems) {
+      absl::StrAppend(&text, problem, "\n");
+    }
     for (const Failure& failure : report.run_failures) {
-      text += Body(failure) + "\n";
+      absl::StrAppend(&text, Body(failure), "\n");
     }
     const std::string first = !report.problems.empty()
                                   ? report.problems.front()
                                   : Summary(report.run_failures.front());
-    out += "      <error" + Attribute("message", first) +
-           Attribute("type", "run") + ">" + XmlEscape(text) + "</error>\n";
+    absl::StrAppend(&out, "      <error", Attribute("message", first),
+                    Attribute("type", "run"), ">", XmlEscape(text),
+                    "</error>\n");
     out += "    </testcase>\n";
     out += "  </testsuite>\n";
   }

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "tests/support/implementation.h"
 
 extern "C" {
@@ -19,35 +21,33 @@ zend_module_entry* loaded_module = nullptr;
 
 }  // namespace
 
-zend_module_entry* LoadImplementation(const std::string& path,
-                                      std::string* error) {
+absl::StatusOr<zend_module_entry*> LoadImplementation(const std::string& path) {
   // RTLD_NOW: an engine or ABI symbol the runner does not provide fails
   // here, not in the middle of a test. RTLD_LOCAL: nothing the library
   // defines can take the place of the runner's symbols.
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
-    *error = dlerror();
-    return nullptr;
+    const char* why = dlerror();
+    return absl::NotFoundError(why != nullptr ? why : path);
   }
   auto entry_point = reinterpret_cast<zend_async_conformance_module_t>(
       dlsym(library, ZEND_ASYNC_CONFORMANCE_ENTRY_POINT));
   if (entry_point == nullptr) {
-    *error = path + " does not export " ZEND_ASYNC_CONFORMANCE_ENTRY_POINT "()";
-    return nullptr;
+    return absl::NotFoundError(absl::StrCat(
+        path, " does not export " ZEND_ASYNC_CONFORMANCE_ENTRY_POINT "()"));
   }
   zend_module_entry* module = entry_point();
   if (module == nullptr || module->name == nullptr) {
-    *error = path + ": " ZEND_ASYNC_CONFORMANCE_ENTRY_POINT
-                    "() returned no module (or one without a name)";
-    return nullptr;
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": " ZEND_ASYNC_CONFORMANCE_ENTRY_POINT
+                           "() returned no module (or one without a name)"));
   }
   if (module->size != sizeof(zend_module_entry) ||
       module->zend_api != ZEND_MODULE_API_NO) {
-    *error = path + ": module " + module->name +
-             " was built for another engine (module API " +
-             std::to_string(module->zend_api) + ", the runner's is " +
-             std::to_string(ZEND_MODULE_API_NO) + ")";
-    return nullptr;
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": module ", module->name,
+        " was built for another engine (module API ", module->zend_api,
+        ", the runner's is ", ZEND_MODULE_API_NO, ")"));
   }
   loaded_module = module;
   return module;

@@ -13,6 +13,8 @@
 
 #include <string>
 
+#include "absl/status/statusor.h"
+
 extern "C" {
 #include "php.h"
 }
@@ -20,12 +22,12 @@ extern "C" {
 namespace zar::conformance {
 
 // Loads `path` and takes its module as the implementation under test.
-// Returns the module, or nullptr with `*error` set: dlopen's or dlsym's
-// message, a NULL or nameless module, or one built for another engine
-// (its size or zend_api differ from the runner's).
+// Returns the module, or an error whose message says why: dlopen's or
+// dlsym's message (kNotFound), a NULL or nameless module
+// (kInvalidArgument), or one built for another engine, its size or
+// zend_api differing from the runner's (kFailedPrecondition).
 // REQUIRES: no implementation loaded yet.
-zend_module_entry* LoadImplementation(const std::string& path,
-                                      std::string* error);
+absl::StatusOr<zend_module_entry*> LoadImplementation(const std::string& path);
 
 }  // namespace zar::conformance
 

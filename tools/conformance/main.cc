@@ -10,16 +10,17 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/flags/flag.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
+#include "tools/command_line/command_line.h"
 #include "tools/conformance/areas.h"
 #include "tools/conformance/junit_writer.h"
 #include "tools/conformance/loaded_implementation.h"
@@ -30,6 +31,22 @@
 extern "C" {
 #include "Zend/zend_async_API.h"
 }
+
+ABSL_FLAG(std::string, impl, ZAR_CONFORMANCE_DEFAULT_IMPL,
+          "the implementation: a shared library exporting "
+          "zend_async_conformance_module()");
+ABSL_FLAG(std::string, filter, "",
+          "only an area or the behaviours named: Suite.Test, Suite, Test, or "
+          "a pattern with * and ?; several separated by ':'");
+ABSL_FLAG(bool, list, false, "list the behaviours by area and run nothing");
+ABSL_FLAG(std::string, json, "", "also write the report as JSON to this file");
+ABSL_FLAG(std::string, junit, "",
+          "also write the report as JUnit XML to this file");
+ABSL_FLAG(bool, verbose, false,
+          "list every behaviour in the report, not only failures");
+ABSL_FLAG(bool, in_process, false,
+          "run every behaviour in this process (spelled --in-process)");
+ABSL_FLAG(int, timeout, 60, "the time each behaviour's process may take (s)");
 
 namespace zar::conformance {
 namespace {
@@ -65,72 +82,6 @@ constexpr char kUsage[] =
     "GoogleTest's flags (--gtest_repeat, --gtest_break_on_failure, ...) pass\n"
     "through; --filter replaces --gtest_filter.\n";
 
-struct Options {
-  std::string impl = ZAR_CONFORMANCE_DEFAULT_IMPL;
-  std::string filter;
-  std::string json;
-  std::string junit;
-  bool list = false;
-  bool verbose = false;
-  bool in_process = false;
-  int timeout_seconds = 60;
-};
-
-// Parses argv (GoogleTest's flags already removed). False on a usage
-// error, with the message printed.
-bool ParseOptions(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; i++) {
-    std::string_view arg = argv[i];
-    std::optional<std::string> inline_value;
-    if (const size_t eq = arg.find('='); eq != std::string_view::npos) {
-      inline_value = std::string(arg.substr(eq + 1));
-      arg = arg.substr(0, eq);
-    }
-    auto value = [&](std::string* out) {
-      if (inline_value.has_value()) {
-        *out = *inline_value;
-        return true;
-      }
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "zend-async-conformance: %.*s needs a value\n",
-                     static_cast<int>(arg.size()), arg.data());
-        return false;
-      }
-      *out = argv[++i];
-      return true;
-    };
-    std::string timeout;
-    if (arg == "--impl") {
-      if (!value(&options->impl)) return false;
-    } else if (arg == "--filter") {
-      if (!value(&options->filter)) return false;
-    } else if (arg == "--json") {
-      if (!value(&options->json)) return false;
-    } else if (arg == "--junit") {
-      if (!value(&options->junit)) return false;
-    } else if (arg == "--timeout") {
-      if (!value(&timeout)) return false;
-      options->timeout_seconds = std::atoi(timeout.c_str());
-      if (options->timeout_seconds <= 0) {
-        std::fprintf(stderr, "zend-async-conformance: bad --timeout %s\n",
-                     timeout.c_str());
-        return false;
-      }
-    } else if (arg == "--list" && !inline_value) {
-      options->list = true;
-    } else if (arg == "--verbose" && !inline_value) {
-      options->verbose = true;
-    } else if (arg == "--in-process" && !inline_value) {
-      options->in_process = true;
-    } else {
-      std::fprintf(stderr, "zend-async-conformance: unknown argument %s\n%s",
-                   argv[i], kUsage);
-      return false;
-    }
-  }
-  return true;
-}
-
 // --list: the selected behaviours by area, then the suite's problems.
 // Exit status 1 when there is a problem.
 int List(const std::vector<TestRef>& selected,
@@ -143,88 +94,93 @@ int List(const std::vector<TestRef>& selected,
       if (behaviour.area == area) members.push_back(&behaviour);
     }
     if (members.empty()) continue;
-    std::printf("%.*s: %zu behaviour%s\n", static_cast<int>(area.size()),
-                area.data(), members.size(), members.size() == 1 ? "" : "s");
-    for (const TestRef* member : members) {
-      std::printf("  %s\n", member->full.c_str());
-    }
+    absl::PrintF("%s: %d behaviour%s\n", area, members.size(),
+                 members.size() == 1 ? "" : "s");
+    for (const TestRef* member : members) absl::PrintF("  %s\n", member->full);
   }
   for (const std::string& problem : problems) {
-    std::printf("problem: %s\n", problem.c_str());
+    absl::PrintF("problem: %s\n", problem);
   }
-  std::printf("%zu behaviour%s\n", selected.size(),
-              selected.size() == 1 ? "" : "s");
+  absl::PrintF("%d behaviour%s\n", selected.size(),
+               selected.size() == 1 ? "" : "s");
   return problems.empty() ? 0 : 1;
 }
 
 int Run(int argc, char** argv) {
-  // Ours, before GoogleTest claims --help for its own text.
-  for (int i = 1; i < argc; i++) {
-    if (std::strcmp(argv[i], "--help") == 0 ||
-        std::strcmp(argv[i], "-h") == 0) {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
+  // Ours first: GoogleTest would claim --help for its own text.
+  const std::vector<std::string> positional = tools::ParseCommandLine(
+      argc, argv, "zend-async-conformance", kUsage,
+      {{"in-process", "in_process"}},
+      [](int* count, char** args) { ::testing::InitGoogleTest(count, args); });
+  if (!positional.empty()) {
+    std::fprintf(stderr,
+                 "zend-async-conformance: unknown argument %s (see --help)\n",
+                 positional.front().c_str());
+    return tools::kUsageError;
   }
-  ::testing::InitGoogleTest(&argc, argv);
-  Options options;
-  if (!ParseOptions(argc, argv, &options)) return 2;
+  const int timeout_seconds = absl::GetFlag(FLAGS_timeout);
+  if (timeout_seconds <= 0) {
+    std::fprintf(stderr,
+                 "zend-async-conformance: bad --timeout %d (see --help)\n",
+                 timeout_seconds);
+    return tools::kUsageError;
+  }
+  const std::string impl = absl::GetFlag(FLAGS_impl);
+  const std::string filter = absl::GetFlag(FLAGS_filter);
 
   const std::vector<TestRef> linked = LinkedBehaviours();
   std::vector<TestRef> selected;
   for (const TestRef& behaviour : linked) {
-    if (Matches(behaviour, options.filter)) selected.push_back(behaviour);
+    if (Matches(behaviour, filter)) selected.push_back(behaviour);
   }
   if (selected.empty()) {
     std::fprintf(stderr,
                  "zend-async-conformance: no behaviour matches --filter %s\n",
-                 options.filter.c_str());
-    return 2;
+                 filter.c_str());
+    return tools::kUsageError;
   }
   const std::vector<std::string> problems = SuiteProblems(linked);
-  if (options.list) return List(selected, problems);
+  if (absl::GetFlag(FLAGS_list)) return List(selected, problems);
 
-  std::string error;
-  zend_module_entry* module = LoadImplementation(options.impl, &error);
-  if (module == nullptr) {
-    std::fprintf(stderr,
-                 "zend-async-conformance: cannot load the implementation: "
-                 "%s\n",
-                 error.c_str());
-    return 2;
+  const absl::StatusOr<zend_module_entry*> loaded = LoadImplementation(impl);
+  if (!loaded.ok()) {
+    absl::FPrintF(stderr,
+                  "zend-async-conformance: cannot load the implementation: "
+                  "%s\n",
+                  loaded.status().message());
+    return tools::kUsageError;
   }
+  zend_module_entry* module = *loaded;
   Report report;
   Implementation& implementation = report.implementation;
   implementation.module_name = module->name;
   implementation.module_version =
       module->version != nullptr ? module->version : "(no version)";
   std::error_code ignored;
-  implementation.library =
-      std::filesystem::absolute(options.impl, ignored).string();
+  implementation.library = std::filesystem::absolute(impl, ignored).string();
   implementation.abi_version = zend_async_get_api_version();
   // The suite's problems concern it whole, whatever --filter selected.
   report.problems = problems;
 
-  if (options.in_process) {
+  if (absl::GetFlag(FLAGS_in_process)) {
     RunInProcess(selected, ZAR_SOURCE_DIR, &report);
   } else {
-    RunIsolated(selected, options.timeout_seconds, ZAR_SOURCE_DIR, &report);
+    RunIsolated(selected, timeout_seconds, ZAR_SOURCE_DIR, &report);
   }
 
-  std::fputs(FormatText(report, options.verbose).c_str(), stdout);
+  std::fputs(FormatText(report, absl::GetFlag(FLAGS_verbose)).c_str(), stdout);
   std::fflush(stdout);
-  const std::pair<const std::string*, std::string (*)(const Report&)>
-      outputs[] = {{&options.json, &FormatJson},
-                   {&options.junit, &FormatJunit}};
+  const std::pair<std::string, std::string (*)(const Report&)> outputs[] = {
+      {absl::GetFlag(FLAGS_json), &FormatJson},
+      {absl::GetFlag(FLAGS_junit), &FormatJunit}};
   for (const auto& [path, format] : outputs) {
-    if (path->empty()) continue;
-    std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+    if (path.empty()) continue;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << format(report);
     out.flush();
     if (!out.good()) {
-      std::fprintf(stderr, "zend-async-conformance: cannot write %s\n",
-                   path->c_str());
-      return 2;
+      absl::FPrintF(stderr, "zend-async-conformance: cannot write %s\n", path);
+      return tools::kUsageError;
     }
   }
   return report.AllPassed() ? 0 : 1;

@@ -1,8 +1,10 @@
 #include "tools/conformance/report.h"
 
-#include <cstdio>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "tools/conformance/areas.h"
 #include "tools/conformance/json_writer.h"
 
@@ -35,48 +37,42 @@ const char* StatusTag(Status status) {
 
 // `text` with every line after the first indented by `indent` spaces.
 std::string Indented(const std::string& text, size_t indent) {
-  std::string out;
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out.append(indent, ' ');
-  }
-  return out;
+  return absl::StrReplaceAll(text, {{"\n", "\n" + std::string(indent, ' ')}});
 }
 
 // "1 behaviour", "2 behaviours".
 std::string Behaviours(int count) {
-  return std::to_string(count) + (count == 1 ? " behaviour" : " behaviours");
+  return absl::StrFormat("%d behaviour%s", count, count == 1 ? "" : "s");
 }
 
-std::string Location(const std::string& file, int line) {
-  if (file.empty()) return "";
-  return line > 0 ? file + ":" + std::to_string(line) : file;
-}
-
-void AppendFailure(std::string& out, const Failure& failure, size_t indent) {
-  const std::string pad(indent, ' ');
-  const std::string location = Location(failure.file, failure.line);
-  if (!location.empty()) out += pad + "at " + location + "\n";
+void AppendFailure(std::string& out, const Failure& failure, int indent) {
+  if (!failure.file.empty()) {
+    absl::StrAppendFormat(&out, "%*sat %s", indent, "", failure.file);
+    if (failure.line > 0) absl::StrAppend(&out, ":", failure.line);
+    out += "\n";
+  }
   const FailureText& text = failure.text;
   if (text.parsed) {
-    size_t value_indent = indent;
+    int value_indent = indent;
     if (!text.subject.empty()) {
-      out += pad + Indented(text.subject, indent) + "\n";
+      absl::StrAppendFormat(&out, "%*s%s\n", indent, "",
+                            Indented(text.subject, indent));
       value_indent += 2;
     }
-    const std::string value_pad(value_indent, ' ');
-    out += value_pad +
-           "expected: " + Indented(text.expected, value_indent + 10) + "\n";
-    out += value_pad + "actual:   " + Indented(text.actual, value_indent + 10) +
-           "\n";
+    absl::StrAppendFormat(&out, "%*sexpected: %s\n", value_indent, "",
+                          Indented(text.expected, value_indent + 10));
+    absl::StrAppendFormat(&out, "%*sactual:   %s\n", value_indent, "",
+                          Indented(text.actual, value_indent + 10));
   }
-  if (!text.note.empty()) out += pad + Indented(text.note, indent) + "\n";
+  if (!text.note.empty()) {
+    absl::StrAppendFormat(&out, "%*s%s\n", indent, "",
+                          Indented(text.note, indent));
+  }
 }
 
 void AppendBehaviour(std::string& out, const Behaviour& behaviour) {
-  out += "  ";
-  out += StatusTag(behaviour.status);
-  out += " " + behaviour.name + "\n";
+  absl::StrAppend(&out, "  ", StatusTag(behaviour.status), " ", behaviour.name,
+                  "\n");
   for (const Failure& failure : behaviour.failures) {
     AppendFailure(out, failure, 7);
   }
@@ -161,19 +157,17 @@ Failure MakeFailure(const char* file, int line, std::string message,
 
 std::string FormatText(const Report& report, bool verbose) {
   const Implementation& implementation = report.implementation;
-  std::string out = "Zend Async ABI conformance report (" +
-                    implementation.abi_version + ")\n";
-  out += "implementation: " + implementation.module_name + " " +
-         implementation.module_version + "\n";
-  out += "library:        " + implementation.library + "\n\n";
+  std::string out = absl::StrFormat(
+      "Zend Async ABI conformance report (%s)\n"
+      "implementation: %s %s\n"
+      "library:        %s\n\n",
+      implementation.abi_version, implementation.module_name,
+      implementation.module_version, implementation.library);
 
   for (const AreaSummary& area : report.Areas()) {
-    out += area.name + ": " + Behaviours(area.total) + ", " +
-           std::to_string(area.passed) + " passed, " +
-           std::to_string(area.failed) + " failed";
-    if (area.skipped > 0) {
-      out += ", " + std::to_string(area.skipped) + " skipped";
-    }
+    absl::StrAppendFormat(&out, "%s: %s, %d passed, %d failed", area.name,
+                          Behaviours(area.total), area.passed, area.failed);
+    if (area.skipped > 0) absl::StrAppend(&out, ", ", area.skipped, " skipped");
     out += "\n";
     for (const Behaviour* behaviour : area.behaviours) {
       if (verbose || behaviour->status == Status::kFailed) {
@@ -186,22 +180,20 @@ std::string FormatText(const Report& report, bool verbose) {
     AppendFailure(out, failure, 7);
   }
   for (const std::string& problem : report.problems) {
-    out += "run: " + problem + "\n";
+    absl::StrAppend(&out, "run: ", problem, "\n");
   }
 
   const int total = static_cast<int>(report.behaviours.size());
-  char elapsed[32];
-  std::snprintf(elapsed, sizeof(elapsed), "%.1f s", report.elapsed_ms / 1000);
-  out += "\n" + Behaviours(total) + " in " + elapsed + "\n";
+  absl::StrAppendFormat(&out, "\n%s in %.1f s\n", Behaviours(total),
+                        report.elapsed_ms / 1000);
   if (report.AllPassed()) {
     out += "ALL PASS\n";
   } else {
     const size_t problems = report.run_failures.size() + report.problems.size();
-    out += "FAILED: " + std::to_string(report.Failed()) + " of " +
-           std::to_string(total);
+    absl::StrAppendFormat(&out, "FAILED: %d of %d", report.Failed(), total);
     if (problems > 0) {
-      out += " (and " + std::to_string(problems) +
-             (problems == 1 ? " run problem)" : " run problems)");
+      absl::StrAppendFormat(&out, " (and %d run problem%s)", problems,
+                            problems == 1 ? "" : "s");
     }
     out += "\n";
   }

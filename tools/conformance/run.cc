@@ -12,9 +12,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <string>
 #include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 
 namespace zar::conformance {
 namespace {
@@ -61,6 +67,9 @@ void WriteFully(int fd, const char* data, size_t length) {
   }
 }
 
+// Ends each field of a payload but the last.
+constexpr absl::string_view kFieldEnd("\0", 1);
+
 void WriteRecord(int fd, char type, const std::string& payload) {
   std::string record(1, type);
   const uint32_t length = static_cast<uint32_t>(payload.size());
@@ -77,22 +86,18 @@ class RecordWriter : public ::testing::EmptyTestEventListener {
 
   void OnTestPartResult(const ::testing::TestPartResult& part) override {
     if (!part.failed()) return;
-    std::string payload = part.file_name() != nullptr ? part.file_name() : "";
-    payload += '\0';
-    payload += std::to_string(part.line_number());
-    payload += '\0';
-    payload += part.message() != nullptr ? part.message() : "";
-    WriteRecord(fd_, 'F', payload);
+    WriteRecord(
+        fd_, 'F',
+        absl::StrCat(part.file_name() != nullptr ? part.file_name() : "",
+                     kFieldEnd, part.line_number(), kFieldEnd,
+                     part.message() != nullptr ? part.message() : ""));
   }
 
   void OnTestEnd(const ::testing::TestInfo& info) override {
     const ::testing::TestResult& result = *info.result();
-    std::string payload(1, result.Failed()    ? 'F'
-                           : result.Skipped() ? 'S'
-                                              : 'P');
-    payload += '\0';
-    payload += std::to_string(result.elapsed_time());
-    WriteRecord(fd_, 'E', payload);
+    const char* status = result.Failed() ? "F" : result.Skipped() ? "S" : "P";
+    WriteRecord(fd_, 'E',
+                absl::StrCat(status, kFieldEnd, result.elapsed_time()));
   }
 
  private:
@@ -101,17 +106,8 @@ class RecordWriter : public ::testing::EmptyTestEventListener {
 
 // The fields of a payload, split at '\0' (at most `count`; the last one
 // keeps any further '\0').
-std::vector<std::string> Fields(const std::string& payload, size_t count) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (fields.size() + 1 < count) {
-    const size_t end = payload.find('\0', start);
-    if (end == std::string::npos) break;
-    fields.push_back(payload.substr(start, end - start));
-    start = end + 1;
-  }
-  fields.push_back(payload.substr(start));
-  return fields;
+std::vector<std::string> Fields(const std::string& payload, int count) {
+  return absl::StrSplit(payload, absl::MaxSplits('\0', count - 1));
 }
 
 // Applies the complete records in `data` to `behaviour`; returns whether
@@ -181,7 +177,7 @@ Behaviour RunOneIsolated(const TestRef& ref, int timeout_seconds,
   if (pipe(fds) != 0) {
     behaviour.status = Status::kFailed;
     behaviour.failures.push_back(RunFailure(
-        std::string("the runner could not make a pipe: ") + strerror(errno)));
+        absl::StrCat("the runner could not make a pipe: ", strerror(errno))));
     return behaviour;
   }
   std::fflush(nullptr);
@@ -199,7 +195,7 @@ Behaviour RunOneIsolated(const TestRef& ref, int timeout_seconds,
     close(fds[0]);
     behaviour.status = Status::kFailed;
     behaviour.failures.push_back(RunFailure(
-        std::string("the runner could not fork: ") + strerror(errno)));
+        absl::StrCat("the runner could not fork: ", strerror(errno))));
     return behaviour;
   }
 
@@ -217,17 +213,18 @@ Behaviour RunOneIsolated(const TestRef& ref, int timeout_seconds,
 
   std::string abnormal;
   if (!finished) {
-    abnormal = "timed out after " + std::to_string(timeout_seconds) +
-               " s (the behaviour's process was killed)";
+    abnormal = absl::StrFormat(
+        "timed out after %d s (the behaviour's process was killed)",
+        timeout_seconds);
   } else if (WIFSIGNALED(wait_status)) {
     const int signal_number = WTERMSIG(wait_status);
-    abnormal = std::string("the implementation crashed: ") +
-               strsignal(signal_number) + " (signal " +
-               std::to_string(signal_number) + ")";
+    abnormal = absl::StrFormat("the implementation crashed: %s (signal %d)",
+                               strsignal(signal_number), signal_number);
   } else if (!ended || WEXITSTATUS(wait_status) != 0) {
-    abnormal = "the behaviour's process exited with status " +
-               std::to_string(WEXITSTATUS(wait_status)) +
-               " before the behaviour ended";
+    abnormal = absl::StrFormat(
+        "the behaviour's process exited with status %d before the behaviour "
+        "ended",
+        WEXITSTATUS(wait_status));
   }
   if (!abnormal.empty()) {
     behaviour.status = Status::kFailed;
@@ -306,23 +303,21 @@ void RunIsolated(const std::vector<TestRef>& selected, int timeout_seconds,
 
 void RunInProcess(const std::vector<TestRef>& selected,
                   std::string_view source_root, Report* report) {
-  std::string filter;
-  for (const TestRef& ref : selected) {
-    if (!filter.empty()) filter += ':';
-    filter += ref.full;
-  }
+  const std::string filter = absl::StrJoin(
+      selected, ":",
+      [](std::string* out, const TestRef& ref) { out->append(ref.full); });
   InstallCrashReporter();
   RunGoogleTest(filter, new RunningBehaviourListener);
 
   // The results, in `selected` order.
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
-  std::map<std::string, const ::testing::TestResult*> results;
+  absl::flat_hash_map<std::string, const ::testing::TestResult*> results;
   for (int i = 0; i < unit.total_test_suite_count(); i++) {
     const ::testing::TestSuite* suite = unit.GetTestSuite(i);
     for (int j = 0; j < suite->total_test_count(); j++) {
       const ::testing::TestInfo* info = suite->GetTestInfo(j);
       if (info->should_run()) {
-        results[std::string(suite->name()) + "." + info->name()] =
+        results[absl::StrCat(suite->name(), ".", info->name())] =
             info->result();
       }
     }

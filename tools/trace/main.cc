@@ -8,40 +8,45 @@
 // error or an unknown scenario.
 
 #include <cstdio>
-#include <cstring>
+#include <string>
+#include <vector>
 
+#include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "tools/command_line/command_line.h"
 #include "tools/trace/scenarios.h"
+
+ABSL_FLAG(bool, list, false, "list the scenarios, one line each");
 
 namespace {
 
-void Usage(FILE* out) {
-  fprintf(out,
-          "usage: zend-async-trace SCENARIO\n"
-          "       zend-async-trace --list\n");
-}
+constexpr char kUsage[] =
+    "usage: zend-async-trace SCENARIO\n"
+    "       zend-async-trace --list\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    Usage(stderr);
-    return 2;
+  const std::vector<std::string> scenarios =
+      zar::tools::ParseCommandLine(argc, argv, "zend-async-trace", kUsage);
+  const bool list = absl::GetFlag(FLAGS_list);
+  if (scenarios.size() != (list ? 0 : 1)) {
+    std::fputs(kUsage, stderr);
+    return zar::tools::kUsageError;
   }
-  if (strcmp(argv[1], "--list") == 0) {
+  if (list) {
     for (const zar::trace::Scenario& scenario : zar::trace::Scenarios()) {
-      printf("%-20s %s\n", scenario.name, scenario.description);
+      absl::PrintF("%-20s %s\n", scenario.name, scenario.description);
     }
     return 0;
   }
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    Usage(stdout);
-    return 0;
-  }
-  const zar::trace::Scenario* scenario = zar::trace::FindScenario(argv[1]);
+  const zar::trace::Scenario* scenario =
+      zar::trace::FindScenario(scenarios.front());
   if (scenario == nullptr) {
-    fprintf(stderr, "zend-async-trace: unknown scenario \"%s\" (see --list)\n",
-            argv[1]);
-    return 2;
+    absl::FPrintF(stderr,
+                  "zend-async-trace: unknown scenario \"%s\" (see --list)\n",
+                  scenarios.front());
+    return zar::tools::kUsageError;
   }
   return zar::trace::RunScenario(*scenario, stdout);
 }

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "absl/strings/str_format.h"
 #include "core/extension.h"
 #include "mock_zend/lifecycle.h"
 #include "pdo_sim/client.h"
@@ -28,7 +29,7 @@ namespace {
 // ---- Helpers ----------------------------------------------------------------
 
 void Note(FILE* out, const std::string& text) {
-  fprintf(out, "#   %s\n", text.c_str());
+  absl::FPrintF(out, "#   %s\n", text);
   fflush(out);
 }
 
@@ -73,8 +74,8 @@ void FifoHandoff(FILE* out) {
   };
   CoroutineRef b(Spawn(once));
   CoroutineRef c(Spawn(once));
-  Note(out, "A is " + NameOf(a.get()) + ", B is " + NameOf(b.get()) +
-                ", C is " + NameOf(c.get()));
+  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
+                            NameOf(b.get()), NameOf(c.get())));
   Await(a.get());
   Note(out, "served in arrival order: A, B, C, then A again");
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -108,8 +109,8 @@ void TimeoutHandsOn(FILE* out) {
     if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
   }));
-  Note(out, "A is " + NameOf(a.get()) + ", B is " + NameOf(b.get()) +
-                ", C is " + NameOf(c.get()));
+  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
+                            NameOf(b.get()), NameOf(c.get())));
   Await(c.get());
   Note(out, "B's reservation went to C");
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -139,8 +140,8 @@ void CloseWithWaiters(FILE* out) {
   };
   CoroutineRef b(Spawn(waiter));
   CoroutineRef c(Spawn(waiter));
-  Note(out, "A is " + NameOf(a.get()) + ", B is " + NameOf(b.get()) +
-                ", C is " + NameOf(c.get()));
+  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
+                            NameOf(b.get()), NameOf(c.get())));
   Await(a.get());
   Await(b.get());
   Await(c.get());
@@ -167,8 +168,8 @@ void PdoTransactionPin(FILE* out) {
     pdo.Commit();
   }));
   CoroutineRef b(Spawn([&] { pdo.Exec("INSERT INTO orders VALUES (2)"); }));
-  Note(out, "A is " + NameOf(a.get()) + " (a transaction), B is " +
-                NameOf(b.get()) + " (one INSERT)");
+  Note(out, absl::StrFormat("A is %s (a transaction), B is %s (one INSERT)",
+                            NameOf(a.get()), NameOf(b.get())));
   Await(a.get());
   Await(b.get());
   pdo.Reset();
@@ -217,7 +218,7 @@ void RunScript(void* arg) {
 }  // namespace
 
 int RunScenario(const Scenario& scenario, FILE* out) {
-  fprintf(out, "# %s: %s\n", scenario.name, scenario.description);
+  absl::FPrintF(out, "# %s: %s\n", scenario.name, scenario.description);
   fflush(out);
   mock_zend::Engine engine({&zar_async_module_entry, &pdo_module_entry});
   if (!engine.started() || php_request_startup() != SUCCESS) {
@@ -237,8 +238,8 @@ int RunScenario(const Scenario& scenario, FILE* out) {
     status = 1;
   }
   if (report.leaked_blocks != 0 || report.objects_alive_at_shutdown != 0) {
-    fprintf(out, "# leaked: %zu blocks, %u objects\n", report.leaked_blocks,
-            report.objects_alive_at_shutdown);
+    absl::FPrintF(out, "# leaked: %d blocks, %d objects\n",
+                  report.leaked_blocks, report.objects_alive_at_shutdown);
     status = 1;
   }
   fflush(out);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <set>
 
 #include "pdo_sim/src/drivers/reactor_sleep.h"
 #include "pdo_sim/src/drivers/sqlite_internal.h"
@@ -19,8 +18,8 @@ Stats& MutableStats() {
   return stats;
 }
 
-std::set<SqliteConnection*>& LiveConnections() {
-  static auto* live = new std::set<SqliteConnection*>;
+absl::flat_hash_set<SqliteConnection*>& LiveConnections() {
+  static auto* live = new absl::flat_hash_set<SqliteConnection*>;
   return *live;
 }
 

@@ -16,10 +16,10 @@
 #include <sqlite3.h>
 
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "pdo_sim/sqlite_driver.h"
 
 extern "C" {
@@ -99,7 +99,7 @@ struct SqliteStatement {
 // ---- sqlite_common.cc -------------------------------------------------------
 
 Stats& MutableStats();
-std::set<SqliteConnection*>& LiveConnections();
+absl::flat_hash_set<SqliteConnection*>& LiveConnections();
 
 // Records an SQLite error (code and message) on the statement, or the
 // handle, with pdo_sqlite's SQLSTATE for it.

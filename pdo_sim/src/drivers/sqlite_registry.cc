@@ -3,8 +3,8 @@
 // (sqlite_internal.h, pdo_sim/sqlite_driver.h).
 
 #include <cstring>
-#include <unordered_map>
 
+#include "absl/container/flat_hash_map.h"
 #include "pdo_sim/src/drivers/sqlite_internal.h"
 
 extern "C" {
@@ -15,10 +15,10 @@ namespace pdo_sim::sqlite::internal {
 namespace {
 
 // Templates' registries (a template has no driver_data to keep it in).
-std::unordered_map<const pdo_dbh_t*, std::shared_ptr<Registry>>&
+absl::flat_hash_map<const pdo_dbh_t*, std::shared_ptr<Registry>>&
 TemplateRegistries() {
   static auto* registries =
-      new std::unordered_map<const pdo_dbh_t*, std::shared_ptr<Registry>>;
+      new absl::flat_hash_map<const pdo_dbh_t*, std::shared_ptr<Registry>>;
   return *registries;
 }
 
