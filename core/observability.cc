@@ -5,6 +5,8 @@
 
 #include <cinttypes>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/pool.h"
 #include "core/pool_strict.h"
 #include "core/reactor/reactor_event.h"
@@ -65,13 +67,11 @@ void ObservabilityRequestShutdown() {
 }
 
 std::string NameWithInfo(const char* token, zend_async_event_t* event) {
-  std::string name = token;
-  if (event->info != nullptr) {
-    zend_string* info = event->info(event);
-    name += ' ';
-    name.append(ZSTR_VAL(info), ZSTR_LEN(info));
-    zend_string_release(info);
-  }
+  if (event->info == nullptr) return token;
+  zend_string* info = event->info(event);
+  std::string name = absl::StrCat(
+      token, " ", absl::string_view(ZSTR_VAL(info), ZSTR_LEN(info)));
+  zend_string_release(info);
   return name;
 }
 

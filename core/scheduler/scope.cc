@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
 
@@ -38,19 +39,13 @@ zend_object* NewScopeObject(AsyncScope* scope) {
 }
 
 // Keeps a scope alive across a call that may release it (a notification,
-// whose own self-reference would dispose a scope nobody else holds).
-class ScopeGuard {
- public:
-  explicit ScopeGuard(AsyncScope* scope) : scope_(scope) {
-    scope_->scope.event.ref_count++;
-  }
-  ~ScopeGuard() { scope_->scope.event.ref_count--; }
-  ScopeGuard(const ScopeGuard&) = delete;
-  ScopeGuard& operator=(const ScopeGuard&) = delete;
-
- private:
-  AsyncScope* scope_;
-};
+// whose own self-reference would dispose a scope nobody else holds): one
+// more reference now, dropped (without disposing) when the returned guard
+// goes out of scope.
+auto HoldScope(AsyncScope* scope) {
+  scope->scope.event.ref_count++;
+  return absl::Cleanup([scope] { scope->scope.event.ref_count--; });
+}
 
 bool IsCompleted(zend_async_scope_t* scope, bool with_zombies) {
   AsyncScope* self = AsyncScope::FromAbi(scope);
@@ -140,7 +135,7 @@ bool TryToDispose(zend_async_scope_t* scope) {
 void OnMemberGone(AsyncScope* self) {
   zend_async_scope_t* scope = &self->scope;
   if (IsCompleted(scope, false)) {
-    ScopeGuard guard(self);
+    const auto hold = HoldScope(self);
     ZEND_ASYNC_CALLBACKS_NOTIFY(&scope->event, nullptr, nullptr);
   }
   TryToDispose(scope);
@@ -181,7 +176,7 @@ bool CatchOrCancel(zend_async_scope_t* scope, zend_coroutine_t* coroutine,
   }
 
   AsyncScope* self = AsyncScope::FromAbi(scope);
-  ScopeGuard guard(self);
+  const auto hold = HoldScope(self);
   // Snapshots: cancelling may let members finish (and leave) at once.
   const std::vector<zend_async_scope_t*> children(
       scope->scopes.data, scope->scopes.data + scope->scopes.length);
@@ -332,7 +327,7 @@ void ScopeMarkZombie(AsyncCoroutine* coroutine) {
   AsyncScope* self = AsyncScope::FromAbi(coroutine->coroutine.scope);
   self->active_count--;
   if (IsCompleted(&self->scope, false)) {
-    ScopeGuard guard(self);
+    const auto hold = HoldScope(self);
     ZEND_ASYNC_CALLBACKS_NOTIFY(&self->scope.event, nullptr, nullptr);
   }
 }
