@@ -8,7 +8,7 @@
 
 #include "core/async_classes.h"
 #include "core/observability.h"
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 #include "core/registration.h"
 #include "core/scheduler.h"
 #include "pdo_sim/client.h"

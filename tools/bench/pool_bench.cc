@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "core/extension.h"
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 #include "mock_zend/lifecycle.h"
 
 extern "C" {

@@ -4,7 +4,7 @@
 // libzend_async_ref_impl_pool_adapter.so with the reference pool's sources.
 
 #include "core/async_classes.h"
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 
 extern "C" {
 #include "zend_async_ref/conformance_pool.h"

@@ -10,9 +10,9 @@
 // exception ends the tick (it stays pending for the reactor). Afterwards
 // one waiter is woken if a place is free.
 
-#include "core/pool.h"
-#include "core/pool_handlers.h"
-#include "core/pool_trace.h"
+#include "core/pool/handlers.h"
+#include "core/pool/pool.h"
+#include "core/pool/trace.h"
 
 namespace zar::core {
 namespace {

@@ -10,11 +10,11 @@
 
 #include <string>
 
-#include "core/circuit_breaker.h"
-#include "core/pool.h"
-#include "core/pool_handlers.h"
-#include "core/pool_strict.h"
-#include "core/pool_trace.h"
+#include "core/pool/circuit_breaker.h"
+#include "core/pool/handlers.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
+#include "core/pool/trace.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"

@@ -28,8 +28,8 @@
 //
 // Threading: not thread-safe; the request's thread.
 
-#ifndef ZAR_CORE_INTERNAL_WAITER_QUEUE_H_
-#define ZAR_CORE_INTERNAL_WAITER_QUEUE_H_
+#ifndef ZAR_CORE_POOL_WAITER_QUEUE_H_
+#define ZAR_CORE_POOL_WAITER_QUEUE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -183,4 +183,4 @@ class WaiterQueue {
 
 }  // namespace zar::core::internal
 
-#endif  // ZAR_CORE_INTERNAL_WAITER_QUEUE_H_
+#endif  // ZAR_CORE_POOL_WAITER_QUEUE_H_

@@ -16,9 +16,9 @@
 
 #include <cstdio>
 
-#include "core/pool.h"
-#include "core/pool_strict.h"
-#include "core/pool_trace.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
+#include "core/pool/trace.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"

@@ -5,10 +5,10 @@
 #include <new>
 
 #include "core/async_classes.h"
-#include "core/pool.h"
-#include "core/pool_handlers.h"
-#include "core/pool_strict.h"
-#include "core/pool_trace.h"
+#include "core/pool/handlers.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
+#include "core/pool/trace.h"
 
 namespace zar::core {
 namespace {

@@ -15,11 +15,11 @@
 #include <cstddef>
 
 #include "core/async_classes.h"
-#include "core/circuit_breaker.h"
-#include "core/pool.h"
-#include "core/pool_handlers.h"
-#include "core/pool_strict.h"
-#include "core/pool_trace.h"
+#include "core/pool/circuit_breaker.h"
+#include "core/pool/handlers.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
+#include "core/pool/trace.h"
 
 namespace zar::core {
 namespace {

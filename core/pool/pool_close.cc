@@ -9,9 +9,9 @@
 // back, with whatever close raised chained after it, so closing while an
 // exception unwinds neither swallows nor replaces it.
 
-#include "core/pool.h"
-#include "core/pool_handlers.h"
-#include "core/pool_trace.h"
+#include "core/pool/handlers.h"
+#include "core/pool/pool.h"
+#include "core/pool/trace.h"
 
 namespace zar::core {
 namespace {

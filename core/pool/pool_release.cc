@@ -6,11 +6,11 @@
 // throughout: a destroyed resource is destroyed through a copy holding its
 // own reference, and a kept one gets a new reference in the idle ring.
 
-#include "core/circuit_breaker.h"
-#include "core/pool.h"
-#include "core/pool_handlers.h"
-#include "core/pool_strict.h"
-#include "core/pool_trace.h"
+#include "core/pool/circuit_breaker.h"
+#include "core/pool/handlers.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
+#include "core/pool/trace.h"
 
 namespace zar::core {
 namespace {

@@ -48,15 +48,15 @@
 //
 // Threading: the request's thread; hooks may suspend the calling coroutine.
 
-#ifndef ZAR_CORE_POOL_H_
-#define ZAR_CORE_POOL_H_
+#ifndef ZAR_CORE_POOL_POOL_H_
+#define ZAR_CORE_POOL_POOL_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "core/internal/ring_buffer.h"
-#include "core/internal/waiter_queue.h"
+#include "core/pool/waiter_queue.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -89,7 +89,7 @@ struct AsyncPool {
   // 1, 2, ... in creation order within a request.
   uint32_t id = 0;
   // What the pool has lent, when it was created in strict mode
-  // (pool_strict.h); nullptr otherwise.
+  // (strict.h); nullptr otherwise.
   struct PoolLedger* ledger = nullptr;
 
   static AsyncPool* FromAbi(zend_async_pool_t* pool) {
@@ -113,7 +113,7 @@ static_assert(std::is_standard_layout_v<AsyncPool>);
 static_assert(offsetof(AsyncPool, base) == 0);
 static_assert(offsetof(zend_async_pool_t, event) == 0);
 
-// ---- ABI entry points (registered by pool_registration.cc) ---------------
+// ---- ABI entry points (registered by registration.cc) ---------------
 
 // new_pool_fn (ZEND_ASYNC_NEW_POOL): an all-internal pool (handler_flags
 // bits 0-4 set; a NULL function means "not set", a NULL factory makes every
@@ -155,7 +155,7 @@ bool PoolTryAcquire(zend_async_pool_t* pool, zval* result);
 // reported as a success, then destroyed if the pool is closed, else kept
 // idle and a waiter woken. Destructor exceptions propagate. Neither the
 // origin of the resource nor a double release is checked, except in strict
-// mode (pool_strict.h), where such a release is refused and reported.
+// mode (strict.h), where such a release is refused and reported.
 void PoolRelease(zend_async_pool_t* pool, zval* resource);
 // PoolRelease, with `call` naming the caller in strict-mode diagnostics
 // (Async\Pool::release).
@@ -217,4 +217,4 @@ void ThrowPoolException(const char* message);
 
 }  // namespace zar::core
 
-#endif  // ZAR_CORE_POOL_H_
+#endif  // ZAR_CORE_POOL_POOL_H_
