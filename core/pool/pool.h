@@ -113,7 +113,7 @@ static_assert(std::is_standard_layout_v<AsyncPool>);
 static_assert(offsetof(AsyncPool, base) == 0);
 static_assert(offsetof(zend_async_pool_t, event) == 0);
 
-// ---- ABI entry points (registered by registration.cc) ---------------
+// ---- ABI entry points (pool.cc; registered by registration.cc) -----------
 
 // new_pool_fn (ZEND_ASYNC_NEW_POOL): an all-internal pool (handler_flags
 // bits 0-4 set; a NULL function means "not set", a NULL factory makes every
@@ -168,7 +168,7 @@ void PoolReleaseFrom(zend_async_pool_t* pool, zval* resource, const char* call);
 // are destroyed when released. Memory is freed by dispose, not here.
 void PoolClose(zend_async_pool_t* pool);
 
-// ---- Shared by the pool's files -------------------------------------------
+// ---- For the pool's other files (object.cc, the observability) ----------
 
 // Allocates a pool: event initialised (ref_count 1), counters zero, handler
 // unions zeroed, idle ring reserved for max(min_size, 4) resources.
@@ -178,39 +178,8 @@ AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
 // healthcheck timer.
 void StartPool(AsyncPool* pool);
 
-// pool_event.cc: installs the event vtable (ref_count 1).
-void InitPoolEvent(AsyncPool* pool);
-
-// Pool ids start again at 1 (each request; pool_create.cc).
+// Pool ids start again at 1 (each request).
 void ResetPoolIds();
-
-// pool_wait.cc: wake-ups and waiting.
-// Wakes the oldest waiter without a reservation, giving it one
-// (reserved_count++). False when there is none.
-bool WakeWaiter(AsyncPool* pool);
-// Wakes every waiter (newest first) with `exception` (borrowed).
-void WakeAllWaiters(AsyncPool* pool, zend_object* exception);
-// Parks the current coroutine until it is woken, times out (timeout_ms > 0)
-// or is cancelled. Returns whether it was woken with a reservation it still
-// holds (one it could not use because an exception arrived is handed on).
-bool WaitForResource(AsyncPool* pool, zend_long timeout_ms);
-// The dispose of a waiter's callback (it counts down, never frees: the
-// waiter lives in the waiting acquire's frame).
-void DisposeWaiterCallback(zend_async_event_callback_t* callback,
-                           zend_async_event_t* event);
-// What DisposeWaiterCallback does, inline, for the pool's own callers that
-// know the callback is a waiter's.
-inline void CountDownWaiterCallback(zend_async_event_callback_t* callback) {
-  if (callback->ref_count > 0) callback->ref_count--;
-}
-// Whether `callback` is a pool waiter's (its dispose identifies it).
-inline bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
-  return callback->dispose == DisposeWaiterCallback;
-}
-
-// pool_healthcheck.cc.
-void StartHealthcheck(AsyncPool* pool);
-void StopHealthcheck(AsyncPool* pool);
 
 // Throws Async\PoolException with `message`.
 void ThrowPoolException(const char* message);
