@@ -21,10 +21,6 @@
 #include "core/pool/strict.h"
 #include "core/pool/trace.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 extern "C" {
 #include "zend_async_ref/strict.h"
 }
@@ -148,25 +144,6 @@ enum class Outcome {
   kNoPlace,   // nothing this caller may take
 };
 
-// Writes `resource` to the caller's zval as ZVAL_COPY_VALUE does (the
-// caller's u2 is kept), but with one 16-byte store built in a register: a
-// release that reads the zval back whole (the ring copies zvals whole) is
-// then served from the store buffer instead of stalling on partial stores.
-inline void MoveOut(zval* result, const zval* resource) {
-#if defined(__SSE2__)
-  static_assert(sizeof(zval) == 16 && offsetof(zval, u2) == 12);
-  const __m128i u2_lane = _mm_set_epi32(-1, 0, 0, 0);
-  const __m128i value =
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(resource));
-  const __m128i u2 =
-      _mm_slli_si128(_mm_cvtsi32_si128(static_cast<int>(result->u2.extra)), 12);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(result),
-                   _mm_or_si128(_mm_andnot_si128(u2_lane, value), u2));
-#else
-  ZVAL_COPY_VALUE(result, resource);
-#endif
-}
-
 // beforeAcquire rejected `resource` (owned): it is destroyed.
 [[gnu::noinline]] Outcome RejectIdle(AsyncPool* pool, zval* resource) {
   if (ZEND_ASYNC_REF_TRACING()) {
@@ -188,7 +165,7 @@ inline Outcome TakeIdle(AsyncPool* pool, zval* result, bool try_acquire) {
   zval resource = pool->idle.PopFront();
   pool->active_count++;
   if (EXPECTED(CallBeforeAcquire(pool, &resource))) {
-    MoveOut(result, &resource);
+    ZVAL_COPY_VALUE(result, &resource);
     if (ZEND_ASYNC_REF_TRACING()) {
       TracePoolAcquired(pool, try_acquire, /*fresh=*/false, result);
     }
