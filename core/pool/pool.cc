@@ -133,6 +133,10 @@ zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
 // unreserved places remain. A resource is counted as active from the
 // moment it is taken out of idle or the factory is called, so hooks and
 // factories that suspend cannot let the pool grow past max_size.
+//
+// A resource is copied as PHP copies a zval, with ZVAL_COPY_VALUE (its value
+// and type, not the whole 16 bytes): out of the idle ring, into the
+// caller's zval, and back into the ring on release.
 // ===========================================================================
 
 namespace {
@@ -162,7 +166,9 @@ enum class Outcome {
 // Takes the oldest idle resource; beforeAcquire decides. `try_acquire`
 // only tells the trace which operation took it.
 inline Outcome TakeIdle(AsyncPool* pool, zval* result, bool try_acquire) {
-  zval resource = pool->idle.PopFront();
+  zval resource;
+  ZVAL_COPY_VALUE(&resource, &pool->idle.Front());
+  pool->idle.PopFront();
   pool->active_count++;
   if (EXPECTED(CallBeforeAcquire(pool, &resource))) {
     ZVAL_COPY_VALUE(result, &resource);
@@ -513,7 +519,9 @@ void Release(AsyncPool* pool, zval* resource, const char* call) {
     return;
   }
   Z_TRY_ADDREF_P(resource);
-  pool->idle.PushBack(*resource);
+  zval kept;
+  ZVAL_COPY_VALUE(&kept, resource);
+  pool->idle.PushBack(kept);
   if (ZEND_ASYNC_REF_TRACING()) TracePoolRelease(pool, resource, "idle");
   if (pool->waiters.HasUnreserved()) WakeWaiter(pool);
 }
