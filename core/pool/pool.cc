@@ -344,8 +344,9 @@ bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
   return callback->dispose == DisposeWaiterCallback;
 }
 
-// Removes `waiter` from the queue, dropping the queue's reference.
-void Unqueue(AsyncPool* pool, PoolWaiter* waiter) {
+// Takes `waiter` out of the pool's waiter queue if it is still queued,
+// dropping the queue's reference to its callback.
+void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
   if (pool->waiters.Remove(waiter)) {
     CountDownWaiterCallback(&waiter->callback.base);
   }
@@ -426,7 +427,7 @@ bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
   if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
 
   const bool reserved = waiter.reserved;
-  Unqueue(pool, &waiter);
+  RemoveFromWaiterQueue(pool, &waiter);
   ZEND_ASSERT(waiter.callback.base.ref_count == 1);
   ZEND_ASSERT(waiter.event_slot == PoolWaiter::kNoSlot);
   if (reserved) pool->reserved_count--;
