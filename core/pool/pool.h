@@ -1,5 +1,44 @@
-// zend-async-ref core: the resource pool (Async\Pool), the ABI's
-// zend_async_pool_t.
+// zend-async-ref core/pool: the resource pool (Async\Pool), the ABI's
+// zend_async_pool_t, registered through zend_async_pool_api_register. This
+// header is the subsystem's map; docs/pool.md is its full description.
+//
+// Files (all in core/pool/, the OBJECT library zar_core_pool that zar_core
+// carries); after "=" the upstream concepts each holds (php-async's pool.c
+// and pool.h):
+//
+//   pool.h           AsyncPool = async_pool_t
+//   pool.cc          the algorithm, in the reading order of pool.c:
+//     create           NewPool, AllocatePool, StartPool
+//                      = zend_async_pool_create(_internal), the pre-warm
+//     acquire          PoolAcquire, PoolTryAcquire
+//                      = zend_async_pool_acquire, _try_acquire
+//     wait             WaitForResource, WakeWaiter, WakeAllWaiters
+//                      = pool_wait_for_resource, pool_wake_waiter,
+//                        pool_wake_all_with_exception
+//     release          PoolRelease = zend_async_pool_release
+//     close            PoolClose = zend_async_pool_close
+//     healthcheck      the HIDDEN timer, Tick
+//                      = pool_start_healthcheck_timer and its callback
+//     the pool event   its vtable, Dispose
+//                      = pool_event_init, pool_dispose,
+//                        zend_async_pool_destroy
+//   waiter_queue.h   WaiterQueue, PoolWaiter
+//                    = pool_queue_*, the waiters' callbacks vector
+//   handlers.{h,cc}  CallFactory, DestroyResource, CallBeforeAcquire, ...
+//                    = pool_create_resource, pool_destroy_resource,
+//                      pool_call_before_acquire, ...
+//   circuit_breaker.{h,cc}
+//                    ReportSuccess, ReportFailure, the userland strategy
+//                    = pool_strategy_report_*, the CircuitBreaker interface
+//   object.{h,cc}    the Async\Pool object = its handlers and methods
+//   classes.{h,cc}   the pool's PHP classes = async_register_pool_ce
+//   registration.{h,cc}
+//                    RegisterPool = the pool's part of MINIT
+//   strict.{h,cc}    strict mode's ledger (ours: docs/strict_mode.md)
+//   trace.{h,cc}     the "pool ..." trace lines (ours: docs/tracing.md)
+//
+// The idle resources are core/internal/ring_buffer.h (php-async's
+// circular_buffer).
 //
 // A pool lends out opaque resources (zvals) made by a factory, up to
 // max_size at a time, keeping returned ones idle for reuse:
