@@ -19,7 +19,7 @@
 #include <cstring>
 
 #include "core/observability.h"
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 #include "core/reactor/reactor.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/registration.h"

@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "core/pool.h"
-#include "core/pool_strict.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
 #include "core/reactor/reactor_event.h"
 #include "core/scheduler/coroutine.h"
 

@@ -1,6 +1,6 @@
-// Unit tests of core/internal/waiter_queue.h (no engine needed).
+// Unit tests of core/pool/waiter_queue.h (no engine needed).
 
-#include "core/internal/waiter_queue.h"
+#include "core/pool/waiter_queue.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/observability.h"
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/registration.h"
 #include "core/scheduler/scheduler.h"

@@ -41,7 +41,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "core/extension.h"
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 #include "mock_zend/lifecycle.h"
 
 extern "C" {

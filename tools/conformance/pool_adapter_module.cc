@@ -17,8 +17,8 @@
 // Threading: the engine's thread.
 
 #include "core/observability.h"
-#include "core/pool.h"
-#include "core/pool_strict.h"
+#include "core/pool/pool.h"
+#include "core/pool/strict.h"
 #include "core/reactor/reactor.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/registration.h"
@@ -41,8 +41,8 @@ __attribute__((weak)) zend_result zend_async_conformance_pool_shutdown(
 namespace zar::core {
 
 // The scheduler's observability (core/observability.cc) calls into the
-// reference pool's ids and strict-mode ledgers (core/pool.h,
-// core/pool_strict.h). Another pool has neither: these weak no-ops stand in,
+// reference pool's ids and strict-mode ledgers (core/pool/pool.h,
+// core/pool/strict.h). Another pool has neither: these weak no-ops stand in,
 // and the reference pool's own definitions win when it is the pool linked
 // (the adapter's self-test).
 __attribute__((weak)) void ResetPoolIds() {}

@@ -3,7 +3,7 @@
 // example of what a pool's author writes. Built into
 // libzend_async_ref_impl_pool_adapter.so with the reference pool's sources.
 
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 #include "core/scheduler/async_classes.h"
 
 extern "C" {

@@ -72,7 +72,7 @@ CIRCUIT_STATES = {0: "ACTIVE", 1: "INACTIVE", 2: "RECOVERING"}
 # Source file (basename) of an event's info/dispose function -> its kind.
 EVENT_KINDS = {
     "coroutine.cc": "coroutine",
-    "pool_event.cc": "pool",
+    "pool.cc": "pool",
     "scope.cc": "scope",
     "timer_event.cc": "timer",
     "trigger_event.cc": "trigger",

@@ -3,7 +3,7 @@
 // gives no way from an Async\Pool object to its pool and PHP does not
 // require the handlers checked here.
 //
-// The reference's object is an event reference (core/pool_object.h), so
+// The reference's object is an event reference (core/pool/object.h), so
 // ZEND_ASYNC_OBJECT_TO_EVENT(object) is its pool's event; it sets a
 // count_elements handler. Upstream's object is a pool pointer followed by
 // the zend_object and sets no count_elements handler: nothing here is a

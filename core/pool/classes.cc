@@ -1,9 +1,9 @@
-// Registering the pool's PHP classes (pool_classes.h, pool_registration.h).
+// Registering the pool's PHP classes (classes.h, registration.h).
 
-#include "core/pool_classes.h"
+#include "core/pool/classes.h"
 
-#include "core/pool_object.h"
-#include "core/pool_registration.h"
+#include "core/pool/object.h"
+#include "core/pool/registration.h"
 
 namespace zar::core {
 namespace {

@@ -1,6 +1,6 @@
-// The pool's strict-mode checks (pool_strict.h).
+// The pool's strict-mode checks (strict.h).
 
-#include "core/pool_strict.h"
+#include "core/pool/strict.h"
 
 #include <cinttypes>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "core/observability.h"
-#include "core/pool_trace.h"
+#include "core/pool/trace.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"

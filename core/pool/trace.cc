@@ -1,6 +1,6 @@
-// The pool's trace lines (pool_trace.h).
+// The pool's trace lines (trace.h).
 
-#include "core/pool_trace.h"
+#include "core/pool/trace.h"
 
 #include <cinttypes>
 #include <cstdio>

@@ -32,7 +32,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 namespace zar::core {
 
@@ -58,7 +58,7 @@ static_assert(std::is_standard_layout_v<PoolObject>);
 // (Error thrown) before the classes are registered.
 zend_object* NewPoolObject(zend_async_pool_t* pool);
 
-// Class set-up for pool_classes.cc: the create_object handler and the
+// Class set-up for classes.cc: the create_object handler and the
 // method table of Async\Pool.
 zend_object* CreatePoolObject(zend_class_entry* ce);
 const zend_function_entry* PoolMethods();

@@ -1,12 +1,12 @@
-// Async\Pool objects: handlers and methods (pool_object.h).
+// Async\Pool objects: handlers and methods (object.h).
 
-#include "core/pool_object.h"
+#include "core/pool/object.h"
 
 #include <cstdio>
 
-#include "core/circuit_breaker.h"
-#include "core/pool_classes.h"
-#include "core/pool_strict.h"
+#include "core/pool/circuit_breaker.h"
+#include "core/pool/classes.h"
+#include "core/pool/strict.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"

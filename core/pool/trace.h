@@ -29,7 +29,7 @@
 #ifndef ZAR_CORE_POOL_TRACE_H_
 #define ZAR_CORE_POOL_TRACE_H_
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 extern "C" {
 #include "zend_async_ref/trace.h"

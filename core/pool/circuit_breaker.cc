@@ -1,9 +1,9 @@
 // The userland side of a pool's circuit breaker strategy
 // (circuit_breaker.h).
 
-#include "core/circuit_breaker.h"
+#include "core/pool/circuit_breaker.h"
 
-#include "core/pool_handlers.h"
+#include "core/pool/handlers.h"
 
 extern "C" {
 #include "php.h"

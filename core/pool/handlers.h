@@ -29,12 +29,12 @@
 #ifndef ZAR_CORE_POOL_HANDLERS_H_
 #define ZAR_CORE_POOL_HANDLERS_H_
 
-#include "core/pool.h"
-#include "core/pool_trace.h"
+#include "core/pool/pool.h"
+#include "core/pool/trace.h"
 
 namespace zar::core {
 
-// Userland forms (pool_handlers.cc).
+// Userland forms (handlers.cc).
 bool CallUserFactory(zend_fcall_t* fcall, zval* result);
 void CallUserDestructor(zend_fcall_t* fcall, zval* resource);
 bool CallUserCheck(zend_fcall_t* fcall, zval* resource);

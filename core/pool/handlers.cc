@@ -1,6 +1,6 @@
-// Calling the userland forms of a pool's handlers (pool_handlers.h).
+// Calling the userland forms of a pool's handlers (handlers.h).
 
-#include "core/pool_handlers.h"
+#include "core/pool/handlers.h"
 
 namespace zar::core {
 namespace {

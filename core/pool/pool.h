@@ -1,5 +1,44 @@
-// zend-async-ref core: the resource pool (Async\Pool), the ABI's
-// zend_async_pool_t.
+// zend-async-ref core/pool: the resource pool (Async\Pool), the ABI's
+// zend_async_pool_t, registered through zend_async_pool_api_register. This
+// header is the subsystem's map; docs/pool.md is its full description.
+//
+// Files (all in core/pool/, the OBJECT library zar_core_pool that zar_core
+// carries); after "=" the upstream concepts each holds (php-async's pool.c
+// and pool.h):
+//
+//   pool.h           AsyncPool = async_pool_t
+//   pool.cc          the algorithm, in the reading order of pool.c:
+//     create           NewPool, AllocatePool, StartPool
+//                      = zend_async_pool_create(_internal), the pre-warm
+//     acquire          PoolAcquire, PoolTryAcquire
+//                      = zend_async_pool_acquire, _try_acquire
+//     wait             WaitForResource, WakeWaiter, WakeAllWaiters
+//                      = pool_wait_for_resource, pool_wake_waiter,
+//                        pool_wake_all_with_exception
+//     release          PoolRelease = zend_async_pool_release
+//     close            PoolClose = zend_async_pool_close
+//     healthcheck      the HIDDEN timer, Tick
+//                      = pool_start_healthcheck_timer and its callback
+//     the pool event   its vtable, Dispose
+//                      = pool_event_init, pool_dispose,
+//                        zend_async_pool_destroy
+//   waiter_queue.h   WaiterQueue, PoolWaiter
+//                    = pool_queue_*, the waiters' callbacks vector
+//   handlers.{h,cc}  CallFactory, DestroyResource, CallBeforeAcquire, ...
+//                    = pool_create_resource, pool_destroy_resource,
+//                      pool_call_before_acquire, ...
+//   circuit_breaker.{h,cc}
+//                    ReportSuccess, ReportFailure, the userland strategy
+//                    = pool_strategy_report_*, the CircuitBreaker interface
+//   object.{h,cc}    the Async\Pool object = its handlers and methods
+//   classes.{h,cc}   the pool's PHP classes = async_register_pool_ce
+//   registration.{h,cc}
+//                    RegisterPool = the pool's part of MINIT
+//   strict.{h,cc}    strict mode's ledger (ours: docs/strict_mode.md)
+//   trace.{h,cc}     the "pool ..." trace lines (ours: docs/tracing.md)
+//
+// The idle resources are core/internal/ring_buffer.h (php-async's
+// circular_buffer).
 //
 // A pool lends out opaque resources (zvals) made by a factory, up to
 // max_size at a time, keeping returned ones idle for reuse:
@@ -48,15 +87,15 @@
 //
 // Threading: the request's thread; hooks may suspend the calling coroutine.
 
-#ifndef ZAR_CORE_POOL_H_
-#define ZAR_CORE_POOL_H_
+#ifndef ZAR_CORE_POOL_POOL_H_
+#define ZAR_CORE_POOL_POOL_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "core/internal/ring_buffer.h"
-#include "core/internal/waiter_queue.h"
+#include "core/pool/waiter_queue.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -89,7 +128,7 @@ struct AsyncPool {
   // 1, 2, ... in creation order within a request.
   uint32_t id = 0;
   // What the pool has lent, when it was created in strict mode
-  // (pool_strict.h); nullptr otherwise.
+  // (strict.h); nullptr otherwise.
   struct PoolLedger* ledger = nullptr;
 
   static AsyncPool* FromAbi(zend_async_pool_t* pool) {
@@ -113,7 +152,7 @@ static_assert(std::is_standard_layout_v<AsyncPool>);
 static_assert(offsetof(AsyncPool, base) == 0);
 static_assert(offsetof(zend_async_pool_t, event) == 0);
 
-// ---- ABI entry points (registered by pool_registration.cc) ---------------
+// ---- ABI entry points (pool.cc; registered by registration.cc) -----------
 
 // new_pool_fn (ZEND_ASYNC_NEW_POOL): an all-internal pool (handler_flags
 // bits 0-4 set; a NULL function means "not set", a NULL factory makes every
@@ -155,7 +194,7 @@ bool PoolTryAcquire(zend_async_pool_t* pool, zval* result);
 // reported as a success, then destroyed if the pool is closed, else kept
 // idle and a waiter woken. Destructor exceptions propagate. Neither the
 // origin of the resource nor a double release is checked, except in strict
-// mode (pool_strict.h), where such a release is refused and reported.
+// mode (strict.h), where such a release is refused and reported.
 void PoolRelease(zend_async_pool_t* pool, zval* resource);
 // PoolRelease, with `call` naming the caller in strict-mode diagnostics
 // (Async\Pool::release).
@@ -168,7 +207,7 @@ void PoolReleaseFrom(zend_async_pool_t* pool, zval* resource, const char* call);
 // are destroyed when released. Memory is freed by dispose, not here.
 void PoolClose(zend_async_pool_t* pool);
 
-// ---- Shared by the pool's files -------------------------------------------
+// ---- For the pool's other files (object.cc, the observability) ----------
 
 // Allocates a pool: event initialised (ref_count 1), counters zero, handler
 // unions zeroed, idle ring reserved for max(min_size, 4) resources.
@@ -178,43 +217,12 @@ AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
 // healthcheck timer.
 void StartPool(AsyncPool* pool);
 
-// pool_event.cc: installs the event vtable (ref_count 1).
-void InitPoolEvent(AsyncPool* pool);
-
-// Pool ids start again at 1 (each request; pool_create.cc).
+// Pool ids start again at 1 (each request).
 void ResetPoolIds();
-
-// pool_wait.cc: wake-ups and waiting.
-// Wakes the oldest waiter without a reservation, giving it one
-// (reserved_count++). False when there is none.
-bool WakeWaiter(AsyncPool* pool);
-// Wakes every waiter (newest first) with `exception` (borrowed).
-void WakeAllWaiters(AsyncPool* pool, zend_object* exception);
-// Parks the current coroutine until it is woken, times out (timeout_ms > 0)
-// or is cancelled. Returns whether it was woken with a reservation it still
-// holds (one it could not use because an exception arrived is handed on).
-bool WaitForResource(AsyncPool* pool, zend_long timeout_ms);
-// The dispose of a waiter's callback (it counts down, never frees: the
-// waiter lives in the waiting acquire's frame).
-void DisposeWaiterCallback(zend_async_event_callback_t* callback,
-                           zend_async_event_t* event);
-// What DisposeWaiterCallback does, inline, for the pool's own callers that
-// know the callback is a waiter's.
-inline void CountDownWaiterCallback(zend_async_event_callback_t* callback) {
-  if (callback->ref_count > 0) callback->ref_count--;
-}
-// Whether `callback` is a pool waiter's (its dispose identifies it).
-inline bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
-  return callback->dispose == DisposeWaiterCallback;
-}
-
-// pool_healthcheck.cc.
-void StartHealthcheck(AsyncPool* pool);
-void StopHealthcheck(AsyncPool* pool);
 
 // Throws Async\PoolException with `message`.
 void ThrowPoolException(const char* message);
 
 }  // namespace zar::core
 
-#endif  // ZAR_CORE_POOL_H_
+#endif  // ZAR_CORE_POOL_POOL_H_

@@ -28,8 +28,8 @@
 //
 // Threading: not thread-safe; the request's thread.
 
-#ifndef ZAR_CORE_INTERNAL_WAITER_QUEUE_H_
-#define ZAR_CORE_INTERNAL_WAITER_QUEUE_H_
+#ifndef ZAR_CORE_POOL_WAITER_QUEUE_H_
+#define ZAR_CORE_POOL_WAITER_QUEUE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -102,24 +102,6 @@ class WaiterQueue {
   // Marks the oldest unreserved waiter reserved and returns it (it stays
   // queued); nullptr when every waiter already holds a reservation.
   PoolWaiter* ReserveOldestUnreserved() {
-#ifdef ZAR_FAULT_WAKE_NEWEST_WAITER
-    // Fault injection for the conformance runner's self-test (the library
-    // zend_async_ref_impl_broken_fifo, docs/conformance.md); never defined
-    // in normal builds. The newest waiter jumps ahead of every unreserved
-    // one, so a release wakes it instead of the oldest.
-    if (first_unreserved_ != nullptr && back_ != first_unreserved_) {
-      PoolWaiter* newest = back_;
-      PoolWaiter* before = first_unreserved_;
-      Remove(newest);
-      newest->queued = true;
-      newest->prev = before->prev;
-      newest->next = before;
-      (before->prev != nullptr ? before->prev->next : front_) = newest;
-      before->prev = newest;
-      first_unreserved_ = newest;
-      size_++;
-    }
-#endif
     PoolWaiter* waiter = first_unreserved_;
     if (waiter == nullptr) return nullptr;
     waiter->reserved = true;
@@ -183,4 +165,4 @@ class WaiterQueue {
 
 }  // namespace zar::core::internal
 
-#endif  // ZAR_CORE_INTERNAL_WAITER_QUEUE_H_
+#endif  // ZAR_CORE_POOL_WAITER_QUEUE_H_

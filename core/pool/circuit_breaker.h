@@ -21,10 +21,10 @@
 //
 // Threading: the request's thread. The strategy's calls may suspend.
 
-#ifndef ZAR_CORE_CIRCUIT_BREAKER_H_
-#define ZAR_CORE_CIRCUIT_BREAKER_H_
+#ifndef ZAR_CORE_POOL_CIRCUIT_BREAKER_H_
+#define ZAR_CORE_POOL_CIRCUIT_BREAKER_H_
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 namespace zar::core {
 
@@ -71,4 +71,4 @@ void ReleaseUserStrategy(AsyncPool* pool);
 
 }  // namespace zar::core
 
-#endif  // ZAR_CORE_CIRCUIT_BREAKER_H_
+#endif  // ZAR_CORE_POOL_CIRCUIT_BREAKER_H_

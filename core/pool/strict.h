@@ -29,11 +29,11 @@
 
 #include <string>
 
-#include "core/pool.h"
+#include "core/pool/pool.h"
 
 namespace zar::core {
 
-// The ledger of a pool created in strict mode (pool_strict.cc).
+// The ledger of a pool created in strict mode (strict.cc).
 struct PoolLedger;
 
 // "Pool#1 Pool(idle=1, active=0, reserved=0, max=2)": the token and info().

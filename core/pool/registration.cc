@@ -1,10 +1,10 @@
-// Registering the pool's ABI functions (pool_registration.h).
+// Registering the pool's ABI functions (registration.h).
 
-#include "core/pool_registration.h"
+#include "core/pool/registration.h"
 
 #include "core/extension.h"
-#include "core/pool.h"
-#include "core/pool_object.h"
+#include "core/pool/object.h"
+#include "core/pool/pool.h"
 
 namespace zar::core {
 

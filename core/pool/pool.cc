@@ -1,0 +1,820 @@
+// The pool's algorithm (pool.h), top to bottom in the order a reader of
+// upstream's pool.c expects: create, acquire, wait, release, close,
+// healthcheck; then the pool event (its vtable and dispose). Calling the
+// resource handlers (handlers.h), the circuit breaker's reports
+// (circuit_breaker.h), strict mode's ledger (strict.h) and the trace lines
+// (trace.h) live in files of their own; the queue of parked acquires is
+// waiter_queue.h.
+
+#include "core/pool/pool.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "core/pool/circuit_breaker.h"
+#include "core/pool/handlers.h"
+#include "core/pool/strict.h"
+#include "core/pool/trace.h"
+#include "core/scheduler/async_classes.h"
+
+extern "C" {
+#include "zend_async_ref/strict.h"
+}
+
+namespace zar::core {
+namespace {
+
+using internal::PoolWaiter;
+
+// Defined below, in the sections named.
+void InitPoolEvent(AsyncPool* pool);                          // the pool event
+void StartHealthcheck(AsyncPool* pool);                       // healthcheck
+void StopHealthcheck(AsyncPool* pool);                        // healthcheck
+bool WaitForResource(AsyncPool* pool, zend_long timeout_ms);  // wait
+bool WakeWaiter(AsyncPool* pool);                             // wait
+
+}  // namespace
+
+// ===========================================================================
+// Create: allocation, pre-warm, the healthcheck timer, and new_pool_fn for
+// C users.
+// ===========================================================================
+
+namespace {
+
+// The idle ring starts with room for this many resources at least (it
+// grows when more are released at once).
+constexpr uint32_t kMinIdleCapacity = 4;
+
+// The id of the last pool created in this request.
+uint32_t last_pool_id = 0;
+
+// Makes min_size resources. A failure with an exception stops (the
+// exception stays pending); one without is skipped.
+void PreWarm(AsyncPool* pool) {
+  for (uint32_t i = 0; i < pool->base.min_size; i++) {
+    zval resource;
+    ZVAL_UNDEF(&resource);
+    pool->active_count++;  // counted while the factory runs
+    const bool made = CallFactory(pool, &resource);
+    pool->active_count--;
+    if (made) {
+      pool->idle.PushBack(resource);
+    } else if (EG(exception) != nullptr) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void ResetPoolIds() { last_pool_id = 0; }
+
+void ThrowPoolException(const char* message) {
+  zend_class_entry* ce = PoolExceptionClass();
+  zend_throw_exception(ce != nullptr ? ce : zend_ce_exception, message, 0);
+}
+
+AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
+                        uint32_t healthcheck_interval_ms) {
+  auto* pool = new (ecalloc(1, sizeof(AsyncPool))) AsyncPool();
+  InitPoolEvent(pool);
+  pool->base.circuit_state = ZEND_ASYNC_CIRCUIT_STATE_ACTIVE;
+  pool->base.min_size = min_size;
+  pool->base.max_size = max_size;
+  pool->healthcheck_interval_ms = healthcheck_interval_ms;
+  pool->idle.Reserve(std::max(min_size, kMinIdleCapacity));
+  pool->id = ++last_pool_id;
+  CreatePoolLedger(pool);
+  return pool;
+}
+
+void StartPool(AsyncPool* pool) {
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolCreate(pool);
+  PreWarm(pool);
+  if (EG(exception) == nullptr) StartHealthcheck(pool);
+}
+
+zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
+                           zend_async_pool_destructor_fn destructor,
+                           zend_async_pool_healthcheck_fn healthcheck,
+                           zend_async_pool_before_acquire_fn before_acquire,
+                           zend_async_pool_before_release_fn before_release,
+                           uint32_t min_size, uint32_t max_size,
+                           uint32_t healthcheck_interval_ms,
+                           size_t /*extra_size*/) {
+  AsyncPool* pool = AllocatePool(min_size, max_size, healthcheck_interval_ms);
+  zend_async_pool_t* base = &pool->base;
+  base->handler_flags = ZEND_ASYNC_POOL_F_FACTORY_INTERNAL |
+                        ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL |
+                        ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL |
+                        ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL |
+                        ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL;
+  base->factory.internal = factory;
+  base->destructor.internal = destructor;
+  base->healthcheck.internal = healthcheck;
+  base->before_acquire.internal = before_acquire;
+  base->before_release.internal = before_release;
+  StartPool(pool);
+  return base;
+}
+
+// ===========================================================================
+// Acquire: PoolAcquire (waits) and PoolTryAcquire (does not).
+//
+// Both try, in order, the oldest idle resource (checked by beforeAcquire;
+// a rejected one is destroyed and the next tried) and then a new one from
+// the factory (not checked), each only if the caller may take a place: a
+// woken waiter holding a reservation may, anybody else only while
+// unreserved places remain. A resource is counted as active from the
+// moment it is taken out of idle or the factory is called, so hooks and
+// factories that suspend cannot let the pool grow past max_size.
+//
+// A resource is copied as PHP copies a zval, with ZVAL_COPY_VALUE (its value
+// and type, not the whole 16 bytes): out of the idle ring, into the
+// caller's zval, and back into the ring on release.
+// ===========================================================================
+
+namespace {
+
+enum class Outcome {
+  kAcquired,  // `result` holds the resource
+  kFailed,    // give up: an exception is pending (or, for tryAcquire, none)
+  kRetry,     // a rejected idle resource was destroyed: try again
+  kNoPlace,   // nothing this caller may take
+};
+
+// beforeAcquire rejected `resource` (owned): it is destroyed.
+[[gnu::noinline]] Outcome RejectIdle(AsyncPool* pool, zval* resource) {
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TracePoolReject(pool, resource, "beforeAcquire");
+  }
+  pool->active_count--;
+  DestroyResource(pool, resource);
+  if (EG(exception) != nullptr) {
+    // The destructor failed; the place it freed goes to a waiter.
+    WakeWaiter(pool);
+    return Outcome::kFailed;
+  }
+  return Outcome::kRetry;
+}
+
+// Takes the oldest idle resource; beforeAcquire decides. `try_acquire`
+// only tells the trace which operation took it.
+inline Outcome TakeIdle(AsyncPool* pool, zval* result, bool try_acquire) {
+  zval resource;
+  ZVAL_COPY_VALUE(&resource, &pool->idle.Front());
+  pool->idle.PopFront();
+  pool->active_count++;
+  if (EXPECTED(CallBeforeAcquire(pool, &resource))) {
+    ZVAL_COPY_VALUE(result, &resource);
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TracePoolAcquired(pool, try_acquire, /*fresh=*/false, result);
+    }
+    return Outcome::kAcquired;
+  }
+  return RejectIdle(pool, &resource);
+}
+
+// Makes a new resource. On failure the place is freed (and offered to a
+// waiter).
+[[gnu::noinline]] Outcome Create(AsyncPool* pool, zval* result,
+                                 bool try_acquire) {
+  pool->active_count++;
+  if (CallFactory(pool, result)) {
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TracePoolAcquired(pool, try_acquire, /*fresh=*/true, result);
+    }
+    return Outcome::kAcquired;
+  }
+  pool->active_count--;
+  WakeWaiter(pool);
+  return Outcome::kFailed;
+}
+
+// One attempt without waiting. `may_serve_self`: the caller may take a place.
+inline Outcome TryTake(AsyncPool* pool, zval* result, bool may_serve_self,
+                       bool try_acquire) {
+  if (!may_serve_self) return Outcome::kNoPlace;
+  if (!pool->idle.empty()) return TakeIdle(pool, result, try_acquire);
+  if (pool->total() < pool->base.max_size) {
+    return Create(pool, result, try_acquire);
+  }
+  return Outcome::kNoPlace;
+}
+
+void ThrowServiceUnavailable() {
+  zend_async_throw(ZEND_ASYNC_EXCEPTION_SERVICE_UNAVAILABLE,
+                   "Service is unavailable (circuit breaker is open)");
+}
+
+bool Acquire(AsyncPool* pool, zval* result, zend_long timeout_ms) {
+  zend_async_pool_t* base = &pool->base;
+  bool has_reservation = false;
+  for (;;) {
+    if (UNEXPECTED(pool->closed())) {
+      ThrowPoolException("Pool is closed");
+      break;
+    }
+    if (UNEXPECTED(base->circuit_state == ZEND_ASYNC_CIRCUIT_STATE_INACTIVE)) {
+      ThrowServiceUnavailable();
+      break;
+    }
+    const bool may_serve_self = has_reservation || pool->unreserved() > 0;
+    const Outcome outcome =
+        TryTake(pool, result, may_serve_self, /*try_acquire=*/false);
+    if (outcome != Outcome::kNoPlace) has_reservation = false;
+    switch (outcome) {
+      case Outcome::kAcquired:
+        return true;
+      case Outcome::kRetry:
+        continue;
+      case Outcome::kFailed:
+        // Only a failed factory gets here without an exception.
+        if (EG(exception) == nullptr) {
+          ThrowPoolException("Failed to create pool resource");
+        }
+        if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
+        return false;
+      case Outcome::kNoPlace:
+        break;
+    }
+    has_reservation = WaitForResource(pool, timeout_ms);
+    if (EG(exception) != nullptr) {
+      if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
+      return false;
+    }
+  }
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
+  // Leaving through an error with an unspent reservation: hand it on.
+  if (has_reservation) {
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolHandOn(pool);
+    WakeWaiter(pool);
+  }
+  return false;
+}
+
+bool TryAcquire(AsyncPool* pool, zval* result) {
+  zend_async_pool_t* base = &pool->base;
+  for (;;) {
+    if (pool->closed() ||
+        base->circuit_state == ZEND_ASYNC_CIRCUIT_STATE_INACTIVE) {
+      if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
+      return false;
+    }
+    switch (TryTake(pool, result, pool->unreserved() > 0,
+                    /*try_acquire=*/true)) {
+      case Outcome::kAcquired:
+        return true;
+      case Outcome::kRetry:
+        continue;
+      case Outcome::kFailed:
+      case Outcome::kNoPlace:
+        if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
+        return false;
+    }
+  }
+}
+
+}  // namespace
+
+bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
+  AsyncPool* pool = AsyncPool::FromAbi(base);
+  // Hooks, the factory and waiting may suspend; meanwhile the last owner
+  // may let go of the pool (even the waiter's own waker does, when it
+  // cleans up): it must outlive this call.
+  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  const bool acquired = Acquire(pool, result, timeout_ms);
+  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
+    LedgerLend(pool, result);
+  }
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  return acquired;
+}
+
+bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
+  AsyncPool* pool = AsyncPool::FromAbi(base);
+  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  const bool acquired = TryAcquire(pool, result);
+  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
+    LedgerLend(pool, result);
+  }
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  return acquired;
+}
+
+// ===========================================================================
+// Wait: parking an acquire (WaitForResource) and waking it (WakeWaiter,
+// WakeAllWaiters).
+//
+// A waiter lives in the frame of the acquire that waits (on the waiting
+// coroutine's stack), so parking allocates nothing. Its callback's
+// ref_count counts who holds it, as the ABI's callback rules say:
+//   - the waiting acquire (from the start of the wait to its end);
+//   - the queue (while it is queued);
+//   - the pool event's callbacks vector (from resume_when until the
+//     coroutine's waker lets go of the event, or close deletes it).
+// The coroutine's waker also points at the callback (its trigger for the
+// pool event) without a reference. When the acquire resumes it cleans the
+// waker (which deletes the callback from the pool event) and leaves the
+// queue, so when its frame ends nothing refers to the waiter any more;
+// dispose therefore only ever counts down, it never frees.
+// ===========================================================================
+
+namespace {
+
+// Drops one reference to a waiter's callback. Nothing is ever freed: the
+// waiter lives in the waiting acquire's frame.
+void CountDownWaiterCallback(zend_async_event_callback_t* callback) {
+  if (callback->ref_count > 0) callback->ref_count--;
+}
+
+// The dispose of a waiter's callback: counts down.
+void DisposeWaiterCallback(zend_async_event_callback_t* callback,
+                           zend_async_event_t* /*event*/) {
+  CountDownWaiterCallback(callback);
+}
+
+// Whether `callback` is a pool waiter's (its dispose identifies it).
+bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
+  return callback->dispose == DisposeWaiterCallback;
+}
+
+// Takes `waiter` out of the pool's waiter queue if it is still queued,
+// dropping the queue's reference to its callback.
+void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
+  if (pool->waiters.Remove(waiter)) {
+    CountDownWaiterCallback(&waiter->callback.base);
+  }
+}
+
+// Outside a coroutine: launches the scheduler so that the caller becomes
+// the main coroutine. False (an exception thrown) when it cannot; strict
+// mode reports why, and refuses to launch while async is off.
+[[gnu::noinline]] bool EnterCoroutine(AsyncPool* pool) {
+  constexpr char kCall[] = "ZEND_ASYNC_POOL_ACQUIRE";
+  constexpr char kProblem[] = "cannot wait outside a coroutine";
+  constexpr char kOutside[] =
+      "Cannot wait for a pool resource outside a coroutine";
+  if (ZEND_ASYNC_REF_STRICT() && ZEND_ASYNC_IS_OFF) {
+    ReportOutsideCoroutine(pool, kCall, kProblem, "async is off");
+    zend_throw_error(nullptr, kOutside);
+    return false;
+  }
+  ZEND_ASYNC_SCHEDULER_LAUNCH();
+  if (EG(exception) != nullptr) {
+    if (ZEND_ASYNC_REF_STRICT()) {
+      char error[256];
+      char reason[320];
+      zend_async_ref_describe_exception(EG(exception), error, sizeof(error));
+      snprintf(reason, sizeof(reason), "the scheduler cannot be launched (%s)",
+               error);
+      ReportOutsideCoroutine(pool, kCall, kProblem, reason);
+    }
+    return false;
+  }
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
+    if (ZEND_ASYNC_REF_STRICT()) {
+      ReportOutsideCoroutine(pool, kCall, kProblem,
+                             "no scheduler is registered");
+    }
+    zend_throw_error(nullptr, kOutside);
+    return false;
+  }
+  return true;
+}
+
+// Parks the current coroutine until it is woken, times out (timeout_ms > 0)
+// or is cancelled. Returns whether it was woken with a reservation it still
+// holds (one it could not use because an exception arrived is handed on).
+bool WaitForResource(AsyncPool* pool, zend_long timeout_ms) {
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr && !EnterCoroutine(pool)) {
+    return false;
+  }
+  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+  if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) return false;
+
+  PoolWaiter waiter = {};
+  waiter.callback.base.ref_count = 1;  // this function's
+  waiter.callback.base.callback = zend_async_waker_callback_resolve;
+  waiter.callback.base.dispose = DisposeWaiterCallback;
+  waiter.callback.coroutine = coroutine;
+  waiter.callback.event = pool->event();
+  waiter.event_slot = PoolWaiter::kNoSlot;
+  pool->waiters.PushBack(&waiter);
+  waiter.callback.base.ref_count++;  // the queue's
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolWait(pool);
+
+  bool armed = zend_async_resume_when(coroutine, pool->event(), false,
+                                      zend_async_waker_callback_resolve,
+                                      &waiter.callback);
+  if (armed && timeout_ms > 0) {
+    zend_async_timer_event_t* timer =
+        ZEND_ASYNC_NEW_TIMER_EVENT(static_cast<zend_ulong>(timeout_ms), false);
+    armed = timer != nullptr &&
+            zend_async_resume_when(coroutine, &timer->base, true,
+                                   zend_async_waker_callback_timeout, nullptr);
+  }
+  if (armed) ZEND_ASYNC_SUSPEND();
+  // Let go of the events now (the pool event's callback and reference, the
+  // timer) rather than at the coroutine's next wait: the waiter's frame
+  // ends below, and the pool must not look owned by a coroutine that got
+  // going.
+  if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
+
+  const bool reserved = waiter.reserved;
+  RemoveFromWaiterQueue(pool, &waiter);
+  ZEND_ASSERT(waiter.callback.base.ref_count == 1);
+  ZEND_ASSERT(waiter.event_slot == PoolWaiter::kNoSlot);
+  if (reserved) pool->reserved_count--;
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolWaitEnded(pool, reserved);
+  if (reserved && EG(exception) != nullptr && !pool->closed()) {
+    // It cannot use its place (cancelled, timed out): the next waiter may.
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolHandOn(pool);
+    WakeWaiter(pool);
+  }
+  return reserved && EG(exception) == nullptr;
+}
+
+// Wakes the oldest waiter without a reservation, giving it one
+// (reserved_count++). False when there is none.
+bool WakeWaiter(AsyncPool* pool) {
+  PoolWaiter* waiter = pool->waiters.ReserveOldestUnreserved();
+  if (waiter == nullptr) return false;
+  pool->reserved_count++;
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolReserve(pool, waiter);
+  waiter->callback.base.callback(pool->event(), &waiter->callback.base, nullptr,
+                                 nullptr);
+  return true;
+}
+
+// Wakes every waiter (newest first) with `exception` (borrowed).
+void WakeAllWaiters(AsyncPool* pool, zend_object* exception) {
+  zend_async_event_t* event = pool->event();
+  while (PoolWaiter* waiter = pool->waiters.PopBack()) {
+    // The queue's reference now belongs to this loop.
+    event->del_callback(event, &waiter->callback.base);
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolWake(pool, waiter, exception);
+    waiter->callback.base.callback(event, &waiter->callback.base, nullptr,
+                                   exception);
+    CountDownWaiterCallback(&waiter->callback.base);
+  }
+}
+
+}  // namespace
+
+// ===========================================================================
+// Release: PoolRelease.
+//
+// Order: beforeRelease (which may suspend; the resource still counts as
+// active meanwhile), then exactly one active_count decrement, then the
+// strategy report, then the resource's fate. The caller's zval is borrowed
+// throughout: a destroyed resource is destroyed through a copy holding its
+// own reference, and a kept one gets a new reference in the idle ring.
+// ===========================================================================
+
+namespace {
+
+// Destroys a resource the caller keeps a reference to.
+void DestroyCopy(AsyncPool* pool, zval* resource) {
+  zval copy;
+  ZVAL_COPY(&copy, resource);
+  DestroyResource(pool, &copy);
+}
+
+// The rejected path of Release: beforeRelease said no.
+[[gnu::noinline]] void ReleaseRejected(AsyncPool* pool, zval* resource) {
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TracePoolReject(pool, resource, "beforeRelease");
+    TracePoolRelease(pool, resource, "rejected");
+  }
+  ReportFailure(pool, nullptr);
+  DestroyCopy(pool, resource);
+  // The capacity it held lets a waiter create a fresh one.
+  WakeWaiter(pool);
+}
+
+void Release(AsyncPool* pool, zval* resource, const char* call) {
+  // Strict mode: a resource the pool did not lend (or lent and got back
+  // already) is refused before anything changes.
+  if (UNEXPECTED(pool->ledger != nullptr) &&
+      !LedgerAcceptRelease(pool, resource, call)) {
+    return;
+  }
+  const bool reusable = CallBeforeRelease(pool, resource);
+  // Saturating: a double release must not wrap the counter around.
+  if (EXPECTED(pool->active_count > 0)) pool->active_count--;
+
+  if (!reusable) {
+    ReleaseRejected(pool, resource);
+    return;
+  }
+  ReportSuccess(pool);
+  if (UNEXPECTED(pool->closed())) {
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolRelease(pool, resource, "closed");
+    DestroyCopy(pool, resource);
+    return;
+  }
+  Z_TRY_ADDREF_P(resource);
+  zval kept;
+  ZVAL_COPY_VALUE(&kept, resource);
+  pool->idle.PushBack(kept);
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolRelease(pool, resource, "idle");
+  if (pool->waiters.HasUnreserved()) WakeWaiter(pool);
+}
+
+}  // namespace
+
+void PoolReleaseFrom(zend_async_pool_t* base, zval* resource,
+                     const char* call) {
+  AsyncPool* pool = AsyncPool::FromAbi(base);
+  // beforeRelease and the strategy may suspend (or drop the last owner's
+  // reference): the pool must outlive this call.
+  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  Release(pool, resource, call);
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
+
+void PoolRelease(zend_async_pool_t* base, zval* resource) {
+  PoolReleaseFrom(base, resource, "ZEND_ASYNC_POOL_RELEASE");
+}
+
+// ===========================================================================
+// Close: PoolClose.
+//
+// Order: park an exception in flight; mark CLOSED (so nothing re-enters:
+// acquires fail, releases destroy); stop the healthcheck; wake every waiter
+// with Async\PoolException "Pool is closed" (each then returns false from
+// its acquire with it, even one already holding a reservation); destroy
+// every idle resource, chaining destructor exceptions (the later has the
+// earlier as previous) and throwing the last; put the parked exception
+// back, with whatever close raised chained after it, so closing while an
+// exception unwinds neither swallows nor replaces it.
+// ===========================================================================
+
+namespace {
+
+// Destroys every idle resource; the chained destructor exceptions are left
+// in EG(exception).
+void DestroyIdle(AsyncPool* pool) {
+  zend_object* last = nullptr;
+  while (!pool->idle.empty()) {
+    zval resource = pool->idle.PopFront();
+    DestroyResource(pool, &resource);
+    if (zend_object* raised = EG(exception)) {
+      EG(exception) = nullptr;
+      if (last != nullptr) zend_exception_set_previous(raised, last);
+      last = raised;
+    }
+  }
+  if (last != nullptr) zend_throw_exception_internal(last);
+}
+
+}  // namespace
+
+void PoolClose(zend_async_pool_t* base) {
+  AsyncPool* pool = AsyncPool::FromAbi(base);
+  if (pool->closed()) return;
+  // Destructors may drop the last reference to the pool; dispose (which
+  // closes an open pool) runs with no reference left and needs no guard.
+  const bool guard = pool->event()->ref_count > 0;
+  if (guard) ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  ParkedException parked;
+
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolClose(pool);
+  ZEND_ASYNC_EVENT_SET_CLOSED(pool->event());
+  StopHealthcheck(pool);
+  // After request shutdown began there is nobody to wake and no exception
+  // may be made.
+  if (!pool->waiters.empty() && EG(active)) {
+    ThrowPoolException("Pool is closed");
+    zend_object* closed_error = EG(exception);
+    EG(exception) = nullptr;
+    WakeAllWaiters(pool, closed_error);
+    OBJ_RELEASE(closed_error);
+  }
+  DestroyIdle(pool);
+
+  parked.Restore();
+  if (guard) ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
+
+// ===========================================================================
+// Healthcheck: a periodic, HIDDEN timer (it never keeps the request alive
+// nor hides a deadlock) that checks the idle resources.
+//
+// Tick: for exactly the resources idle when it starts, oldest first: take
+// it out of idle (counted as active while the check runs), check it;
+// healthy ones go back to idle (or are destroyed if the pool closed
+// meanwhile, which ends the tick); unhealthy ones (false or an exception,
+// swallowed) are destroyed, and if the pool then has fewer than min_size
+// resources the factory makes a replacement. A destructor or factory
+// exception ends the tick (it stays pending for the reactor). Afterwards
+// one waiter is woken if a place is free.
+// ===========================================================================
+
+namespace {
+
+AsyncPool* PoolOfCallback(zend_async_event_callback_t* callback) {
+  return reinterpret_cast<AsyncPool*>(
+      reinterpret_cast<char*>(callback) -
+      offsetof(AsyncPool, healthcheck_callback));
+}
+
+// Makes a replacement for a destroyed resource; false when a factory
+// exception must end the tick.
+bool Refill(AsyncPool* pool) {
+  zval resource;
+  ZVAL_UNDEF(&resource);
+  pool->active_count++;
+  const bool made = CallFactory(pool, &resource);
+  pool->active_count--;
+  if (made) {
+    pool->idle.PushBack(resource);
+    return true;
+  }
+  return EG(exception) == nullptr;
+}
+
+void Tick(AsyncPool* pool) {
+  const uint32_t count = pool->idle.size();
+  for (uint32_t i = 0; i < count && !pool->idle.empty(); i++) {
+    zval resource = pool->idle.PopFront();
+    pool->active_count++;
+    const bool healthy = CallHealthcheck(pool, &resource);
+    pool->active_count--;
+    if (healthy) {
+      if (pool->closed()) {
+        DestroyResource(pool, &resource);
+        break;
+      }
+      pool->idle.PushBack(resource);
+      continue;
+    }
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TracePoolReject(pool, &resource, "healthcheck");
+    }
+    DestroyResource(pool, &resource);
+    if (EG(exception) != nullptr) break;
+    if (pool->total() < pool->base.min_size && !pool->closed() &&
+        !Refill(pool)) {
+      break;
+    }
+  }
+  if (pool->unreserved() > 0) WakeWaiter(pool);
+}
+
+void OnTick(zend_async_event_t* /*event*/,
+            zend_async_event_callback_t* callback, void* /*result*/,
+            zend_object* /*exception*/) {
+  AsyncPool* pool = PoolOfCallback(callback);
+  if (pool->closed() || !HasHealthcheck(pool)) return;
+  // A check may drop the last reference to the pool.
+  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  Tick(pool);
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
+
+// The callback is embedded in the pool: nothing to free.
+void DisposeEmbedded(zend_async_event_callback_t*, zend_async_event_t*) {}
+
+// Starts the timer when the pool has a healthcheck and an interval (and no
+// timer yet).
+void StartHealthcheck(AsyncPool* pool) {
+  if (pool->healthcheck_interval_ms == 0 || !HasHealthcheck(pool) ||
+      pool->healthcheck_timer != nullptr) {
+    return;
+  }
+  zend_async_timer_event_t* timer =
+      ZEND_ASYNC_NEW_TIMER_EVENT(pool->healthcheck_interval_ms, true);
+  if (timer == nullptr) return;
+  ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
+  pool->healthcheck_callback.ref_count = 0;
+  pool->healthcheck_callback.callback = OnTick;
+  pool->healthcheck_callback.dispose = DisposeEmbedded;
+  timer->base.add_callback(&timer->base, &pool->healthcheck_callback);
+  pool->healthcheck_timer = timer;
+  timer->base.start(&timer->base);
+}
+
+// Stops and releases the timer, if any.
+void StopHealthcheck(AsyncPool* pool) {
+  zend_async_timer_event_t* timer = pool->healthcheck_timer;
+  if (timer == nullptr) return;
+  pool->healthcheck_timer = nullptr;
+  timer->base.stop(&timer->base);
+  timer->base.del_callback(&timer->base, &pool->healthcheck_callback);
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+}  // namespace
+
+// ===========================================================================
+// The pool event: its vtable and dispose.
+//
+// The pool event is never started, stopped or notified: its callbacks
+// vector only holds the callbacks of parked waiters (registered by
+// zend_async_resume_when), which the pool invokes itself, in its own order.
+// add_callback appends; del_callback removes a waiter's callback in O(1)
+// through the slot recorded in the waiter (swap with the last, fixing the
+// moved waiter's slot) and anything else with zend_async_callbacks_remove.
+// The vector's order does not matter: service order is the waiter queue's.
+// ===========================================================================
+
+namespace {
+
+bool AddCallback(zend_async_event_t* event,
+                 zend_async_event_callback_t* callback) {
+  zend_async_callbacks_push(event, callback);
+  if (IsWaiterCallback(callback)) {
+    PoolWaiter::FromCallback(callback)->event_slot =
+        event->callbacks.length - 1;
+  }
+  return true;
+}
+
+bool DelCallback(zend_async_event_t* event,
+                 zend_async_event_callback_t* callback) {
+  zend_async_callbacks_vector_t* vector = &event->callbacks;
+  if (IsWaiterCallback(callback) && vector->current_iterator == nullptr) {
+    PoolWaiter* waiter = PoolWaiter::FromCallback(callback);
+    const uint32_t slot = waiter->event_slot;
+    if (slot < vector->length && vector->data[slot] == callback) {
+      zend_async_event_callback_t* last = vector->data[--vector->length];
+      if (slot != vector->length) {
+        vector->data[slot] = last;
+        if (IsWaiterCallback(last)) {
+          PoolWaiter::FromCallback(last)->event_slot = slot;
+        }
+      }
+      waiter->event_slot = PoolWaiter::kNoSlot;
+      CountDownWaiterCallback(callback);  // its dispose
+      return true;
+    }
+  }
+  if (IsWaiterCallback(callback)) {
+    PoolWaiter::FromCallback(callback)->event_slot = PoolWaiter::kNoSlot;
+  }
+  return zend_async_callbacks_remove(event, callback);
+}
+
+bool Start(zend_async_event_t*) { return true; }
+bool Stop(zend_async_event_t*) { return true; }
+
+bool Dispose(zend_async_event_t* event) {
+  AsyncPool* pool = AsyncPool::FromEvent(event);
+  if (ZEND_ASYNC_REF_TRACING()) TracePoolDispose(pool);
+  if (!pool->closed()) PoolClose(&pool->base);
+  StopHealthcheck(pool);
+  zend_async_callbacks_free(event);
+  // Normally empty after close; a waiter never outlives its reference.
+  while (pool->waiters.PopBack() != nullptr) {
+  }
+  while (!pool->idle.empty()) {
+    zval resource = pool->idle.PopFront();
+    zval_ptr_dtor(&resource);
+  }
+  ReleaseUserHandlers(pool);
+  ReleaseUserStrategy(pool);
+  // Strict mode keeps the memory for a while, to catch a release of the
+  // disposed pool (zend_async_ref/strict.h).
+  std::string name;
+  if (ZEND_ASYNC_REF_STRICT()) name = PoolName(pool);
+  DestroyPoolLedger(pool);
+  pool->~AsyncPool();
+  if (name.empty() ||
+      !zend_async_ref_strict_quarantine(event, sizeof(AsyncPool), name.c_str(),
+                                        event->ref_count)) {
+    efree(pool);
+  }
+  return true;
+}
+
+zend_string* Info(zend_async_event_t* event) {
+  const AsyncPool* pool = AsyncPool::FromEvent(event);
+  return zend_strpprintf(0, "Pool(idle=%zu, active=%u, reserved=%u, max=%u)",
+                         static_cast<size_t>(pool->idle.size()),
+                         pool->active_count, pool->reserved_count,
+                         pool->base.max_size);
+}
+
+// Installs the event vtable (ref_count 1).
+void InitPoolEvent(AsyncPool* pool) {
+  zend_async_event_t* event = pool->event();
+  memset(event, 0, sizeof(*event));
+  event->ref_count = 1;
+  event->add_callback = AddCallback;
+  event->del_callback = DelCallback;
+  event->start = Start;
+  event->stop = Stop;
+  event->dispose = Dispose;
+  event->info = Info;
+}
+
+}  // namespace
+
+}  // namespace zar::core
