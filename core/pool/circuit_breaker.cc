@@ -30,7 +30,9 @@ void CallStrategyReport(AsyncPool* pool, bool success, zend_object* error) {
   // last reference to the pool while it runs.
   GC_ADDREF(strategy);
   ZEND_ASYNC_EVENT_ADD_REF(pool->event());
-  ParkedException parked;
+  // What was in flight stays current; one raised meanwhile becomes its
+  // previous.
+  mock_zend::ParkedException parked(ZEND_MOCK_PARKED_STAYS_CURRENT);
 
   zval source;
   if (pool->base.wrapper != nullptr) {

@@ -38,15 +38,6 @@ void DiscardException() {
   }
 }
 
-void ParkedException::Restore() {
-  zend_object* parked = parked_;
-  if (parked == nullptr) return;
-  parked_ = nullptr;
-  zend_object* raised = EG(exception);
-  EG(exception) = parked;
-  if (raised != nullptr) zend_exception_set_previous(parked, raised);
-}
-
 bool CallUserFactory(zend_fcall_t* fcall, zval* result) {
   zval retval;
   ZVAL_UNDEF(&retval);
@@ -61,7 +52,9 @@ bool CallUserFactory(zend_fcall_t* fcall, zval* result) {
 }
 
 void CallUserDestructor(zend_fcall_t* fcall, zval* resource) {
-  ParkedException parked;
+  // What was in flight stays current; one raised meanwhile becomes its
+  // previous.
+  mock_zend::ParkedException parked(ZEND_MOCK_PARKED_STAYS_CURRENT);
   zval retval;
   ZVAL_UNDEF(&retval);
   CallUser(fcall, resource, 1, &retval);
@@ -69,7 +62,9 @@ void CallUserDestructor(zend_fcall_t* fcall, zval* resource) {
 }
 
 bool CallUserCheck(zend_fcall_t* fcall, zval* resource) {
-  ParkedException parked;
+  // What was in flight stays current; one raised meanwhile becomes its
+  // previous.
+  mock_zend::ParkedException parked(ZEND_MOCK_PARKED_STAYS_CURRENT);
   zval retval;
   ZVAL_UNDEF(&retval);
   CallUser(fcall, resource, 1, &retval);

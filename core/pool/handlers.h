@@ -19,7 +19,8 @@
 // An exception already in flight when a userland hook or the destructor
 // is called is parked for the call (the engine runs no code while one is
 // pending) and put back afterwards; a destructor's own exception is then
-// chained after it (previous), so neither is lost.
+// chained after it (previous), so neither is lost
+// (mock_zend::ParkedException, ZEND_MOCK_PARKED_STAYS_CURRENT).
 //
 // The C forms are inline so that a pool with C handlers pays one indirect
 // call per hook and nothing else.
@@ -31,6 +32,7 @@
 
 #include "core/pool/pool.h"
 #include "core/pool/trace.h"
+#include "mock_zend/parked_exception.h"
 
 namespace zar::core {
 
@@ -104,22 +106,6 @@ inline bool HasHealthcheck(const AsyncPool* pool) {
 
 // Releases the userland callables of `pool` (dispose).
 void ReleaseUserHandlers(AsyncPool* pool);
-
-// Parks EG(exception) for the lifetime of the object (see above).
-class ParkedException {
- public:
-  ParkedException() : parked_(EG(exception)) { EG(exception) = nullptr; }
-  ~ParkedException() { Restore(); }
-  ParkedException(const ParkedException&) = delete;
-  ParkedException& operator=(const ParkedException&) = delete;
-
-  // Puts the parked exception back in flight; one raised meanwhile is
-  // chained after it as its previous. Idempotent.
-  void Restore();
-
- private:
-  zend_object* parked_;
-};
 
 // Releases EG(exception), if any.
 void DiscardException();

@@ -30,18 +30,6 @@ AsyncPool* RequirePool(zend_execute_data* execute_data) {
   return pool;
 }
 
-// Strict mode: acquire() outside a coroutine could not launch the
-// scheduler (EG(exception) says why).
-[[gnu::cold]] void ReportLaunchFailure(AsyncPool* pool) {
-  char error[256];
-  char reason[320];
-  zend_async_ref_describe_exception(EG(exception), error, sizeof(error));
-  snprintf(reason, sizeof(reason), "the scheduler cannot be launched (%s)",
-           error);
-  ReportOutsideCoroutine(pool, "Async\\Pool::acquire",
-                         "cannot acquire outside a coroutine", reason);
-}
-
 // Whether `object` is the only owner of its pool (no C owner, no other
 // wrapper, no waiting coroutine).
 bool SoleOwner(const PoolObject* object) {
@@ -213,7 +201,10 @@ ZEND_METHOD(Async_Pool, acquire) {
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
     ZEND_ASYNC_SCHEDULER_LAUNCH();
     if (EG(exception) != nullptr) {
-      if (ZEND_ASYNC_REF_STRICT()) ReportLaunchFailure(pool);
+      if (ZEND_ASYNC_REF_STRICT()) {
+        ReportLaunchFailure(pool, "Async\\Pool::acquire",
+                            "cannot acquire outside a coroutine");
+      }
       RETURN_THROWS();
     }
   }

@@ -367,14 +367,7 @@ void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
   }
   ZEND_ASYNC_SCHEDULER_LAUNCH();
   if (EG(exception) != nullptr) {
-    if (ZEND_ASYNC_REF_STRICT()) {
-      char error[256];
-      char reason[320];
-      zend_async_ref_describe_exception(EG(exception), error, sizeof(error));
-      snprintf(reason, sizeof(reason), "the scheduler cannot be launched (%s)",
-               error);
-      ReportOutsideCoroutine(pool, kCall, kProblem, reason);
-    }
+    if (ZEND_ASYNC_REF_STRICT()) ReportLaunchFailure(pool, kCall, kProblem);
     return false;
   }
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
@@ -583,7 +576,9 @@ void PoolClose(zend_async_pool_t* base) {
   // closes an open pool) runs with no reference left and needs no guard.
   const bool guard = pool->event()->ref_count > 0;
   if (guard) ZEND_ASYNC_EVENT_ADD_REF(pool->event());
-  ParkedException parked;
+  // What was in flight stays current; one raised meanwhile becomes its
+  // previous.
+  mock_zend::ParkedException parked(ZEND_MOCK_PARKED_STAYS_CURRENT);
 
   if (ZEND_ASYNC_REF_TRACING()) TracePoolClose(pool);
   ZEND_ASYNC_EVENT_SET_CLOSED(pool->event());

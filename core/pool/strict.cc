@@ -4,9 +4,11 @@
 
 #include <cinttypes>
 #include <cstring>
-#include <unordered_map>
-#include <unordered_set>
+#include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_format.h"
 #include "core/observability.h"
 #include "core/pool/trace.h"
 
@@ -23,11 +25,9 @@ struct ResourceKey {
   uint8_t type;
   uint64_t bits;
   bool operator==(const ResourceKey&) const = default;
-};
-
-struct ResourceKeyHash {
-  size_t operator()(const ResourceKey& key) const {
-    return std::hash<uint64_t>()(key.bits) * 31 + key.type;
+  template <typename H>
+  friend H AbslHashValue(H h, const ResourceKey& key) {
+    return H::combine(std::move(h), key.type, key.bits);
   }
 };
 
@@ -58,9 +58,9 @@ ResourceKey KeyOf(const zval* resource) {
 struct PoolLedger {
   AsyncPool* pool;
   // Resources lent and not yet given back, with their multiplicity.
-  std::unordered_map<ResourceKey, uint32_t, ResourceKeyHash> lent;
+  absl::flat_hash_map<ResourceKey, uint32_t> lent;
   // Resources given back (and not lent again since).
-  std::unordered_set<ResourceKey, ResourceKeyHash> returned;
+  absl::flat_hash_set<ResourceKey> returned;
   // Every pool with a ledger, newest first.
   PoolLedger* prev;
   PoolLedger* next;
@@ -78,7 +78,7 @@ std::string Describe(const zval* resource) {
 // The strict pool that has `key` lent, other than `self`, or nullptr.
 AsyncPool* LenderOf(const ResourceKey& key, const PoolLedger* self) {
   for (PoolLedger* ledger = ledgers; ledger != nullptr; ledger = ledger->next) {
-    if (ledger != self && ledger->lent.count(key) != 0) return ledger->pool;
+    if (ledger != self && ledger->lent.contains(key)) return ledger->pool;
   }
   return nullptr;
 }
@@ -134,7 +134,7 @@ bool LedgerAcceptRelease(AsyncPool* pool, const zval* resource,
 
   const std::string name = PoolName(pool);
   const std::string value = Describe(resource);
-  if (ledger->returned.count(key) != 0) {
+  if (ledger->returned.contains(key)) {
     zend_async_ref_strict_report(call, "%s: resource %s is released twice",
                                  name.c_str(), value.c_str());
   } else if (AsyncPool* lender = LenderOf(key, ledger)) {
@@ -161,6 +161,15 @@ void ReportOutsideCoroutine(AsyncPool* pool, const char* call,
                             const char* problem, const char* reason) {
   zend_async_ref_strict_report(call, "%s: %s: %s", PoolName(pool).c_str(),
                                problem, reason);
+}
+
+void ReportLaunchFailure(AsyncPool* pool, const char* call,
+                         const char* problem) {
+  char error[256];
+  zend_async_ref_describe_exception(EG(exception), error, sizeof(error));
+  ReportOutsideCoroutine(
+      pool, call, problem,
+      absl::StrFormat("the scheduler cannot be launched (%s)", error).c_str());
 }
 
 void ReportOpenPoolsAtRequestEnd() {

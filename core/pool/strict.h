@@ -60,6 +60,11 @@ void DestroyPoolLedger(AsyncPool* pool);
 [[gnu::cold]] void ReportOutsideCoroutine(AsyncPool* pool, const char* call,
                                           const char* problem,
                                           const char* reason);
+// ReportOutsideCoroutine with the reason "the scheduler cannot be launched
+// (<EG(exception) described>)": the launch that would have given the call a
+// coroutine failed. REQUIRES: EG(exception) != NULL.
+[[gnu::cold]] void ReportLaunchFailure(AsyncPool* pool, const char* call,
+                                       const char* problem);
 
 // Request end: reports every open pool with a ledger that still has
 // waiters or callbacks registered on its event.
