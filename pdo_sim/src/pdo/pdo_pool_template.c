@@ -6,31 +6,14 @@
  * A slot is a pdo_dbh_t the driver connects from copies of the template's
  * DSN and credentials; it holds a reference on the pool until it is freed.
  * The hooks run driver code with any exception in flight parked (a slot
- * given back by a method that is already failing).
+ * given back by a method that is already failing): that exception stays
+ * the one in flight, and one the driver raises meanwhile becomes its
+ * previous (ZEND_MOCK_PARKED_STAYS_CURRENT).
  */
 #include <string.h>
 
+#include "mock_zend/exception_park.h"
 #include "pdo_pool_int.h"
-
-/* The exception in flight, parked around driver calls the pool's hooks
- * make (a slot given back by a method that is already failing). */
-typedef struct {
-  zend_object *exception;
-} parked_exception;
-
-static parked_exception park_exception(void) {
-  parked_exception parked = {EG(exception)};
-  EG(exception) = NULL;
-  return parked;
-}
-
-static void restore_exception(parked_exception parked) {
-  if (parked.exception == NULL) return;
-  if (EG(exception) != NULL) {
-    zend_exception_set_previous(parked.exception, EG(exception));
-  }
-  EG(exception) = parked.exception;
-}
 
 /* ---- Slots: the pool's callbacks ----------------------------------------- */
 
@@ -116,9 +99,9 @@ static void pool_destructor(zend_async_pool_t *pool, zval *resource) {
   pdo_dbh_t *conn = Z_PTR_P(resource);
   if (conn == NULL) return;
   pdo_pool_detach_conn(conn);
-  parked_exception parked = park_exception();
+  zend_mock_parked_exception parked = zend_mock_exception_park();
   free_conn(conn);
-  restore_exception(parked);
+  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
 }
 
 static bool pool_healthcheck(zend_async_pool_t *pool, zval *resource) {
@@ -132,7 +115,7 @@ static bool pool_healthcheck(zend_async_pool_t *pool, zval *resource) {
 static bool pool_before_acquire(zend_async_pool_t *pool, zval *resource) {
   pdo_dbh_t *conn = Z_PTR_P(resource);
   if (conn == NULL || conn->methods == NULL) return false;
-  parked_exception parked = park_exception();
+  zend_mock_parked_exception parked = zend_mock_exception_park();
   bool keep = true;
   if (conn->methods->pool_before_acquire != NULL &&
       !conn->methods->pool_before_acquire(conn)) {
@@ -141,7 +124,7 @@ static bool pool_before_acquire(zend_async_pool_t *pool, zval *resource) {
     /* The slot may predate setAttribute() calls on the template. */
     apply_conn_attributes((const pdo_dbh_t *)pool->user_data, conn);
   }
-  restore_exception(parked);
+  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
   return keep;
 }
 
@@ -149,7 +132,7 @@ static bool pool_before_release(zend_async_pool_t *pool, zval *resource) {
   (void)pool;
   pdo_dbh_t *conn = Z_PTR_P(resource);
   if (conn == NULL || conn->conn_broken) return false;
-  parked_exception parked = park_exception();
+  zend_mock_parked_exception parked = zend_mock_exception_park();
   bool keep = true;
   if (conn->methods != NULL) {
     /* Ask the driver, not in_txn: a transaction opened with raw SQL must
@@ -170,7 +153,7 @@ static bool pool_before_release(zend_async_pool_t *pool, zval *resource) {
     conn->pool_session_dirty = false;
     memcpy(conn->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
   }
-  restore_exception(parked);
+  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
   return keep;
 }
 
