@@ -130,27 +130,26 @@ TEST_F(MockZendExceptionParkTest,
             (Chain{"Exception: parked", "Exception: cause", "Error: raised"}));
 }
 
-TEST_F(MockZendExceptionParkTest, PrevExceptionSlotBecomesPreviousOfNewOne) {
+// EG(prev_exception) after: "saved before" saved, parked, "saved
+// meanwhile" saved, unparked by `order`. EG(exception) stays empty.
+Chain SavedChainAfterUnparking(zend_mock_exception_order order) {
   zend_throw_exception(nullptr, "saved before", 0);
   zend_exception_save();
   zend_mock_parked_exception parked = zend_mock_exception_park();
   zend_throw_error(nullptr, "saved meanwhile");
   zend_exception_save();
-  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
+  zend_mock_exception_unpark(&parked, order);
   EXPECT_EQ(EG(exception), nullptr);
-  EXPECT_EQ(ExceptionChain(EG(prev_exception)),
+  return ExceptionChain(EG(prev_exception));
+}
+
+TEST_F(MockZendExceptionParkTest, PrevExceptionSlotBecomesPreviousOfNewOne) {
+  EXPECT_EQ(SavedChainAfterUnparking(ZEND_MOCK_PARKED_BECOMES_PREVIOUS),
             (Chain{"Error: saved meanwhile", "Exception: saved before"}));
 }
 
 TEST_F(MockZendExceptionParkTest, PrevExceptionSlotStaysCurrentWhenAsked) {
-  zend_throw_exception(nullptr, "saved before", 0);
-  zend_exception_save();
-  zend_mock_parked_exception parked = zend_mock_exception_park();
-  zend_throw_error(nullptr, "saved meanwhile");
-  zend_exception_save();
-  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
-  EXPECT_EQ(EG(exception), nullptr);
-  EXPECT_EQ(ExceptionChain(EG(prev_exception)),
+  EXPECT_EQ(SavedChainAfterUnparking(ZEND_MOCK_PARKED_STAYS_CURRENT),
             (Chain{"Exception: saved before", "Error: saved meanwhile"}));
 }
 

@@ -101,6 +101,18 @@ std::string Id(zend_coroutine_t* coroutine) {
   return zend_async_ref_coroutine_name(coroutine, name);
 }
 
+// A pooled PDO over the mock driver (errors throw) with table t.
+pdo_sim::Pdo OpenPooledShop(zend_long max) {
+  pdo_sim::mock::Reset();
+  pdo_sim::Pdo pdo = pdo_sim::Pdo::Open(
+      "mock:dbname=shop", {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_EXCEPTION}},
+                           {PDO_ATTR_POOL_ENABLED, true},
+                           {PDO_ATTR_POOL_MAX, max}});
+  EXPECT_TRUE(pdo.ok());
+  if (pdo.ok()) pdo.Exec("CREATE TABLE t (id INTEGER)");
+  return pdo;
+}
+
 // Pools of ints with C handlers; beforeRelease rejects int(2).
 zend_long made = 0;
 bool MakeInt(zend_async_pool_t*, zval* result) {
@@ -262,16 +274,10 @@ TEST_F(TraceTest, PoolEvents) {
 }
 
 TEST_F(TraceTest, PdoBindPinRelease) {
-  pdo_sim::mock::Reset();
   std::string a;
   RunTraced([&] {
-    pdo_sim::Pdo pdo = pdo_sim::Pdo::Open(
-        "mock:dbname=shop",
-        {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_EXCEPTION}},
-         {PDO_ATTR_POOL_ENABLED, true},
-         {PDO_ATTR_POOL_MAX, zend_long{2}}});
+    pdo_sim::Pdo pdo = OpenPooledShop(2);
     ASSERT_TRUE(pdo.ok());
-    pdo.Exec("CREATE TABLE t (id INTEGER)");
     CoroutineRef worker(Spawn([&] {
       pdo.BeginTransaction();
       pdo.Exec("INSERT INTO t VALUES (1)");
@@ -294,6 +300,28 @@ TEST_F(TraceTest, PdoBindPinRelease) {
   EXPECT_TRUE(Has("[trace] " + a + " pdo pin conn#1 (statement)"));
   EXPECT_TRUE(Has("[trace] " + a + " pdo pin conn#1 (session)"));
   EXPECT_TRUE(Has("[trace] " + a + " pdo release conn#1"));
+}
+
+TEST_F(TraceTest, PdoPinWhenACoroutineEndsUnderALiveStatement) {
+  std::string a;
+  RunTraced([&] {
+    pdo_sim::Pdo pdo = OpenPooledShop(1);
+    ASSERT_TRUE(pdo.ok());
+    pdo_sim::Statement outlives;
+    CoroutineRef worker(
+        Spawn([&] { outlives = pdo.Prepare("SELECT id FROM t"); }));
+    a = Id(worker.get());
+    Await(worker.get());
+    outlives.Reset();  // the last statement gives the slot back
+    pdo.Reset();
+  });
+  // The coroutine's end keeps the slot for the statement, whose release
+  // (back in main) gives it back.
+  const size_t pin = IndexOf("[trace] " + a + " pdo pin conn#1 (statement)");
+  EXPECT_NE(std::find(lines().begin() + static_cast<std::ptrdiff_t>(pin),
+                      lines().end(), "[trace] main pdo release conn#1"),
+            lines().end())
+      << Dump();
 }
 
 TEST_F(TraceTest, TracingOffProducesNothing) {

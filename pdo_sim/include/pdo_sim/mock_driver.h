@@ -13,14 +13,15 @@
 // The driver "nopool" is the same server whose templates refuse
 // PDO::ATTR_POOL_ENABLED.
 //
-// Its SQL: CREATE [TEMPORARY] TABLE, DROP TABLE, INSERT, SELECT (WHERE ...
-// AND ..., ORDER BY, LIMIT, COUNT/SUM/MIN/MAX), UPDATE, DELETE, BEGIN /
-// START TRANSACTION / COMMIT / ROLLBACK, SET @var = ..., SET autocommit,
-// SET name = ..., DO, USE, LOCK/UNLOCK TABLES; functions CONNECTION_ID(),
-// SLEEP(seconds), GET_LOCK(name, t), RELEASE_LOCK(name), IS_USED_LOCK(name);
-// @var, @@autocommit, @@session.name; '?' and ':name' parameters. Errors
-// carry MySQL's SQLSTATEs and native codes (42S02/1146 "Table 'db.t'
-// doesn't exist", 42S22/1054, 42000/1064).
+// Its SQL (pdo_sim/src/drivers/mock_sql.h lists it): CREATE [TEMPORARY]
+// TABLE [IF NOT EXISTS], INSERT, SELECT (WHERE a = b, ORDER BY one key,
+// COUNT/SUM), UPDATE, DELETE, START TRANSACTION / COMMIT / ROLLBACK,
+// SET @var = ..., SET autocommit, SET name = ..., DO, USE; '+' and '=';
+// functions CONNECTION_ID(), DATABASE(), SLEEP(seconds), GET_LOCK(name,
+// t), RELEASE_LOCK(name), IS_USED_LOCK(name); @var, @@autocommit,
+// @@session.name; '?' and ':name' parameters. Errors carry MySQL's
+// SQLSTATEs and native codes (42S02/1146 "Table 'db.t' doesn't exist",
+// 42S22/1054, 42000/1064).
 //
 // Each connection has a session (CONNECTION_ID(), user variables,
 // autocommit, temporary tables, named locks) and its own transaction:

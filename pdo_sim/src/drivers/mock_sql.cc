@@ -62,10 +62,8 @@ bool Executor::Statement() {
   if (p.Accept("UPDATE")) return Update();
   if (p.Accept("DELETE")) return Delete();
   if (p.Accept("CREATE")) return Create();
-  if (p.Accept("DROP")) return Drop();
   if (p.Accept("SET")) return Set();
-  if (p.Accept("BEGIN") ||
-      (p.PeekIs("START") && p.Accept("START") && p.Accept("TRANSACTION"))) {
+  if (p.Accept("START") && p.Accept("TRANSACTION")) {
     if (session_.in_transaction) Commit(db_, session_);
     session_.in_transaction = true;
     return true;
@@ -88,10 +86,6 @@ bool Executor::Statement() {
     std::string name;
     if (!p.Ident(&name)) return false;
     session_.database = name;
-    return true;
-  }
-  if (p.Accept("LOCK") || p.Accept("UNLOCK") || p.Accept("FLUSH")) {
-    while (!p.AtStatementEnd()) p.Next();
     return true;
   }
   return false;
@@ -160,7 +154,7 @@ bool Executor::Insert() {
     } while (p.Accept(","));
     if (!p.Accept(")")) return false;
   }
-  if (!p.Accept("VALUES") && !p.Accept("VALUE")) return false;
+  if (!p.Accept("VALUES")) return false;
   std::vector<std::vector<Expr>> tuples;
   do {
     if (!p.Accept("(")) return false;
@@ -298,36 +292,20 @@ bool Executor::Create() {
   std::string name;
   if (!p.Ident(&name) || !p.Accept("(")) return false;
   Table table;
-  int depth = 0;
-  for (;;) {
-    // A column definition or a table constraint, up to ',' or ')'.
-    std::vector<std::string> words;
-    while (!(depth == 0 && (p.PeekIs(",") || p.PeekIs(")")))) {
-      if (p.Peek().type == Token::kEnd) return false;
-      const Token& t = p.Next();
-      if (t.type == Token::kSymbol && t.text == "(") depth++;
-      if (t.type == Token::kSymbol && t.text == ")") depth--;
-      words.push_back(Upper(t.text));
+  do {
+    // A column: its name and type, then words; INTEGER PRIMARY KEY makes
+    // it the AUTO_INCREMENT column.
+    std::string column, type;
+    if (!p.Ident(&column) || !p.Ident(&type)) return false;
+    bool primary = false;
+    std::string word;
+    while (p.Ident(&word)) primary = primary || EqualsUpper(word, "PRIMARY");
+    if (primary && EqualsUpper(type, "INTEGER")) {
+      table.auto_column = static_cast<int>(table.columns.size());
     }
-    if (words.empty()) return false;
-    static const char* const kConstraints[] = {
-        "PRIMARY", "UNIQUE", "KEY", "CONSTRAINT", "INDEX", "FOREIGN"};
-    const bool constraint =
-        std::any_of(std::begin(kConstraints), std::end(kConstraints),
-                    [&](const char* k) { return words[0] == k; });
-    if (!constraint) {
-      auto has = [&](const char* w) {
-        return std::find(words.begin(), words.end(), w) != words.end();
-      };
-      if (has("AUTO_INCREMENT") || has("AUTOINCREMENT") ||
-          (has("PRIMARY") && words.size() > 1 && words[1] == "INTEGER")) {
-        table.auto_column = static_cast<int>(table.columns.size());
-      }
-      table.columns.push_back(Lower(words[0]));
-    }
-    if (p.Accept(")")) break;
-    p.Accept(",");
-  }
+    table.columns.push_back(Lower(column));
+  } while (p.Accept(","));
+  if (!p.Accept(")")) return false;
   const std::string key = Lower(name);
   if (temporary) {
     if (session_.temp_tables.count(key) == 0) {
@@ -344,45 +322,20 @@ bool Executor::Create() {
   return true;
 }
 
-bool Executor::Drop() {
-  Parser& p = parser_;
-  p.Accept("TEMPORARY");
-  if (!p.Accept("TABLE")) return false;
-  bool if_exists = false;
-  if (p.Accept("IF")) {
-    if (!p.Accept("EXISTS")) return false;
-    if_exists = true;
-  }
-  std::string name;
-  if (!p.Ident(&name)) return false;
-  const std::string key = Lower(name);
-  if (session_.temp_tables.erase(key) != 0) return true;
-  if (session_.in_transaction) Commit(db_, session_);
-  if (db_.tables.erase(key) == 0 && !if_exists) return Fail(NoSuchTable(name));
-  return true;
-}
-
 bool Executor::Set() {
   Parser& p = parser_;
-  if (p.Accept("TRANSACTION") || p.Accept("NAMES")) {
-    while (!p.AtStatementEnd()) p.Next();
-    return true;
-  }
   do {
     const Token& target = p.Peek();
     std::string name;
-    bool user = false;
-    if (target.type == Token::kUserVar || target.type == Token::kSysVar) {
-      user = target.type == Token::kUserVar;
+    const bool user = target.type == Token::kUserVar;
+    if (user || target.type == Token::kSysVar) {
       name = p.Next().text;
     } else {
-      p.Accept("SESSION");
       if (!p.Ident(&name)) return false;
       name = Lower(name);
     }
-    if (!p.Accept("=") && !p.Accept(":=")) return false;
     Expr e;
-    if (!p.ParseExpr(&e)) return false;
+    if (!p.Accept("=") || !p.ParseExpr(&e)) return false;
     Value v;
     if (!Eval(e, nullptr, nullptr, &v)) return false;
     if (user) {

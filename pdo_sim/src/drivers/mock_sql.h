@@ -1,13 +1,31 @@
 // zend-async-ref pdo_sim: the mock driver's in-process SQL server.
 //
-// A tiny SQL surface, enough to exercise a connection pool: CREATE
-// [TEMPORARY] TABLE, DROP TABLE, INSERT, SELECT (expressions, WHERE with
-// AND, ORDER BY, LIMIT, COUNT/SUM/MIN/MAX), UPDATE, DELETE, BEGIN / START
-// TRANSACTION / COMMIT / ROLLBACK, SET @var / SET autocommit / SET name,
-// DO, USE, LOCK/UNLOCK TABLES, and the functions CONNECTION_ID(),
-// SLEEP(n), GET_LOCK(name, t), RELEASE_LOCK(name), IS_USED_LOCK(name).
+// A small SQL surface, what the PDO tests, the trace scenarios and the
+// fault scripts run (each statement has a test in
+// tests/pdo/unit/mock_sql_test.cc):
+//
+//   CREATE [TEMPORARY] TABLE [IF NOT EXISTS] t (column type [words], ...)
+//     (INTEGER PRIMARY KEY numbers the rows: the last insert id)
+//   INSERT INTO t [(columns)] VALUES (...), ...
+//   SELECT * | expression, ... [FROM t [WHERE expression]
+//     [ORDER BY expression [ASC | DESC]]]   (COUNT(*), COUNT(x), SUM(x)
+//     as select items)
+//   UPDATE t SET column = expression, ... [WHERE expression]
+//   DELETE FROM t [WHERE expression]
+//   START TRANSACTION, COMMIT, ROLLBACK
+//   SET @var = ..., SET autocommit = ..., SET name = ... (system variable)
+//   DO expression, USE database
+//
+// Expressions: literals (numbers, 'strings' without escapes, NULL), '?'
+// and ':name' parameters, @var, @var := ..., @@var, @@session.var,
+// columns, a + b, a = b, and the functions CONNECTION_ID(), DATABASE(),
+// SLEEP(seconds), GET_LOCK(name, timeout), RELEASE_LOCK(name),
+// IS_USED_LOCK(name). Comments are skipped; the bodies of MySQL's
+// executable comments (/*!...*/, /*M!...*/) run. Several statements may
+// be separated by ';'. Anything else is a syntax error (42000/1064).
 // Errors use MySQL's SQLSTATEs and native codes (42S02/1146 unknown
-// table, 42S22/1054 unknown column, 42000/1064 syntax).
+// table, 42S22/1054 unknown column, 42S01/1050 table exists, 21S01/1136
+// value count, 42000/1305 unknown function, HY093 parameter number).
 //
 // Sessions are per connection: user variables, system variables,
 // autocommit, temporary tables, named locks, and a transaction whose

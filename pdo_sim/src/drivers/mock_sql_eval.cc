@@ -1,5 +1,5 @@
 // zend-async-ref pdo_sim: the mock SQL server's expressions
-// (mock_sql_executor.h): values, operators, functions, aggregates.
+// (mock_sql_executor.h): values, '+' and '=', functions, COUNT and SUM.
 
 #include <cmath>
 
@@ -56,22 +56,12 @@ std::optional<int> Compare(const Value& a, const Value& b) {
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
-Value Arithmetic(const std::string& op, const Value& a, const Value& b) {
+Value Add(const Value& a, const Value& b) {
   if (IsNull(a) || IsNull(b)) return std::monostate{};
   const auto* ia = std::get_if<int64_t>(&a);
   const auto* ib = std::get_if<int64_t>(&b);
-  if (ia && ib && op != "/") {
-    if (op == "+") return *ia + *ib;
-    if (op == "-") return *ia - *ib;
-    return *ia * *ib;
-  }
-  const double x = AsNumber(a).value_or(0);
-  const double y = AsNumber(b).value_or(0);
-  if (op == "+") return x + y;
-  if (op == "-") return x - y;
-  if (op == "*") return x * y;
-  if (y == 0) return std::monostate{};
-  return x / y;
+  if (ia && ib) return *ia + *ib;
+  return AsNumber(a).value_or(0) + AsNumber(b).value_or(0);
 }
 
 bool Executor::Column(const Table* table, const Row* row,
@@ -123,22 +113,6 @@ bool Executor::Eval(const Expr& e, const Table* table, const Row* row,
       return true;
     case Expr::kColumn:
       return Column(table, row, e.name, out);
-    case Expr::kUnary: {
-      Value v;
-      if (!Eval(e.args[0], table, row, &v)) return false;
-      if (e.op == "NOT") {
-        *out = IsNull(v) ? Value{} : Value{int64_t{!IsTrue(v)}};
-      } else {
-        *out = Arithmetic("-", int64_t{0}, v);
-      }
-      return true;
-    }
-    case Expr::kIsNull: {
-      Value v;
-      if (!Eval(e.args[0], table, row, &v)) return false;
-      *out = int64_t{IsNull(v) != e.negated};
-      return true;
-    }
     case Expr::kBinary:
       return Binary(e, table, row, out);
     case Expr::kCall:
@@ -153,27 +127,12 @@ bool Executor::Binary(const Expr& e, const Table* table, const Row* row,
   if (!Eval(e.args[0], table, row, &a) || !Eval(e.args[1], table, row, &b)) {
     return false;
   }
-  if (e.op == "AND") {
-    *out = int64_t{IsTrue(a) && IsTrue(b)};
-  } else if (e.op == "OR") {
-    *out = int64_t{IsTrue(a) || IsTrue(b)};
-  } else if (e.op == "+" || e.op == "-" || e.op == "*" || e.op == "/") {
-    *out = Arithmetic(e.op, a, b);
-  } else {
-    const std::optional<int> c = Compare(a, b);
-    if (!c) {
-      *out = std::monostate{};
-      return true;
-    }
-    bool r = false;
-    if (e.op == "=") r = *c == 0;
-    if (e.op == "<>" || e.op == "!=") r = *c != 0;
-    if (e.op == "<") r = *c < 0;
-    if (e.op == ">") r = *c > 0;
-    if (e.op == "<=") r = *c <= 0;
-    if (e.op == ">=") r = *c >= 0;
-    *out = int64_t{r};
+  if (e.op == "+") {
+    *out = Add(a, b);
+    return true;
   }
+  const std::optional<int> c = Compare(a, b);  // "="
+  *out = c ? Value{int64_t{*c == 0}} : Value{};
   return true;
 }
 
@@ -213,11 +172,9 @@ bool Executor::Call(const Expr& e, const Table* table, const Row* row,
   } else if (e.name == "IS_USED_LOCK") {
     auto it = locks_.find(name_arg());
     *out = it != locks_.end() ? Value{it->second} : Value{};
-  } else if (e.name == "UPPER" || e.name == "LOWER") {
-    *out = e.name == "UPPER" ? Upper(name_arg()) : Lower(name_arg());
   } else if (IsAggregate(e)) {
-    // Outside an aggregate query: over the single current row.
-    *out = args.empty() ? Value{int64_t{1}} : args[0];
+    // Only a select item of its own is an aggregate (Aggregate()).
+    return Fail(Error{"HY000", 1111, "Invalid use of group function"});
   } else {
     return Fail(Error{
         "42000", 1305,
@@ -236,41 +193,18 @@ Value Executor::SystemVariable(const std::string& name) const {
 
 bool Executor::Aggregate(const Expr& e, const Table* table,
                          const std::vector<const Row*>& rows, Value* out) {
-  if (e.kind == Expr::kCall && IsAggregate(e) && e.args.size() <= 1 &&
-      (e.args.empty() || !IsAggregate(e.args[0]))) {
-    Value acc;
-    int64_t count = 0;
-    for (const Row* row : rows) {
-      Value v = int64_t{1};
-      if (!e.star && !e.args.empty() && !Eval(e.args[0], table, row, &v)) {
-        return false;
-      }
-      if (IsNull(v)) continue;
-      count++;
-      if (e.name == "SUM") {
-        acc = IsNull(acc) ? v : Arithmetic("+", acc, v);
-      } else if (e.name == "MIN" || e.name == "MAX") {
-        const std::optional<int> c = Compare(v, acc);
-        if (IsNull(acc) || (c && (e.name == "MIN" ? *c < 0 : *c > 0))) {
-          acc = v;
-        }
-      }
-    }
-    *out = e.name == "COUNT" ? Value{count} : acc;
-    return true;
+  if (e.star ? e.name != "COUNT" : e.args.size() != 1) return false;
+  Value sum;
+  int64_t count = 0;
+  for (const Row* row : rows) {
+    Value v = int64_t{1};
+    if (!e.star && !Eval(e.args[0], table, row, &v)) return false;
+    if (IsNull(v)) continue;
+    count++;
+    sum = IsNull(sum) ? v : Add(sum, v);
   }
-  if (!IsAggregate(e)) {
-    return Eval(e, table, rows.empty() ? nullptr : rows.front(), out);
-  }
-  Expr folded = e;
-  for (Expr& arg : folded.args) {
-    Value v;
-    if (!Aggregate(arg, table, rows, &v)) return false;
-    Expr literal;
-    literal.literal = v;
-    arg = std::move(literal);
-  }
-  return Eval(folded, table, nullptr, out);
+  *out = e.name == "COUNT" ? Value{count} : sum;
+  return true;
 }
 
 }  // namespace pdo_sim::mock::internal

@@ -25,8 +25,8 @@ std::string AsString(const Value& v);
 bool IsTrue(const Value& v);
 // -1, 0, 1; nullopt when either side is NULL.
 std::optional<int> Compare(const Value& a, const Value& b);
-// + - * / ; NULL in, NULL out; division by zero is NULL.
-Value Arithmetic(const std::string& op, const Value& a, const Value& b);
+// a + b: integers stay integers, else numbers; NULL in, NULL out.
+Value Add(const Value& a, const Value& b);
 
 // Runs the statements of one Execute call.
 class Executor {
@@ -57,17 +57,19 @@ class Executor {
   bool Binary(const Expr& e, const Table* table, const Row* row, Value* out);
   bool Call(const Expr& e, const Table* table, const Row* row, Value* out);
   Value SystemVariable(const std::string& name) const;
-  // An aggregate over `rows` (COUNT, SUM, MIN, MAX at any depth).
+  // COUNT(*), COUNT(x) or SUM(x) (IsAggregate) over `rows`.
   bool Aggregate(const Expr& e, const Table* table,
                  const std::vector<const Row*>& rows, Value* out);
 
   // ---- Statements (mock_sql.cc; Select: mock_sql_select.cc) -----------------
   bool Select();
+  // Orders `rows` by `key` (stable; NULL first).
+  bool SortRows(const Expr& key, bool descending, const Table* table,
+                std::vector<const Row*>* rows);
   bool Insert();
   bool Update();
   bool Delete();
   bool Create();
-  bool Drop();
   bool Set();
 
   Database& db_;

@@ -65,37 +65,15 @@ bool Tokenize(std::string_view sql, std::vector<Token>* tokens,
       i = i + 1 < n ? i + 2 : n;
     } else if (c == '*' && i + 1 < n && sql[i + 1] == '/') {
       i += 2;  // the end of an executable comment
-    } else if (c == '\'' || c == '"') {
-      std::string text;
-      i++;
-      for (;;) {
-        if (i >= n) {
-          *error = "unterminated string";
-          return false;
-        }
-        if (sql[i] == '\\' && i + 1 < n) {
-          text += sql[i + 1];
-          i += 2;
-        } else if (sql[i] == c && i + 1 < n && sql[i + 1] == c) {
-          text += c;
-          i += 2;
-        } else if (sql[i] == c) {
-          i++;
-          break;
-        } else {
-          text += sql[i++];
-        }
-      }
-      push(Token::kString, std::move(text), begin);
-    } else if (c == '`') {
-      const size_t close = sql.find('`', i + 1);
+    } else if (c == '\'') {
+      const size_t close = sql.find('\'', i + 1);
       if (close == std::string_view::npos) {
-        *error = "unterminated identifier";
+        *error = "unterminated string";
         return false;
       }
       i = close + 1;
-      push(Token::kIdent, std::string(sql.substr(begin + 1, close - begin - 1)),
-           begin);
+      push(Token::kString,
+           std::string(sql.substr(begin + 1, close - begin - 1)), begin);
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
       while (i < n && (std::isdigit(static_cast<unsigned char>(sql[i])) ||
                        sql[i] == '.')) {
@@ -122,15 +100,9 @@ bool Tokenize(std::string_view sql, std::vector<Token>* tokens,
       push(Token::kNamedParam,
            std::string(sql.substr(begin + 1, i - begin - 1)), begin);
     } else {
-      static const char* const kTwoChar[] = {"<=", ">=", "<>", "!=", ":="};
-      std::string symbol(1, c);
-      for (const char* two : kTwoChar) {
-        if (i + 1 < n && sql[i] == two[0] && sql[i + 1] == two[1]) {
-          symbol = two;
-        }
-      }
-      i += symbol.size();
-      push(Token::kSymbol, std::move(symbol), begin);
+      const bool assign = c == ':' && i + 1 < n && sql[i + 1] == '=';
+      i += assign ? 2 : 1;
+      push(Token::kSymbol, assign ? ":=" : std::string(1, c), begin);
     }
   }
   tokens->push_back(Token{Token::kEnd, "", n, n});
@@ -138,17 +110,24 @@ bool Tokenize(std::string_view sql, std::vector<Token>* tokens,
 }
 
 bool IsAggregate(const Expr& expr) {
-  if (expr.kind == Expr::kCall && (expr.name == "COUNT" || expr.name == "SUM" ||
-                                   expr.name == "MIN" || expr.name == "MAX")) {
-    return true;
-  }
-  for (const Expr& arg : expr.args) {
-    if (IsAggregate(arg)) return true;
-  }
-  return false;
+  return expr.kind == Expr::kCall &&
+         (expr.name == "COUNT" || expr.name == "SUM");
 }
 
 // ---- Parser -----------------------------------------------------------------
+
+namespace {
+
+// `*expr` becomes `*expr op rhs`.
+void MakeBinary(const char* op, Expr rhs, Expr* expr) {
+  Expr node;
+  node.kind = Expr::kBinary;
+  node.op = op;
+  node.args = {std::move(*expr), std::move(rhs)};
+  *expr = std::move(node);
+}
+
+}  // namespace
 
 const Token& Parser::Peek(size_t ahead) const {
   const size_t at = pos_ + ahead;
@@ -198,105 +177,26 @@ void Parser::SetText(Expr* expr, size_t first_token) const {
 
 bool Parser::ParseExpr(Expr* expr) {
   const size_t first = pos_;
-  if (!ParseOr(expr)) return false;
+  if (!ParseComparison(expr)) return false;
   SetText(expr, first);
   return true;
 }
 
-bool Parser::ParseOr(Expr* expr) {
-  if (!ParseAnd(expr)) return false;
-  while (Accept("OR")) {
-    Expr rhs;
-    if (!ParseAnd(&rhs)) return false;
-    Expr node;
-    node.kind = Expr::kBinary;
-    node.op = "OR";
-    node.args = {std::move(*expr), std::move(rhs)};
-    *expr = std::move(node);
-  }
-  return true;
-}
-
-bool Parser::ParseAnd(Expr* expr) {
-  if (!ParseNot(expr)) return false;
-  while (Accept("AND")) {
-    Expr rhs;
-    if (!ParseNot(&rhs)) return false;
-    Expr node;
-    node.kind = Expr::kBinary;
-    node.op = "AND";
-    node.args = {std::move(*expr), std::move(rhs)};
-    *expr = std::move(node);
-  }
-  return true;
-}
-
-bool Parser::ParseNot(Expr* expr) {
-  if (Accept("NOT")) {
-    Expr operand;
-    if (!ParseNot(&operand)) return false;
-    expr->kind = Expr::kUnary;
-    expr->op = "NOT";
-    expr->args = {std::move(operand)};
-    return true;
-  }
-  return ParseComparison(expr);
-}
-
 bool Parser::ParseComparison(Expr* expr) {
   if (!ParseAdditive(expr)) return false;
-  if (Accept("IS")) {
-    Expr node;
-    node.kind = Expr::kIsNull;
-    node.negated = Accept("NOT");
-    if (!Accept("NULL")) return false;
-    node.args = {std::move(*expr)};
-    *expr = std::move(node);
-    return true;
-  }
-  static const char* const kOps[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
-  for (const char* op : kOps) {
-    if (Peek().type == Token::kSymbol && Peek().text == op) {
-      Next();
-      Expr rhs;
-      if (!ParseAdditive(&rhs)) return false;
-      Expr node;
-      node.kind = Expr::kBinary;
-      node.op = op;
-      node.args = {std::move(*expr), std::move(rhs)};
-      *expr = std::move(node);
-      return true;
-    }
-  }
+  if (!Accept("=")) return true;
+  Expr rhs;
+  if (!ParseAdditive(&rhs)) return false;
+  MakeBinary("=", std::move(rhs), expr);
   return true;
 }
 
 bool Parser::ParseAdditive(Expr* expr) {
-  if (!ParseTerm(expr)) return false;
-  while (PeekIs("+") || PeekIs("-")) {
-    const std::string op = Next().text;
-    Expr rhs;
-    if (!ParseTerm(&rhs)) return false;
-    Expr node;
-    node.kind = Expr::kBinary;
-    node.op = op;
-    node.args = {std::move(*expr), std::move(rhs)};
-    *expr = std::move(node);
-  }
-  return true;
-}
-
-bool Parser::ParseTerm(Expr* expr) {
   if (!ParseFactor(expr)) return false;
-  while (PeekIs("*") || PeekIs("/")) {
-    const std::string op = Next().text;
+  while (Accept("+")) {
     Expr rhs;
     if (!ParseFactor(&rhs)) return false;
-    Expr node;
-    node.kind = Expr::kBinary;
-    node.op = op;
-    node.args = {std::move(*expr), std::move(rhs)};
-    *expr = std::move(node);
+    MakeBinary("+", std::move(rhs), expr);
   }
   return true;
 }
@@ -334,7 +234,7 @@ bool Parser::ParseFactor(Expr* expr) {
       expr->name = token.text;
       if (Accept(":=")) {
         Expr value;
-        if (!ParseOr(&value)) return false;
+        if (!ParseComparison(&value)) return false;
         expr->args.push_back(std::move(value));
       }
       break;
@@ -344,30 +244,10 @@ bool Parser::ParseFactor(Expr* expr) {
       expr->kind = Expr::kSysVar;
       expr->name = token.text;
       break;
-    case Token::kSymbol:
-      if (token.text == "(") {
-        Next();
-        if (!ParseOr(expr) || !Accept(")")) return false;
-        break;
-      }
-      if (token.text == "-") {
-        Next();
-        Expr operand;
-        if (!ParseFactor(&operand)) return false;
-        expr->kind = Expr::kUnary;
-        expr->op = "-";
-        expr->args = {std::move(operand)};
-        break;
-      }
-      return false;
     case Token::kIdent: {
       Next();
       if (EqualsUpper(token.text, "NULL")) {
         expr->literal = std::monostate{};
-        break;
-      }
-      if (EqualsUpper(token.text, "TRUE") || EqualsUpper(token.text, "FALSE")) {
-        expr->literal = static_cast<int64_t>(EqualsUpper(token.text, "TRUE"));
         break;
       }
       if (!Accept("(")) {
@@ -382,7 +262,7 @@ bool Parser::ParseFactor(Expr* expr) {
       } else if (!PeekIs(")")) {
         do {
           Expr arg;
-          if (!ParseOr(&arg)) return false;
+          if (!ParseComparison(&arg)) return false;
           expr->args.push_back(std::move(arg));
         } while (Accept(","));
       }

@@ -18,10 +18,10 @@ namespace pdo_sim::mock::internal {
 
 struct Token {
   enum Type {
-    kIdent,       // a name or keyword (text as written; backquotes removed)
+    kIdent,       // a name or keyword (text as written)
     kNumber,      // 42, 0.5
-    kString,      // 'text' (text unescaped)
-    kSymbol,      // ( ) , ; * + - / = < > <= >= <> !=
+    kString,      // 'text' (without the quotes; no escapes)
+    kSymbol,      // one character: ( ) , ; * + = ..., or :=
     kParam,       // ?
     kNamedParam,  // :name (text = name)
     kUserVar,     // @name (text = name)
@@ -47,9 +47,7 @@ struct Expr {
     kUserVar,  // name; args[0]: the value of @name := value
     kSysVar,   // name
     kColumn,   // name
-    kUnary,    // op ("-", "NOT"), args[0]
-    kBinary,   // op, args[0], args[1]
-    kIsNull,   // args[0]; negated
+    kBinary,   // op ("+" or "="), args[0], args[1]
     kCall,     // name (uppercase), args; star for COUNT(*)
   };
   Kind kind = kLiteral;
@@ -57,13 +55,12 @@ struct Expr {
   size_t index = 0;
   std::string name;
   std::string op;
-  bool negated = false;
   bool star = false;
   std::vector<Expr> args;
   std::string text;  // the source text (a result column's default name)
 };
 
-// True when `expr` contains COUNT, SUM, MIN or MAX.
+// True when `expr` is a call of COUNT or SUM.
 bool IsAggregate(const Expr& expr);
 
 // Recursive-descent reading of a statement's tokens.
@@ -83,7 +80,10 @@ class Parser {
   // Consumes an identifier; false at anything else.
   bool Ident(std::string* name);
 
-  // An expression; false with a syntax error noted.
+  // An expression: operand [= operand], an operand being factors joined
+  // by '+'; a factor a literal (number, 'string', NULL), a parameter, @var
+  // (or @var := expression), @@var, a column, or a function call. False at
+  // anything else (the caller reports the syntax error).
   bool ParseExpr(Expr* expr);
 
   // The number of positional parameters seen so far (shared by the
@@ -94,12 +94,8 @@ class Parser {
   std::string Near() const;
 
  private:
-  bool ParseOr(Expr* expr);
-  bool ParseAnd(Expr* expr);
-  bool ParseNot(Expr* expr);
   bool ParseComparison(Expr* expr);
   bool ParseAdditive(Expr* expr);
-  bool ParseTerm(Expr* expr);
   bool ParseFactor(Expr* expr);
   void SetText(Expr* expr, size_t first_token) const;
 

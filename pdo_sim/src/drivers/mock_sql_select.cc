@@ -1,5 +1,5 @@
 // zend-async-ref pdo_sim: the mock SQL server's SELECT (mock_sql_executor.h):
-// projection, WHERE, ORDER BY, LIMIT, aggregates.
+// projection, WHERE, ORDER BY one key, COUNT and SUM.
 
 #include <algorithm>
 
@@ -9,8 +9,7 @@ namespace pdo_sim::mock::internal {
 namespace {
 
 struct SelectItem {
-  Expr expr;
-  std::string name;
+  Expr expr;  // its text names the result column
   bool star = false;
 };
 
@@ -23,15 +22,8 @@ bool Executor::Select() {
     SelectItem item;
     if (p.Accept("*")) {
       item.star = true;
-    } else {
-      if (!p.ParseExpr(&item.expr)) return false;
-      item.name = item.expr.text;
-      if (p.Accept("AS")) {
-        if (p.Peek().type != Token::kIdent && p.Peek().type != Token::kString) {
-          return false;
-        }
-        item.name = p.Next().text;
-      }
+    } else if (!p.ParseExpr(&item.expr)) {
+      return false;
     }
     items.push_back(std::move(item));
   } while (p.Accept(","));
@@ -46,21 +38,14 @@ bool Executor::Select() {
   Expr where;
   const bool has_where = p.Accept("WHERE");
   if (has_where && !p.ParseExpr(&where)) return false;
-  std::vector<std::pair<Expr, bool>> order;  // key, descending
+  Expr order;
+  bool ordered = false;
+  bool descending = false;
   if (p.Accept("ORDER")) {
-    if (!p.Accept("BY")) return false;
-    do {
-      Expr key;
-      if (!p.ParseExpr(&key)) return false;
-      bool desc = p.Accept("DESC");
-      if (!desc) p.Accept("ASC");
-      order.emplace_back(std::move(key), desc);
-    } while (p.Accept(","));
-  }
-  int64_t limit = -1;
-  if (p.Accept("LIMIT")) {
-    if (p.Peek().type != Token::kNumber) return false;
-    limit = std::stoll(p.Next().text);
+    if (!p.Accept("BY") || !p.ParseExpr(&order)) return false;
+    ordered = true;
+    descending = p.Accept("DESC");
+    if (!descending) p.Accept("ASC");
   }
 
   std::vector<const Row*> rows;
@@ -73,58 +58,38 @@ bool Executor::Select() {
   } else {
     TouchTransaction();
   }
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    std::vector<std::pair<Value, const Row*>> keyed;
-    for (const Row* row : rows) {
-      Value v;
-      if (!Eval(it->first, table, row, &v)) return false;
-      keyed.emplace_back(std::move(v), row);
-    }
-    const bool desc = it->second;
-    std::stable_sort(
-        keyed.begin(), keyed.end(), [desc](const auto& a, const auto& b) {
-          const int c =
-              Compare(a.first, b.first)
-                  .value_or(IsNull(a.first) ? (IsNull(b.first) ? 0 : -1) : 1);
-          return desc ? c > 0 : c < 0;
-        });
-    rows.clear();
-    for (auto& [key, row] : keyed) rows.push_back(row);
-  }
+  if (ordered && !SortRows(order, descending, table, &rows)) return false;
 
   for (const SelectItem& item : items) {
-    if (item.star) {
-      if (table == nullptr) return false;
-      for (const std::string& c : table->columns) result_.columns.push_back(c);
+    if (!item.star) {
+      result_.columns.push_back(item.expr.text);
+    } else if (table != nullptr) {
+      result_.columns.insert(result_.columns.end(), table->columns.begin(),
+                             table->columns.end());
     } else {
-      result_.columns.push_back(item.name);
+      return false;  // SELECT * without FROM
     }
   }
   const bool aggregate =
       std::any_of(items.begin(), items.end(), [](const SelectItem& item) {
         return !item.star && IsAggregate(item.expr);
       });
-  if (aggregate) {
+  if (aggregate || table == nullptr) {
+    // One row: aggregates over the rows; other items from the first row.
+    const Row* first = rows.empty() ? nullptr : rows.front();
     std::vector<Value> out;
     for (const SelectItem& item : items) {
       Value v;
-      if (item.star || !Aggregate(item.expr, table, rows, &v)) return false;
-      out.push_back(std::move(v));
-    }
-    result_.rows.push_back(std::move(out));
-  } else if (table == nullptr) {
-    std::vector<Value> out;
-    for (const SelectItem& item : items) {
-      Value v;
-      if (!Eval(item.expr, nullptr, nullptr, &v)) return false;
+      if (item.star) return false;
+      if (!(IsAggregate(item.expr) ? Aggregate(item.expr, table, rows, &v)
+                                   : Eval(item.expr, table, first, &v))) {
+        return false;
+      }
       out.push_back(std::move(v));
     }
     result_.rows.push_back(std::move(out));
   } else {
     for (const Row* row : rows) {
-      if (limit >= 0 && static_cast<int64_t>(result_.rows.size()) >= limit) {
-        break;
-      }
       std::vector<Value> out;
       for (const SelectItem& item : items) {
         if (item.star) {
@@ -139,6 +104,27 @@ bool Executor::Select() {
     }
   }
   result_.affected = static_cast<int64_t>(result_.rows.size());
+  return true;
+}
+
+bool Executor::SortRows(const Expr& key, bool descending, const Table* table,
+                        std::vector<const Row*>* rows) {
+  std::vector<std::pair<Value, const Row*>> keyed;
+  for (const Row* row : *rows) {
+    Value v;
+    if (!Eval(key, table, row, &v)) return false;
+    keyed.emplace_back(std::move(v), row);
+  }
+  // NULL sorts first, as in MySQL; equal keys keep their order.
+  std::stable_sort(
+      keyed.begin(), keyed.end(), [descending](const auto& a, const auto& b) {
+        const int c =
+            Compare(a.first, b.first)
+                .value_or(IsNull(a.first) ? (IsNull(b.first) ? 0 : -1) : 1);
+        return descending ? c > 0 : c < 0;
+      });
+  rows->clear();
+  for (auto& [value, row] : keyed) rows->push_back(row);
   return true;
 }
 

@@ -30,9 +30,9 @@
 /* ---- Trace lines (docs/tracing.md) ---------------------------------------
  *
  *   pdo bind key=3 -> conn#1      the coroutine (key) now holds the slot
- *   pdo pin conn#1 (transaction)  the slot stays with its coroutine after
- *                                 an operation: a transaction, a live
- *                                 statement, or session state pins it
+ *   pdo pin conn#1 (transaction)  a holder let go but the slot stays:
+ *                                 a live statement, session state or a
+ *                                 transaction pins it (pdo_pool_conn_pin)
  *   pdo release conn#1            the slot goes back to the pool */
 
 static ZEND_COLD void trace_bind(zend_ulong key, const pdo_dbh_t *conn) {
@@ -40,8 +40,10 @@ static ZEND_COLD void trace_bind(zend_ulong key, const pdo_dbh_t *conn) {
                        conn->pool_slot_id);
 }
 
-static ZEND_COLD void trace_pin(const pdo_dbh_t *conn, const char *reason) {
-  zend_async_ref_trace("pdo pin conn#%u (%s)", conn->pool_slot_id, reason);
+static ZEND_COLD void trace_pin(const pdo_dbh_t *conn,
+                                pdo_pool_pin_reason reason) {
+  zend_async_ref_trace("pdo pin conn#%u (%s)", conn->pool_slot_id,
+                       pdo_pool_pin_name(reason));
 }
 
 /* Nothing process-wide: every pool belongs to its template. */
@@ -62,6 +64,40 @@ bool pdo_pool_conn_in_transaction(pdo_dbh_t *conn) {
     return conn->methods->in_transaction(conn);
   }
   return conn->in_txn;
+}
+
+pdo_pool_pin_reason pdo_pool_conn_pin(pdo_dbh_t *conn) {
+  if (conn->pool_slot_refcount > 0) return PDO_POOL_PINNED_BY_STATEMENT;
+  if (conn->owner_binding == NULL) return PDO_POOL_NOT_PINNED;
+  if (conn->pool_session_dirty) return PDO_POOL_PINNED_BY_SESSION;
+  if (pdo_pool_conn_in_transaction(conn)) {
+    return PDO_POOL_PINNED_BY_TRANSACTION;
+  }
+  return PDO_POOL_NOT_PINNED;
+}
+
+const char *pdo_pool_pin_name(pdo_pool_pin_reason reason) {
+  switch (reason) {
+    case PDO_POOL_PINNED_BY_STATEMENT:
+      return "statement";
+    case PDO_POOL_PINNED_BY_SESSION:
+      return "session";
+    case PDO_POOL_PINNED_BY_TRANSACTION:
+      return "transaction";
+    case PDO_POOL_NOT_PINNED:
+      break;
+  }
+  return "none";
+}
+
+bool pdo_pool_release_unless_pinned(pdo_dbh_t *conn) {
+  const pdo_pool_pin_reason reason = pdo_pool_conn_pin(conn);
+  if (reason != PDO_POOL_NOT_PINNED) {
+    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, reason);
+    return false;
+  }
+  pdo_pool_release_conn(conn);
+  return true;
 }
 
 void pdo_pool_detach_conn(pdo_dbh_t *conn) {
@@ -107,9 +143,11 @@ static void binding_dispose(zend_async_event_callback_t *callback,
   efree(callback);
 }
 
-/* The binding's coroutine finished: give its slot back (rolled back by
- * before_release) unless statements still borrow it, then forget the
- * binding; the coroutine's event frees it (dispose) right after. */
+/* The binding's coroutine finished: its transaction and session end with
+ * it, so once detached only statements still borrowing the slot pin it
+ * (the last of them gives it back); otherwise it goes back now (rolled
+ * back by before_release). Then the binding is forgotten; the coroutine's
+ * event frees it (dispose) right after. */
 static void binding_on_coroutine_finish(zend_async_event_t *event,
                                         zend_async_event_callback_t *callback,
                                         void *result, zend_object *exception) {
@@ -120,11 +158,10 @@ static void binding_on_coroutine_finish(zend_async_event_t *event,
   if (binding->dbh == NULL) return; /* the pool is gone */
 
   binding_release_query_stmt(binding);
-  if (binding->conn != NULL && binding->conn->pool_slot_refcount == 0) {
-    pdo_pool_release_conn(binding->conn);
-  } else if (binding->conn != NULL) {
-    /* Statements still borrow it: the last of them gives it back. */
-    pdo_pool_detach_conn(binding->conn);
+  pdo_dbh_t *conn = binding->conn;
+  if (conn != NULL) {
+    pdo_pool_detach_conn(conn);
+    pdo_pool_release_unless_pinned(conn);
   }
   /* A give-back may have suspended, and the PDO object died meanwhile. */
   if (binding->dbh == NULL) return;
@@ -156,7 +193,7 @@ pdo_dbh_t *pdo_pool_acquire_conn(pdo_dbh_t *dbh) {
        * fresh one. */
       pdo_dbh_t *old_conn = binding->conn;
       pdo_pool_detach_conn(old_conn);
-      if (old_conn->pool_slot_refcount == 0) pdo_pool_release_conn(old_conn);
+      pdo_pool_release_unless_pinned(old_conn);
     }
     binding_release_query_stmt(binding);
     memcpy(binding->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
@@ -194,33 +231,15 @@ pdo_dbh_t *pdo_pool_peek_conn(pdo_dbh_t *dbh) {
 void pdo_pool_maybe_release(pdo_dbh_t *dbh) {
   pdo_pool_binding_t *binding = current_binding(dbh);
   if (binding == NULL || binding->conn == NULL) return;
-  pdo_dbh_t *conn = binding->conn;
-  if (conn->pool_slot_refcount > 0) {
-    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, "statement");
-    return;
-  }
-  if (conn->pool_session_dirty) {
-    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, "session");
-    return;
-  }
-  if (pdo_pool_conn_in_transaction(conn)) {
-    if (ZEND_ASYNC_REF_TRACING()) trace_pin(conn, "transaction");
-    return;
-  }
-  pdo_pool_release_conn(conn);
+  /* Owned by the binding: statements, session and transaction all pin. */
+  pdo_pool_release_unless_pinned(binding->conn);
 }
 
 void pdo_pool_release_stmt_conn(pdo_dbh_t *conn) {
-  /* A binding that still owns it gives it back when its transaction or
-   * session ends; otherwise this was the last holder. */
-  if (conn->owner_binding != NULL &&
-      (conn->pool_session_dirty || pdo_pool_conn_in_transaction(conn))) {
-    if (ZEND_ASYNC_REF_TRACING()) {
-      trace_pin(conn, conn->pool_session_dirty ? "session" : "transaction");
-    }
-    return;
-  }
-  pdo_pool_release_conn(conn);
+  /* No statement borrows it any more: a binding that still owns it gives
+   * it back when its transaction or session ends; otherwise this was the
+   * last holder. */
+  pdo_pool_release_unless_pinned(conn);
 }
 
 /* ---- Per-coroutine error state ------------------------------------------- */

@@ -38,6 +38,38 @@ zend_ulong pdo_pool_current_key(void);
  * autocommit off, counts (the driver's in_transaction, else in_txn). */
 bool pdo_pool_conn_in_transaction(pdo_dbh_t *conn);
 
+/* Why a lent slot must not go back to the pool yet. */
+typedef enum {
+  PDO_POOL_NOT_PINNED = 0,
+  PDO_POOL_PINNED_BY_STATEMENT,   /* live statements borrow it */
+  PDO_POOL_PINNED_BY_SESSION,     /* session state set on it */
+  PDO_POOL_PINNED_BY_TRANSACTION, /* a transaction open on the server */
+} pdo_pool_pin_reason;
+
+/* The pool's one rule for "may this slot go back?", asked wherever a
+ * holder lets go (an operation ends, the last statement is freed, the
+ * coroutine ends, a broken slot is replaced, the pool is destroyed):
+ *
+ *   - live statements (pool_slot_refcount > 0) pin the slot, whoever
+ *     holds it;
+ *   - session state (pool_session_dirty), then an open transaction
+ *     (pdo_pool_conn_in_transaction), pin it only while a coroutine owns
+ *     it (owner_binding): they are that coroutine's, and end with it (the
+ *     pool's before_release rolls back, resets the session or drops the
+ *     slot). A caller letting go for the coroutine detaches first.
+ *
+ * The first reason that holds, in that order. Asks the driver only when
+ * the slot is owned, unborrowed and clean. Never suspends. */
+pdo_pool_pin_reason pdo_pool_conn_pin(pdo_dbh_t *conn);
+
+/* "statement", "session", "transaction" (the trace's words), "none". */
+const char *pdo_pool_pin_name(pdo_pool_pin_reason reason);
+
+/* Gives `conn` back (pdo_pool_release_conn) unless pdo_pool_conn_pin()
+ * pins it; a pinned slot stays, traced as "pdo pin conn#N (<reason>)".
+ * Returns whether it was given back. May suspend. */
+bool pdo_pool_release_unless_pinned(pdo_dbh_t *conn);
+
 /* Breaks the link between a slot and its owning binding (both ways). */
 void pdo_pool_detach_conn(pdo_dbh_t *conn);
 

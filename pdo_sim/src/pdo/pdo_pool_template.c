@@ -231,17 +231,21 @@ void pdo_pool_destroy(pdo_dbh_t *dbh) {
     pdo_pool_binding_t *binding;
     ZEND_HASH_FOREACH_PTR(bindings, binding) {
       held_by_binding *item = &held[held_count++];
-      /* A slot statements still borrow is given back by the last of them
-       * (this failed query()'s statement may be that one). Decided now:
-       * once detached, only its statements can reach it. */
-      item->release_now =
-          binding->conn != NULL && binding->conn->pool_slot_refcount == 0
-              ? binding->conn
-              : NULL;
+      /* Detached, a slot is pinned only by statements still borrowing it,
+       * and the last of them gives it back (this failed query()'s
+       * statement may be that one). Decided now: once detached, only its
+       * statements can reach it. */
+      pdo_dbh_t *conn = binding->conn;
+      item->release_now = NULL;
+      if (conn != NULL) {
+        pdo_pool_detach_conn(conn);
+        if (pdo_pool_conn_pin(conn) == PDO_POOL_NOT_PINNED) {
+          item->release_now = conn;
+        }
+      }
       item->query_stmt_obj = binding->last_failed_query_stmt_obj;
       binding->last_failed_query_stmt_obj = NULL;
       binding->last_failed_query_stmt = NULL;
-      if (binding->conn != NULL) pdo_pool_detach_conn(binding->conn);
       if (binding->has_coro_callback) {
         binding->dbh = NULL;
       } else {
