@@ -81,7 +81,7 @@ EVENT_KINDS = {
     "poll_proxy_event.cc": "poll proxy",
 }
 
-# Core's per-request scheduler state (core/scheduler.h).
+# Core's per-request scheduler state (core/scheduler/scheduler.h).
 SCHEDULER_STATE_SYMBOL = "zar::core::internal::current_state"
 
 MAX_STRING = 64

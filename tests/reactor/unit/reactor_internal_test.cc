@@ -1,5 +1,5 @@
-// core/'s reactor seen from inside (core/reactor.h): its module name, its
-// registration quirk, ShutdownReactorForRequest, and the slots the
+// core/'s reactor seen from inside (core/reactor/reactor.h): its module name,
+// its registration quirk, ShutdownReactorForRequest, and the slots the
 // reference leaves unset. The ABI-level behaviours are in the conformance
 // suite next to this folder.
 
