@@ -18,7 +18,8 @@
 #include "core/extension.h"
 #include "pdo_sim/client.h"
 #include "pdo_sim/mock_driver.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -30,6 +31,14 @@ extern "C" {
 }
 
 namespace zar::trace {
+
+using zar::testing::Await;
+using zar::testing::CoroutineRef;
+using zar::testing::Delay;
+using zar::testing::DropException;
+using zar::testing::Spawn;
+using zar::testing::Yield;
+
 namespace {
 
 using Lines = std::vector<std::string>;
