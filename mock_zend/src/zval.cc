@@ -60,10 +60,6 @@ void Zval::Reset() {
 std::string Render(const zval* value) {
   if (value == nullptr) return "(none)";
   switch (Z_TYPE_P(value)) {
-    case IS_UNDEF:
-      return "undef";
-    case IS_NULL:
-      return "null";
     case IS_FALSE:
       return "false";
     case IS_TRUE:
