@@ -29,7 +29,8 @@
 #include "mock_zend/lifecycle.h"
 #include "pdo_sim/client.h"
 #include "pdo_sim/sqlite_driver.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -41,8 +42,8 @@ namespace {
 using pdo_sim::Pdo;
 using pdo_sim::Statement;
 using pdo_sim::Zval;
-using zar::trace::Delay;
-using zar::trace::Spawn;
+using zar::testing::Delay;
+using zar::testing::Spawn;
 
 // ---- What happened ----------------------------------------------------------
 

@@ -6,47 +6,6 @@
 
 namespace pdo_sim {
 
-// ---- Zval -------------------------------------------------------------------
-
-Zval Zval::Adopt(zval* value) {
-  Zval out;
-  ZVAL_COPY_VALUE(&out.value_, value);
-  ZVAL_UNDEF(value);
-  return out;
-}
-
-Zval Zval::Copy(const zval* value) {
-  Zval out;
-  ZVAL_COPY(&out.value_, value);
-  return out;
-}
-
-std::string Zval::str() const {
-  return Z_TYPE(value_) == IS_STRING
-             ? std::string(Z_STRVAL(value_), Z_STRLEN(value_))
-             : std::string();
-}
-
-const zval* Zval::at(zend_ulong index) const {
-  if (Z_TYPE(value_) != IS_ARRAY) return nullptr;
-  return zend_hash_index_find(Z_ARRVAL(value_), index);
-}
-
-const zval* Zval::at(const std::string& key) const {
-  if (Z_TYPE(value_) != IS_ARRAY) return nullptr;
-  return zend_hash_str_find(Z_ARRVAL(value_), key.data(), key.size());
-}
-
-uint32_t Zval::size() const {
-  return Z_TYPE(value_) == IS_ARRAY ? zend_hash_num_elements(Z_ARRVAL(value_))
-                                    : 0;
-}
-
-void Zval::Reset() {
-  zval_ptr_dtor(&value_);
-  ZVAL_UNDEF(&value_);
-}
-
 void ToZval(const Param& param, zval* out) {
   if (std::holds_alternative<std::nullptr_t>(param)) {
     ZVAL_NULL(out);
@@ -222,50 +181,5 @@ Zval Statement::FetchColumn(zend_long column) {
 Zval Statement::RowCount() { return CallMethod(value_.get(), "rowCount"); }
 Zval Statement::ErrorCode() { return CallMethod(value_.get(), "errorCode"); }
 Zval Statement::ErrorInfo() { return CallMethod(value_.get(), "errorInfo"); }
-
-// ---- Rendering --------------------------------------------------------------
-
-std::string Render(const zval* value) {
-  if (value == nullptr) return "(none)";
-  switch (Z_TYPE_P(value)) {
-    case IS_UNDEF:
-      return "undef";
-    case IS_NULL:
-      return "null";
-    case IS_FALSE:
-      return "false";
-    case IS_TRUE:
-      return "true";
-    case IS_LONG:
-      return std::to_string(Z_LVAL_P(value));
-    case IS_DOUBLE:
-      return std::to_string(Z_DVAL_P(value));
-    case IS_STRING:
-      return "'" + std::string(Z_STRVAL_P(value), Z_STRLEN_P(value)) + "'";
-    case IS_ARRAY: {
-      std::string out = "[";
-      zend_ulong index;
-      zend_string* key;
-      zval* element;
-      bool first = true;
-      ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(value), index, key, element) {
-        if (!first) out += ", ";
-        first = false;
-        if (key != nullptr) {
-          out += std::string(ZSTR_VAL(key), ZSTR_LEN(key)) + ": ";
-        } else {
-          (void)index;
-        }
-        out += Render(element);
-      }
-      ZEND_HASH_FOREACH_END();
-      return out + "]";
-    }
-    case IS_OBJECT:
-      return "object(" + std::string(ZSTR_VAL(Z_OBJCE_P(value)->name)) + ")";
-    default:
-      return "?";
-  }
-}
 
 }  // namespace pdo_sim

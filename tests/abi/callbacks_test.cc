@@ -11,7 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
@@ -55,10 +55,10 @@ void TestCallbackDispose(zend_async_event_callback_t* callback,
   }
 }
 
-class AbiCallbacksTest : public zar::testing::EngineTest {
+class AbiCallbacksTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     event_ = NewFakeEvent(&probe_);
   }
 
@@ -66,7 +66,7 @@ class AbiCallbacksTest : public zar::testing::EngineTest {
     if (event_ != nullptr) {
       ZEND_ASYNC_EVENT_RELEASE(event_);
     }
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 
   TestCallback& Add(const std::string& name,

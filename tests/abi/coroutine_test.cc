@@ -5,12 +5,12 @@
 
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
 
-class AbiCoroutineTest : public zar::testing::EngineTest {
+class AbiCoroutineTest : public zar::testing::RequestFixture {
  protected:
   void TearDown() override {
     if (coroutine_.filename != nullptr) {
@@ -21,7 +21,7 @@ class AbiCoroutineTest : public zar::testing::EngineTest {
       ZEND_ASYNC_WAKER_DESTROY(&coroutine_);
       efree(waker);
     }
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 
   std::string GenInfo(const char* name) {

@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
@@ -15,7 +15,7 @@ using ::testing::IsEmpty;
 
 constexpr char kNotEnabled[] = "Error: Async API is not enabled";
 
-class AbiDefaultsTest : public zar::testing::EngineTest {};
+class AbiDefaultsTest : public zar::testing::RequestFixture {};
 
 TEST_F(AbiDefaultsTest, SpawnThrowsAsyncApiIsNotEnabled) {
   EXPECT_EQ(ZEND_ASYNC_SPAWN(), nullptr);

@@ -5,12 +5,12 @@
 
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
 
-class AbiEventTest : public zar::testing::EngineTest {
+class AbiEventTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {FakeAsyncModule()};

@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "mock_zend/inspect.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
@@ -15,10 +15,10 @@ namespace {
 using ::testing::ElementsAre;
 
 // No scheduler: the engine's own classes.
-class AbiExceptionsDefaultTest : public zar::testing::EngineTest {};
+class AbiExceptionsDefaultTest : public zar::testing::RequestFixture {};
 
 // The fake scheduler's classes (see fake_async.h).
-class AbiExceptionsTest : public zar::testing::EngineTest {
+class AbiExceptionsTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {FakeAsyncModule()};

@@ -3,12 +3,12 @@
 #include "tests/abi/header_c_test.h"
 
 #include "gtest/gtest.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
 
-class AbiHeaderCTest : public zar::testing::EngineTest {};
+class AbiHeaderCTest : public zar::testing::RequestFixture {};
 
 TEST_F(AbiHeaderCTest, VersionMacros) { EXPECT_EQ(zar_c_check_version(), 0); }
 

@@ -3,7 +3,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
@@ -12,11 +12,11 @@ const char kFirstKey[] = "ext.first";
 const char kSecondKey[] = "ext.second";
 const char kFirstKeyTwin[] = "ext.first";  // same text, another address
 
-class AbiInternalContextTest : public zar::testing::EngineTest {
+class AbiInternalContextTest : public zar::testing::RequestFixture {
  protected:
   void TearDown() override {
     zend_async_coroutine_internal_context_dispose(&coroutine_);
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 
   zend_coroutine_t coroutine_ = MakeCoroutine();

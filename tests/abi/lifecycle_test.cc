@@ -5,12 +5,12 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
 
-class AbiLifecycleTest : public zar::testing::EngineTest {
+class AbiLifecycleTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {FakeAsyncModule()};

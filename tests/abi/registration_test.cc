@@ -9,7 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "zend_async_ref/registry_testing.h"
@@ -61,13 +61,13 @@ std::string OverrideError(const std::string& group, const std::string& module,
          group + ", which was registered by the module " + previous + ".";
 }
 
-class AbiRegistrationTest : public zar::testing::EngineTest {
+class AbiRegistrationTest : public zar::testing::RequestFixture {
  protected:
   // The request still has to end, and its shutdown calls the scheduler's
   // suspend: put the defaults back before the fixture ends it.
   void TearDown() override {
     zend_async_ref_reset_registry();
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 };
 

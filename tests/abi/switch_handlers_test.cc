@@ -7,7 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
@@ -51,15 +51,15 @@ bool Thrower(zend_coroutine_t*, bool, bool) {
   return true;
 }
 
-class AbiSwitchHandlersTest : public zar::testing::EngineTest {
+class AbiSwitchHandlersTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     calls.clear();
   }
   void TearDown() override {
     zend_coroutine_switch_handlers_destroy(&coroutine_);
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 
   zend_coroutine_t coroutine_ = MakeCoroutine();

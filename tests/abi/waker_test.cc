@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "mock_zend/inspect.h"
 #include "tests/abi/support/fake_async.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace zar::abi_testing {
 namespace {
@@ -28,7 +28,7 @@ zend_ulong EventKey(const void* event) {
 void NoopCallback(zend_async_event_t*, zend_async_event_callback_t*, void*,
                   zend_object*) {}
 
-class AbiWakerTest : public zar::testing::EngineTest {
+class AbiWakerTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {FakeAsyncModule()};
@@ -36,7 +36,7 @@ class AbiWakerTest : public zar::testing::EngineTest {
 
   void TearDown() override {
     DestroyWaker();
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 
   // The default destroy leaves the waker's memory to its owner.

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendAllocTest : public zar::testing::EngineTest {};
+class MockZendAllocTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendAllocTest, EmallocBlocksAreCountedUntilFreed) {
   const size_t blocks = zend_mm_live_blocks();

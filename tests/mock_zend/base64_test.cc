@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "ext/standard/base64.h"
@@ -12,7 +12,7 @@ extern "C" {
 
 namespace {
 
-class MockZendBase64Test : public zar::testing::EngineTest {};
+class MockZendBase64Test : public zar::testing::RequestFixture {};
 
 std::string Encode(const std::string& in) {
   zend_string* out = php_base64_encode(

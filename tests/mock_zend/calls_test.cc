@@ -9,14 +9,14 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
 using mock_zend::Call;
 using mock_zend::ExceptionChain;
 
-class MockZendCallsTest : public zar::testing::EngineTest {
+class MockZendCallsTest : public zar::testing::RequestFixture {
  protected:
   // Calls `callable` with `args`; returns the result (UNDEF on exception).
   zval CallIt(zval* callable, std::vector<zval> args = {}) {

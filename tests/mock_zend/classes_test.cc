@@ -8,7 +8,7 @@
 
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "ext/spl/spl_exceptions.h"
@@ -16,7 +16,7 @@ extern "C" {
 
 namespace {
 
-class MockZendClassesTest : public zar::testing::EngineTest {};
+class MockZendClassesTest : public zar::testing::RequestFixture {};
 
 std::vector<std::string> PropertyNames(const zend_class_entry* ce) {
   std::vector<std::string> names;

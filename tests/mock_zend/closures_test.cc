@@ -9,11 +9,11 @@
 
 #include "mock_zend/callable.h"
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendClosuresTest : public zar::testing::EngineTest {};
+class MockZendClosuresTest : public zar::testing::RequestFixture {};
 
 int data_dtor_calls = 0;
 

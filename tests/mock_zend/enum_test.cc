@@ -3,14 +3,14 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendEnumTest : public zar::testing::EngineTest {
+class MockZendEnumTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     pure_ = zend_register_internal_enum("Async\\CircuitBreakerState", IS_UNDEF,
                                         nullptr);
     zend_enum_add_case_cstr(pure_, "ACTIVE", nullptr);

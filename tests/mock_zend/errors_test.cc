@@ -9,14 +9,14 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
 using mock_zend::ReportedError;
 using mock_zend::ReportedErrors;
 
-class MockZendErrorsTest : public zar::testing::EngineTest {};
+class MockZendErrorsTest : public zar::testing::RequestFixture {};
 
 using Logged = std::vector<std::pair<int, std::string>>;
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "ext/spl/spl_exceptions.h"
@@ -19,7 +19,7 @@ using mock_zend::ExceptionChain;
 using mock_zend::ExceptionMessage;
 using mock_zend::TakeException;
 
-class MockZendExceptionsTest : public zar::testing::EngineTest {};
+class MockZendExceptionsTest : public zar::testing::RequestFixture {};
 
 // A new exception of `ce` (not thrown); the caller owns the reference.
 zend_object* NewException(zend_class_entry* ce, const char* message) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "tests/mock_zend/fibers_c.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "zend_fibers.h"
@@ -15,7 +15,7 @@ extern "C" {
 
 namespace {
 
-class MockZendFibersTest : public zar::testing::EngineTest {};
+class MockZendFibersTest : public zar::testing::RequestFixture {};
 
 std::string LastError() {
   const uint32_t count = zend_mock_error_count();

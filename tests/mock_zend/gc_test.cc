@@ -7,14 +7,14 @@
 
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendGcTest : public zar::testing::EngineTest {
+class MockZendGcTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     events_.clear();
     node_ce_ =
         mock_zend::ClassBuilder("Node")

@@ -5,18 +5,18 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendHashTest : public zar::testing::EngineTest {
+class MockZendHashTest : public zar::testing::RequestFixture {
  protected:
   static std::vector<zend_long> destroyed;
   static void RecordDestroyed(zval* value) {
     destroyed.push_back(Z_LVAL_P(value));
   }
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     destroyed.clear();
   }
 };

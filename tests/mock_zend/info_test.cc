@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "ext/standard/info.h"
@@ -12,7 +12,7 @@ extern "C" {
 
 namespace {
 
-class MockZendInfoTest : public zar::testing::EngineTest {};
+class MockZendInfoTest : public zar::testing::RequestFixture {};
 
 void Minfo(zend_module_entry* module) {
   (void)module;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "main/php_ini.h"
@@ -10,7 +10,7 @@ extern "C" {
 
 namespace {
 
-class MockZendIniTest : public zar::testing::EngineTest {};
+class MockZendIniTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendIniTest, NothingIsConfigured) {
   zend_long l = 7;

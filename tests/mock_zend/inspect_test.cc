@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
 using mock_zend::Describe;
 
-class MockZendInspectTest : public zar::testing::EngineTest {};
+class MockZendInspectTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendInspectTest, DescribeRendersEachKindOfValue) {
   zval z;

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "ext/json/php_json.h"
@@ -15,7 +15,7 @@ extern "C" {
 
 namespace {
 
-class MockZendJsonTest : public zar::testing::EngineTest {};
+class MockZendJsonTest : public zar::testing::RequestFixture {};
 
 // The encoding of `value`, or "<failure>".
 std::string Encode(zval* value, int options = 0,

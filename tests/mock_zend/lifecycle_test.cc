@@ -12,7 +12,7 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
@@ -104,7 +104,7 @@ zend_module_entry second_module = {
     STANDARD_MODULE_PROPERTIES,
 };
 
-class MockZendLifecycleTest : public zar::testing::EngineTest {
+class MockZendLifecycleTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     events.clear();

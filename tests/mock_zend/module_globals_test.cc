@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/mock_zend/module_globals_c.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendModuleGlobalsTest : public zar::testing::EngineTest {};
+class MockZendModuleGlobalsTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendModuleGlobalsTest, MacrosDeclareConstructAndAccessTheGlobals) {
   EXPECT_EQ(surface_c_module_globals_check(), 0);

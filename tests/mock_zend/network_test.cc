@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "main/php_network.h"
@@ -15,7 +15,7 @@ extern "C" {
 
 namespace {
 
-class MockZendNetworkTest : public zar::testing::EngineTest {};
+class MockZendNetworkTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendNetworkTest, SetSockBlockingTogglesONonblock) {
   int fds[2];

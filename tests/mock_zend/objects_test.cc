@@ -8,7 +8,7 @@
 
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
@@ -49,10 +49,10 @@ zend_object* CreateTracked(zend_class_entry* ce) {
   return &tracked->std;
 }
 
-class MockZendObjectsTest : public zar::testing::EngineTest {
+class MockZendObjectsTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     events.clear();
     resurrected = nullptr;
     resurrect_in_dtor = false;

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendOperatorsTest : public zar::testing::EngineTest {
+class MockZendOperatorsTest : public zar::testing::RequestFixture {
  protected:
   std::string StringOf(zval* value) {
     zend_string* s = zval_get_string(value);

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "zend_globals_macros.h"
@@ -18,7 +18,7 @@ ZEND_TLS int tls_counter = 0;
 
 int Bump() { return ++tls_counter; }
 
-class MockZendPortabilityTest : public zar::testing::EngineTest {};
+class MockZendPortabilityTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendPortabilityTest, TlsIsAFileStaticInANonZtsBuild) {
   EXPECT_EQ(Bump(), 1);

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "zend_property_hooks.h"
@@ -11,7 +11,7 @@ extern "C" {
 
 namespace {
 
-class MockZendPropertyHooksTest : public zar::testing::EngineTest {};
+class MockZendPropertyHooksTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendPropertyHooksTest, BuildPropertiesHoldsTheDeclaredProperties) {
   zval obj;

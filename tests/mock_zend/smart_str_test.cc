@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "zend_smart_str.h"
@@ -13,7 +13,7 @@ extern "C" {
 
 namespace {
 
-class MockZendSmartStrTest : public zar::testing::EngineTest {};
+class MockZendSmartStrTest : public zar::testing::RequestFixture {};
 
 std::string Content(const smart_str& str) {
   return str.s == nullptr ? std::string()

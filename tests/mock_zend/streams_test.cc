@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "main/php_open_temporary_file.h"
@@ -16,16 +16,16 @@ extern "C" {
 
 namespace {
 
-class MockZendStreamsTest : public zar::testing::EngineTest {
+class MockZendStreamsTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     path_ = std::string(php_get_temporary_directory()) + "/zar-streams-" +
             std::to_string(getpid());
   }
   void TearDown() override {
     unlink(path_.c_str());
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
   std::string path_;
 };

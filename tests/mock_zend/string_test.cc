@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendStringTest : public zar::testing::EngineTest {};
+class MockZendStringTest : public zar::testing::RequestFixture {};
 
 std::string Str(const zend_string* s) {
   return std::string(ZSTR_VAL(s), ZSTR_LEN(s));

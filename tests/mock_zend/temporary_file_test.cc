@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "main/php_open_temporary_file.h"
@@ -14,7 +14,7 @@ extern "C" {
 
 namespace {
 
-class MockZendTemporaryFileTest : public zar::testing::EngineTest {};
+class MockZendTemporaryFileTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendTemporaryFileTest, CreatesAPrivateUniqueFileInTheDirectory) {
   const char* dir = php_get_temporary_directory();

@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
-class MockZendVariablesTest : public zar::testing::EngineTest {};
+class MockZendVariablesTest : public zar::testing::RequestFixture {};
 
 TEST_F(MockZendVariablesTest, ZvalCopyAddsAReferenceAndPtrDtorDropsIt) {
   zval original;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "mock_zend/inspect.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
@@ -158,10 +158,10 @@ const zend_function_entry kPoolMethods[] = {
     ZEND_FE_END};
 // clang-format on
 
-class MockZendZppTest : public zar::testing::EngineTest {
+class MockZendZppTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
-    EngineTest::SetUp();
+    RequestFixture::SetUp();
     zend_register_functions(nullptr, kFunctions, nullptr, MODULE_PERSISTENT);
   }
 

@@ -20,17 +20,11 @@ class SqliteRegistryTest : public PdoTest {
 };
 
 // A closure (owned zval) running `body`.
-class Closure {
- public:
-  explicit Closure(mock_zend::NativeBody body) {
-    mock_zend::MakeCallable(&value_, std::move(body));
-  }
-  ~Closure() { zval_ptr_dtor(&value_); }
-  zval* get() { return &value_; }
-
- private:
-  zval value_;
-};
+Zval Closure(mock_zend::NativeBody body) {
+  Zval closure;
+  mock_zend::MakeCallable(closure.get(), std::move(body));
+  return closure;
+}
 
 std::string StrArg(mock_zend::Call& call, uint32_t i) {
   zend_string* s = zval_get_string(call.arg(i));
@@ -91,7 +85,7 @@ TEST_F(SqliteRegistryTest, FunctionReachesEverySlot) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
     ASSERT_TRUE(pdo.ok()) << TakeExceptionText();
-    Closure upper(Upper());
+    Zval upper = Closure(Upper());
     EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
                     .is_true());
     std::vector<std::string> got =
@@ -106,12 +100,12 @@ TEST_F(SqliteRegistryTest, AggregateReachesSlots) {
     Pdo pdo = OpenPooled(2);
     pdo.Exec("CREATE TABLE n (v INTEGER)");
     pdo.Exec("INSERT INTO n VALUES (1), (2), (3), (4), (5)");
-    Closure step([](mock_zend::Call& call) {  // (context, row, value)
+    Zval step = Closure([](mock_zend::Call& call) {  // (context, row, value)
       const zend_long acc =
           Z_TYPE_P(call.arg(0)) == IS_LONG ? Z_LVAL_P(call.arg(0)) : 0;
       ZVAL_LONG(call.result(), acc + zval_get_long(call.arg(2)));
     });
-    Closure finalize([](mock_zend::Call& call) {  // (context, rows)
+    Zval finalize = Closure([](mock_zend::Call& call) {  // (context, rows)
       ZVAL_COPY(call.result(), call.arg(0));
     });
     // Registered after a slot was used: freeze first, so use a fresh pool.
@@ -127,7 +121,7 @@ TEST_F(SqliteRegistryTest, AggregateReachesSlots) {
 TEST_F(SqliteRegistryTest, CollationReachesSlots) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure reverse([](mock_zend::Call& call) {
+    Zval reverse = Closure([](mock_zend::Call& call) {
       std::string a = StrArg(call, 0), b = StrArg(call, 1);
       std::reverse(a.begin(), a.end());
       std::reverse(b.begin(), b.end());
@@ -146,9 +140,9 @@ TEST_F(SqliteRegistryTest, CollationReachesSlots) {
 TEST_F(SqliteRegistryTest, SameNameWithAnotherArity) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure one(
+    Zval one = Closure(
         [](mock_zend::Call& call) { ZVAL_COPY(call.result(), call.arg(0)); });
-    Closure two([](mock_zend::Call& call) {
+    Zval two = Closure([](mock_zend::Call& call) {
       std::string out;
       for (zend_long i = 0; i < zval_get_long(call.arg(1)); i++) {
         out += StrArg(call, 0);
@@ -168,7 +162,7 @@ TEST_F(SqliteRegistryTest, SameNameWithAnotherArity) {
 TEST_F(SqliteRegistryTest, DuplicateRegistrationIsRejected) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure upper(Upper());
+    Zval upper = Closure(Upper());
     EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
                     .is_true());
     EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
@@ -184,7 +178,7 @@ TEST_F(SqliteRegistryTest, DuplicateRegistrationIsRejected) {
 TEST_F(SqliteRegistryTest, RegistryFreezesAtTheFirstUse) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure upper(Upper());
+    Zval upper = Closure(Upper());
     EXPECT_TRUE(
         Register(pdo, "createFunction", "early", {upper.get()}, {1}).is_true());
     pdo.Exec("SELECT early('x')");  // the first use
@@ -207,7 +201,7 @@ TEST_F(SqliteRegistryTest, PreWarmedSlotsGetLaterRegistrations) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2, 2);  // both slots exist before registering
     ASSERT_EQ(CountsOf(pdo), (PoolCounts{2, 2, 0}));
-    Closure upper(Upper());
+    Zval upper = Closure(Upper());
     EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
                     .is_true());
     EXPECT_EQ(Joined(InEveryCoroutine(pdo, 2, "SELECT php_upper('alpha')")),
@@ -256,21 +250,21 @@ TEST_F(SqliteRegistryTest, SmokeOnASharedCacheDatabase) {
 TEST_F(SqliteRegistryTest, FullRegistryInEachCoroutine) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure upper(Upper());
-    Closure step([](mock_zend::Call& call) {
+    Zval upper = Closure(Upper());
+    Zval step = Closure([](mock_zend::Call& call) {
       const zend_long acc =
           Z_TYPE_P(call.arg(0)) == IS_LONG ? Z_LVAL_P(call.arg(0)) : 0;
       ZVAL_LONG(call.result(), acc + zval_get_long(call.arg(2)));
     });
-    Closure finalize(
+    Zval finalize = Closure(
         [](mock_zend::Call& call) { ZVAL_COPY(call.result(), call.arg(0)); });
-    Closure reverse([](mock_zend::Call& call) {
+    Zval reverse = Closure([](mock_zend::Call& call) {
       std::string a = StrArg(call, 0), b = StrArg(call, 1);
       std::reverse(a.begin(), a.end());
       std::reverse(b.begin(), b.end());
       ZVAL_LONG(call.result(), a < b ? -1 : (a > b ? 1 : 0));
     });
-    Closure twice([](mock_zend::Call& call) {
+    Zval twice = Closure([](mock_zend::Call& call) {
       std::string s = StrArg(call, 0);
       std::string out;
       for (zend_long i = 0; i < zval_get_long(call.arg(1)); i++) out += s;
@@ -322,7 +316,7 @@ TEST_F(SqliteRegistryTest, FullRegistryInEachCoroutine) {
 TEST_F(SqliteRegistryTest, PerConnectionMethodsAreRejectedOnATemplate) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure noop([](mock_zend::Call&) {});
+    Zval noop = Closure([](mock_zend::Call&) {});
     for (const char* method : {"setAuthorizer", "openBlob", "loadExtension"}) {
       EXPECT_TRUE(pdo.Call(method, {"x"}).undef()) << method;
       Caught e;
@@ -340,7 +334,7 @@ TEST_F(SqliteRegistryTest, PlainHandleAppliesRegistrationsAtOnce) {
     Pdo pdo = Pdo::Open("sqlite::memory:", {}, std::nullopt, std::nullopt,
                         "Pdo\\Sqlite");
     ASSERT_TRUE(pdo.ok()) << TakeExceptionText();
-    Closure upper(Upper());
+    Zval upper = Closure(Upper());
     EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
                     .is_true());
     EXPECT_EQ(QueryValue(pdo, "SELECT php_upper('abc')").str(), "ABC");
@@ -354,7 +348,7 @@ TEST_F(SqliteRegistryTest, PlainHandleAppliesRegistrationsAtOnce) {
 TEST_F(SqliteRegistryTest, ThrowingFunctionFailsTheQueryWithItsException) {
   RunMain([&] {
     Pdo pdo = OpenPooled(2);
-    Closure boom([](mock_zend::Call&) {
+    Zval boom = Closure([](mock_zend::Call&) {
       zend_throw_exception(zend_ce_exception, "boom in udf", 0);
     });
     Register(pdo, "createFunction", "boom", {boom.get()}, {0});

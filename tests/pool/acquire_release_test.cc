@@ -15,11 +15,11 @@ using PoolAcquireReleaseTest = PoolTest;
 // A2 004
 TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
-    Zv first = TryAcquire(pool);
-    EXPECT_EQ(Str(first), "1");
+    Zval first = TryAcquire(pool);
+    EXPECT_EQ(Render(first), "1");
     EXPECT_EQ(IdleCount(pool), 0);
     EXPECT_EQ(ActiveCount(pool), 1);
     EXPECT_POOL_INVARIANTS(pool, made);
@@ -27,8 +27,8 @@ TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
     EXPECT_EQ(IdleCount(pool), 1);
     EXPECT_EQ(ActiveCount(pool), 0);
     EXPECT_POOL_INVARIANTS(pool, made);
-    Zv again = TryAcquire(pool);
-    EXPECT_EQ(Str(again), "1");
+    Zval again = TryAcquire(pool);
+    EXPECT_EQ(Render(again), "1");
     EXPECT_POOL_INVARIANTS(pool, made);
     Release(pool, again);
   }));
@@ -39,7 +39,7 @@ TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
 TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 5});
     // Countable: PHP's count($pool) uses a count_elements handler when the
     // object has one and calls count() otherwise; PHP requires neither to
@@ -47,7 +47,7 @@ TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
     EXPECT_TRUE(instanceof_function(Z_OBJCE_P(pool.get()), zend_ce_countable));
     EXPECT_EQ(Count(pool), 2);
     EXPECT_POOL_INVARIANTS(pool, made);
-    Zv resource = TryAcquire(pool);
+    Zval resource = TryAcquire(pool);
     EXPECT_EQ(Count(pool), 2);
     EXPECT_EQ(IdleCount(pool), 1);
     EXPECT_EQ(ActiveCount(pool), 1);
@@ -62,13 +62,13 @@ TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
 TEST_F(PoolAcquireReleaseTest, CoroutineAcquiresAndReleases) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made, &log), .max = 2});
     zend_coroutine_t* worker = Spawn([&] {
       log.push_back("acquiring");
-      Zv resource = Acquire(pool);
-      log.push_back("got " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("got " + Render(resource));
       EXPECT_POOL_INVARIANTS(pool, made);
       Release(pool, resource);
       log.push_back("released");
@@ -86,12 +86,12 @@ TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory =
              [&](mock_zend::Call& call) {
                ++made;
                log.push_back("created " + std::to_string(made));
-               Zv object = NewObject(made);
+               Zval object = NewObject(made);
                ZVAL_COPY(call.result(), object.get());
              },
          .destructor =
@@ -101,15 +101,15 @@ TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
          .min = 2,
          .max = 5});
     EXPECT_EQ(Joined(log), "created 1 created 2");
-    Zv resource = TryAcquire(pool);
+    Zval resource = TryAcquire(pool);
     EXPECT_EQ(IdOf(resource.get()), 1);
     EXPECT_EQ(Z_OBJCE_P(resource.get()), zend_standard_class_def);
     zend_object* identity = resource.obj();
     Release(pool, resource);
-    Zv again = TryAcquire(pool);
+    Zval again = TryAcquire(pool);
     // FIFO idle: the other one comes first, then the same instance.
     EXPECT_EQ(IdOf(again.get()), 2);
-    Zv third = TryAcquire(pool);
+    Zval third = TryAcquire(pool);
     EXPECT_EQ(third.obj(), identity);
     Release(pool, again);
     Release(pool, third);
@@ -130,18 +130,18 @@ TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
 TEST_F(PoolAcquireReleaseTest, TryAcquireStopsAtMax) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
-    Zv held[3];
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
+    Zval held[3];
     for (int i = 0; i < 3; i++) {
       held[i] = TryAcquire(pool);
       EXPECT_EQ(held[i].lval(), i + 1);
       EXPECT_POOL_INVARIANTS(pool, made);
     }
-    Zv fourth = TryAcquire(pool);
+    Zval fourth = TryAcquire(pool);
     EXPECT_TRUE(fourth.is_null());
     EXPECT_EQ(made, 3);
     EXPECT_POOL_INVARIANTS(pool, made);
-    for (Zv& r : held) Release(pool, r);
+    for (Zval& r : held) Release(pool, r);
   }));
   EXPECT_EQ(made, 3);
 }
@@ -150,17 +150,17 @@ TEST_F(PoolAcquireReleaseTest, TryAcquireStopsAtMax) {
 TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory =
-                              [&made](mock_zend::Call& call) {
-                                ++made;
-                                const std::string name =
-                                    "resource_" + std::to_string(made);
-                                ZVAL_STRING(call.result(), name.c_str());
-                              },
-                          .max = 2});
+    Zval pool = NewPhpPool({.factory =
+                                [&made](mock_zend::Call& call) {
+                                  ++made;
+                                  const std::string name =
+                                      "resource_" + std::to_string(made);
+                                  ZVAL_STRING(call.result(), name.c_str());
+                                },
+                            .max = 2});
     for (int i = 0; i < 3; i++) {
-      Zv resource = Acquire(pool);
-      EXPECT_EQ(Str(resource), "'resource_1'");
+      Zval resource = Acquire(pool);
+      EXPECT_EQ(Render(resource), "'resource_1'");
       EXPECT_POOL_INVARIANTS(pool, made);
       Release(pool, resource);
       EXPECT_POOL_INVARIANTS(pool, made);
@@ -173,13 +173,13 @@ TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
 TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int c = 1; c <= 3; c++) {
       Spawn([&, c] {
-        Zv resource = Acquire(pool);
-        log.push_back("c" + std::to_string(c) + ":" + Str(resource));
+        Zval resource = Acquire(pool);
+        log.push_back("c" + std::to_string(c) + ":" + Render(resource));
         Release(pool, resource);
         EXPECT_POOL_INVARIANTS(pool, made);
       });
@@ -194,7 +194,7 @@ TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
 TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
   int made = 0;
   zend_long probed = -1;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&made](mock_zend::Call& call) {
@@ -206,7 +206,7 @@ TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
                        .max = 3});
     for (int i = 0; i < 10; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         EXPECT_FALSE(resource.undef()) << TakeExceptionText();
         EXPECT_POOL_INVARIANTS(pool);
         Delay(20);
@@ -231,12 +231,12 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
   int holders = 0;
   int peak = 0;
   int completed = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int i = 0; i < 5; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         holders++;
         peak = std::max(peak, holders);
         EXPECT_POOL_INVARIANTS(pool, made);
@@ -258,12 +258,12 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
 TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
   int made = 0;
   int processed = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int i = 0; i < 10; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         Yield();
         Release(pool, resource);
         processed++;
@@ -281,12 +281,12 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
   int made = 0;
   bool release_now = false;
   zend_long active_while_held = -1;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 15});
     for (int i = 0; i < 15; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         while (!release_now) Yield();
         Release(pool, resource);
       });
@@ -300,7 +300,7 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
     EXPECT_EQ(IdleCount(pool), 15);
     EXPECT_EQ(ActiveCount(pool), 0);
     EXPECT_POOL_INVARIANTS(pool, made);
-    Zv again = Acquire(pool);
+    Zval again = Acquire(pool);
     EXPECT_GE(again.lval(), 1);
     EXPECT_LE(again.lval(), 15);
     Release(pool, again);
@@ -313,7 +313,7 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
 TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
   int made = 0;
   std::vector<zend_long> samples;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     auto slow_true = [](mock_zend::Call& call) {
       Delay(6);
@@ -324,11 +324,11 @@ TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
                        .before_release = slow_true,
                        .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Delay(4);
       Release(pool, resource);
       // Once more: beforeAcquire runs on the idle resource this time.
-      Zv again = Acquire(pool);
+      Zval again = Acquire(pool);
       Release(pool, again);
     });
     Spawn([&] {
@@ -348,12 +348,12 @@ TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
 TEST_F(PoolAcquireReleaseTest, ReleaseKeepsTheCallersReference) {
   int destroyed = 0;
   std::string tag;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory =
              [](mock_zend::Call& call) {
-               Zv object = NewObject(1);
+               Zval object = NewObject(1);
                ZVAL_COPY(call.result(), object.get());
              },
          .destructor = CountingDestructor(&destroyed),
@@ -361,7 +361,7 @@ TEST_F(PoolAcquireReleaseTest, ReleaseKeepsTheCallersReference) {
              [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); },
          .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       zend_update_property_string(nullptr, resource.obj(), ZEND_STRL("tag"),
                                   "mine");
       const uint32_t refcount = Z_REFCOUNT_P(resource.get());

@@ -37,7 +37,7 @@ std::string Name(const zval* resource) {
     return "p" + std::to_string(reinterpret_cast<uintptr_t>(Z_PTR_P(resource)) /
                                 0x1000);
   }
-  return Str(resource);
+  return Render(resource);
 }
 
 bool Factory(zend_async_pool_t* pool, zval* result) {
@@ -422,7 +422,7 @@ TEST_F(PoolCApiTest, NewPoolObjMakesANewWrapperEachCall) {
     EXPECT_NE(first, second);
     EXPECT_EQ(pool->wrapper, second);
     EXPECT_EQ(pool->event.ref_count, 3u);
-    Zv wrapper;
+    Zval wrapper;
     ZVAL_OBJ(wrapper.get(), second);
     EXPECT_EQ(Count(wrapper), 1);
     EXPECT_EQ(IdleCount(wrapper), 1);

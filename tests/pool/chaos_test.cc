@@ -40,14 +40,14 @@ TEST_P(PoolChaosScenarioTest, AcquiredEqualsReleasedAndCountsStayConsistent) {
   int released = 0;
   int finished = 0;
   int samples = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made), .min = w.min, .max = w.max});
     for (int id = 0; id < w.workers; id++) {
       Spawn([&, id] {
         for (int round = 0; round < kRounds; round++) {
-          Zv resource = Acquire(pool);
+          Zval resource = Acquire(pool);
           ASSERT_FALSE(resource.undef()) << TakeExceptionText();
           acquired++;
           YieldTimes((id + round) % 3);
@@ -86,13 +86,13 @@ TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
   int made = 0;
   int acquired = 0;
   int released = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int id = 0; id < 4; id++) {
       Spawn([&] {
         for (int i = 0; i < 3; i++) {
-          Zv resource = Acquire(pool);
+          Zval resource = Acquire(pool);
           acquired++;
           Yield();
           Release(pool, resource);
@@ -111,12 +111,12 @@ TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
   int made = 0;
   int got = 0;
   int nulls = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (int i = 0; i < 2; i++) {
       Spawn([&] {
-        Zv resource = TryAcquire(pool);
+        Zval resource = TryAcquire(pool);
         if (resource.is_null()) {
           nulls++;
           return;
@@ -136,13 +136,13 @@ TEST_F(PoolChaosTest, ThreeInspectorsOnMinThreeMaxSix) {
   int made = 0;
   int finished = 0;
   int inspections = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 3, .max = 6});
     for (int id = 0; id < 4; id++) {
       Spawn([&, id] {
         for (int i = 0; i < 4; i++) {
-          Zv resource = Acquire(pool);
+          Zval resource = Acquire(pool);
           YieldTimes(1 + id % 2);
           Release(pool, resource);
         }
@@ -170,12 +170,12 @@ TEST_F(PoolChaosTest, BreakerCyclesEndActive) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
     for (int cycles : {1, 3}) {
-      Zv pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
+      Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
       for (int i = 0; i < cycles; i++) {
         CallMethod(pool.get(), "deactivate");
         EXPECT_TRUE(TryAcquire(pool).is_null());
         CallMethod(pool.get(), "recover");
-        Zv resource = TryAcquire(pool);
+        Zval resource = TryAcquire(pool);
         EXPECT_FALSE(resource.is_null());
         Release(pool, resource);
         CallMethod(pool.get(), "activate");
@@ -193,7 +193,7 @@ struct Counts {
   int failure = 0;
 };
 
-Zv NewCountingStrategy(Counts* counts) {
+Zval NewCountingStrategy(Counts* counts) {
   static int classes = 0;
   zend_string* name =
       zend_string_init(ZEND_STRL("Async\\CircuitBreakerStrategy"), false);
@@ -209,7 +209,7 @@ Zv NewCountingStrategy(Counts* counts) {
           .Method("shouldRecover",
                   [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); })
           .Build();
-  Zv object;
+  Zval object;
   object_init_ex(object.get(), ce);
   return object;
 }
@@ -217,14 +217,14 @@ Zv NewCountingStrategy(Counts* counts) {
 TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
   Counts counts;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
-    Zv strategy = NewCountingStrategy(&counts);
+    Zval strategy = NewCountingStrategy(&counts);
     SetStrategy(pool, strategy.get());
     for (int i = 0; i < 3; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         Yield();
         Release(pool, resource);
       });
@@ -238,18 +238,18 @@ TEST_F(PoolChaosTest, PoolRejectingEveryReleaseReportsTwoFailures) {
   Counts counts;
   int made = 0;
   int destroyed = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
                        .before_release = [](mock_zend::Call& call) {
                          ZVAL_FALSE(call.result());
                        }});
-    Zv strategy = NewCountingStrategy(&counts);
+    Zval strategy = NewCountingStrategy(&counts);
     SetStrategy(pool, strategy.get());
     for (int i = 0; i < 2; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         Release(pool, resource);
         EXPECT_POOL_INVARIANTS(pool, made - destroyed);
       });
@@ -264,20 +264,20 @@ TEST_F(PoolChaosTest, StrategyAttachDetach) {
   Counts counts;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zv strategy = NewCountingStrategy(&counts);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval strategy = NewCountingStrategy(&counts);
     auto cycle = [&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Release(pool, resource);
     };
     SetStrategy(pool, strategy.get());
     cycle();
-    Zv null = Zv::Null();
+    Zval null = Zval::Null();
     SetStrategy(pool, null.get());
     cycle();
     SetStrategy(pool, strategy.get());
     cycle();
-    Zv other = NewCountingStrategy(&counts);
+    Zval other = NewCountingStrategy(&counts);
     SetStrategy(pool, other.get());  // replaces (the old one is released)
     cycle();
     EXPECT_POOL_INVARIANTS(pool, made);

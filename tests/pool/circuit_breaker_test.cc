@@ -30,7 +30,7 @@ zend_class_entry* StrategyInterface() {
 
 // An object of a userland class implementing Async\CircuitBreakerStrategy
 // that records every call into `record`.
-Zv NewRecordingStrategy(StrategyRecord* record) {
+Zval NewRecordingStrategy(StrategyRecord* record) {
   static int classes = 0;
   zend_class_entry* ce =
       mock_zend::ClassBuilder("RecordingStrategy" + std::to_string(++classes))
@@ -61,7 +61,7 @@ Zv NewRecordingStrategy(StrategyRecord* record) {
                     ZVAL_TRUE(call.result());
                   })
           .Build();
-  Zv object;
+  Zval object;
   object_init_ex(object.get(), ce);
   return object;
 }
@@ -71,7 +71,7 @@ TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     log.push_back(State(pool));
     CallMethod(pool.get(), "deactivate");
     log.push_back(State(pool));
@@ -84,8 +84,8 @@ TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
     CallMethod(pool.get(), "recover");
     CallMethod(pool.get(), "deactivate");
     log.push_back(State(pool));
-    Zv same_case = CallMethod(pool.get(), "getState");
-    Zv again = CallMethod(pool.get(), "getState");
+    Zval same_case = CallMethod(pool.get(), "getState");
+    Zval again = CallMethod(pool.get(), "getState");
     EXPECT_EQ(same_case.obj(), again.obj()) << "enum cases are singletons";
   }));
   EXPECT_EQ(Joined(log), "ACTIVE INACTIVE RECOVERING ACTIVE INACTIVE");
@@ -95,12 +95,12 @@ TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
 TEST_F(PoolCircuitBreakerTest, InactiveBreakerRejectsAcquireEvenWithIdle) {
   std::string caught;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
     CallMethod(pool.get(), "deactivate");
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       EXPECT_TRUE(resource.undef());
       caught = TakeExceptionText();
       EXPECT_POOL_INVARIANTS(pool, made);
@@ -117,16 +117,16 @@ TEST_F(PoolCircuitBreakerTest, TryAcquireReturnsNullWhileInactive) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
-    Zv first = TryAcquire(pool);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
+    Zval first = TryAcquire(pool);
     log.push_back(first.is_null() ? "null" : "got");
     Release(pool, first);
     CallMethod(pool.get(), "deactivate");
-    Zv second = TryAcquire(pool);
+    Zval second = TryAcquire(pool);
     log.push_back(second.is_null() ? "null" : "got");
     EXPECT_EQ(TakeExceptionText(), "");
     CallMethod(pool.get(), "activate");
-    Zv third = TryAcquire(pool);
+    Zval third = TryAcquire(pool);
     log.push_back(third.is_null() ? "null" : "got");
     Release(pool, third);
     EXPECT_POOL_INVARIANTS(pool, made);
@@ -138,14 +138,14 @@ TEST_F(PoolCircuitBreakerTest, TryAcquireReturnsNullWhileInactive) {
 TEST_F(PoolCircuitBreakerTest, RecoveringAdmitsRequests) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     CallMethod(pool.get(), "recover");
     log.push_back(State(pool));
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("acquired " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("acquired " + Render(resource));
       Release(pool, resource);
     });
   }));
@@ -157,11 +157,11 @@ TEST_F(PoolCircuitBreakerTest, SettingAndClearingTheStrategyHasNoSideEffects) {
   StrategyRecord record;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zv strategy = NewRecordingStrategy(&record);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval strategy = NewRecordingStrategy(&record);
     SetStrategy(pool, strategy.get());
     EXPECT_EQ(TakeExceptionText(), "");
-    Zv null_strategy = Zv::Null();
+    Zval null_strategy = Zval::Null();
     SetStrategy(pool, null_strategy.get());
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_EQ(State(pool), "ACTIVE");
@@ -174,14 +174,14 @@ TEST_F(PoolCircuitBreakerTest, SuccessfulReleaseReportsSuccessWithThePool) {
   StrategyRecord record;
   int made = 0;
   zend_object* pool_object = nullptr;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     pool_object = pool.obj();
-    Zv strategy = NewRecordingStrategy(&record);
+    Zval strategy = NewRecordingStrategy(&record);
     SetStrategy(pool, strategy.get());
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Release(pool, resource);
     });
   }));
@@ -197,13 +197,13 @@ TEST_F(PoolCircuitBreakerTest, RejectedReleaseReportsValidationFailure) {
   StrategyRecord record;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .before_release = [](mock_zend::Call& call) {
-                            ZVAL_FALSE(call.result());
-                          }});
-    Zv strategy = NewRecordingStrategy(&record);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .before_release = [](mock_zend::Call& call) {
+                              ZVAL_FALSE(call.result());
+                            }});
+    Zval strategy = NewRecordingStrategy(&record);
     SetStrategy(pool, strategy.get());
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     Release(pool, resource);
   }));
   EXPECT_EQ(record.failure, 1);
@@ -217,18 +217,18 @@ TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
   Log log;
   int made = 0;
   bool released = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       YieldTimes(2);
       Release(pool, resource);  // reserves the resource for W1
       released = true;
     });
     for (const char* name : {"W1", "W2"}) {
       Spawn([&, name] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         log.push_back(std::string(name) + " " + TakeExceptionClass());
         EXPECT_POOL_INVARIANTS(pool, made);
       });
@@ -242,8 +242,8 @@ TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
   // No reservation is left: once active again, the idle resource is open
   // to a caller that never waited.
   CallMethod(pool.get(), "activate");
-  Zv probe = TryAcquire(pool);
-  EXPECT_EQ(Str(probe), "1");
+  Zval probe = TryAcquire(pool);
+  EXPECT_EQ(Render(probe), "1");
   Release(pool, probe);
 }
 
@@ -252,10 +252,10 @@ TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
   record.throws = true;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zv strategy = NewRecordingStrategy(&record);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval strategy = NewRecordingStrategy(&record);
     SetStrategy(pool, strategy.get());
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     Release(pool, resource);
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_EQ(IdleCount(pool), 1);
@@ -266,14 +266,14 @@ TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
 TEST_F(PoolCircuitBreakerTest, ParkedWaitersAreNotWokenByDeactivate) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Zv held = Acquire(pool);
+    Zval held = Acquire(pool);
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("waiter " +
-                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+      Zval resource = Acquire(pool);
+      log.push_back("waiter " + (resource.undef() ? TakeExceptionClass()
+                                                  : Render(resource)));
       if (!resource.undef()) Release(pool, resource);
     });
     Yield();
@@ -290,12 +290,12 @@ TEST_F(PoolCircuitBreakerTest, ShouldRecoverIsNeverCalled) {
   StrategyRecord record;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zv strategy = NewRecordingStrategy(&record);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval strategy = NewRecordingStrategy(&record);
     SetStrategy(pool, strategy.get());
     CallMethod(pool.get(), "deactivate");
     TryAcquire(pool);
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     TakeExceptionText();
     CallMethod(pool.get(), "recover");
     resource = Acquire(pool);
@@ -308,8 +308,8 @@ TEST_F(PoolCircuitBreakerTest, ShouldRecoverIsNeverCalled) {
 TEST_F(PoolCircuitBreakerTest, StrategyMustImplementTheInterface) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zv not_a_strategy = NewObject(1);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval not_a_strategy = NewObject(1);
     SetStrategy(pool, not_a_strategy.get());
     const std::string error = TakeExceptionText();
     EXPECT_NE(error.find("TypeError"), std::string::npos) << error;

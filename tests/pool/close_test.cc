@@ -16,10 +16,10 @@ TEST_F(PoolCloseTest, CloseDestroysIdleResourcesInOrder) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .destructor = CountingDestructor(&destroyed, &log),
-                          .min = 2,
-                          .max = 5});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .destructor = CountingDestructor(&destroyed, &log),
+                            .min = 2,
+                            .max = 5});
     log.push_back("idle=" + std::to_string(IdleCount(pool)) +
                   (IsClosed(pool) ? " closed" : " open"));
     Close(pool);
@@ -33,12 +33,12 @@ TEST_F(PoolCloseTest, CloseDestroysIdleResourcesInOrder) {
 TEST_F(PoolCloseTest, AcquireOnAClosedPoolThrows) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made)});
     Close(pool);
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       log.push_back(TakeExceptionText());
     });
     log.push_back("Done");
@@ -53,9 +53,9 @@ TEST_F(PoolCloseTest, DoubleCloseIsANoOp) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .destructor = CountingDestructor(&destroyed, &log),
-                          .min = 1});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .destructor = CountingDestructor(&destroyed, &log),
+                            .min = 1});
     Close(pool);
     EXPECT_TRUE(IsClosed(pool));
     Close(pool);
@@ -71,9 +71,10 @@ TEST_F(PoolCloseTest, ReleaseIntoAClosedPoolDestroysTheResource) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .destructor = CountingDestructor(&destroyed, &log)});
-    Zv resource = Acquire(pool);
+    Zval pool =
+        NewPhpPool({.factory = CountingFactory(&made),
+                    .destructor = CountingDestructor(&destroyed, &log)});
+    Zval resource = Acquire(pool);
     Close(pool);
     log.push_back("closed");
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
@@ -91,9 +92,10 @@ TEST_F(PoolCloseTest, DestroyingThePoolObjectClosesThePool) {
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     auto function = [&] {
-      Zv pool = NewPhpPool({.factory = CountingFactory(&made, &log),
-                            .destructor = CountingDestructor(&destroyed, &log),
-                            .min = 2});
+      Zval pool =
+          NewPhpPool({.factory = CountingFactory(&made, &log),
+                      .destructor = CountingDestructor(&destroyed, &log),
+                      .min = 2});
       EXPECT_POOL_INVARIANTS(pool, made - destroyed);
     };  // the local goes out of scope here
     function();
@@ -107,14 +109,14 @@ TEST_F(PoolCloseTest, DestroyingThePoolObjectClosesThePool) {
 TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
   Log log;
   int made = 0;
-  Zv pool;
-  Zv held;
+  Zval pool;
+  Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     held = TryAcquire(pool);
     Spawn([&] {
       log.push_back("Waiter: trying to acquire");
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       zend_object* exception = mock_zend::TakeException();
       ASSERT_NE(exception, nullptr);
       log.push_back("Waiter: " + mock_zend::ExceptionMessage(exception));
@@ -137,14 +139,14 @@ TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
 TEST_F(PoolCloseTest, CloseWakesAllWaiters) {
   Log log;
   int made = 0;
-  Zv pool;
-  Zv held;
+  Zval pool;
+  Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     held = TryAcquire(pool);
     for (const char* name : {"W1", "W2", "W3"}) {
       Spawn([&, name] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         log.push_back(std::string(name) + " " + TakeExceptionText());
       });
     }
@@ -169,10 +171,11 @@ TEST_F(PoolCloseTest, CloseDuringUnwindKeepsTheInFlightException) {
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     auto function = [&] {
-      Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                            .destructor = CountingDestructor(&destroyed, &log),
-                            .min = 1,
-                            .max = 2});
+      Zval pool =
+          NewPhpPool({.factory = CountingFactory(&made),
+                      .destructor = CountingDestructor(&destroyed, &log),
+                      .min = 1,
+                      .max = 2});
       ThrowRuntime("boom");
     };  // the pool dies while 'boom' is in flight
     function();
@@ -186,7 +189,7 @@ TEST_F(PoolCloseTest, DestructorErrorDuringUnwindIsChainedBehindInFlight) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
     auto function = [&] {
-      Zv pool = NewPhpPool(
+      Zval pool = NewPhpPool(
           {.factory = CountingFactory(&made),
            .destructor =
                [](mock_zend::Call&) { ThrowRuntime("destructor failed"); },
@@ -209,12 +212,12 @@ TEST_F(PoolCloseTest, EveryIdleResourceIsDestroyedEvenIfDestructorsThrow) {
   int made = 0;
   Log log;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
                     .destructor =
                         [&log](mock_zend::Call& call) {
-                          log.push_back("destroy(" + Str(call.arg(0)) + ")");
-                          ThrowRuntime("failed " + Str(call.arg(0)));
+                          log.push_back("destroy(" + Render(call.arg(0)) + ")");
+                          ThrowRuntime("failed " + Render(call.arg(0)));
                         },
                     .min = 3});
     Close(pool);
@@ -238,19 +241,19 @@ TEST_F(PoolCloseTest, CloseWithAReservedResourceDestroysItOnce) {
   int made = 0;
   int destroyed = 0;
   bool released = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
                        .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       YieldTimes(2);
       Release(pool, resource);  // reserves the resource for the waiter
       released = true;
     });
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       log.push_back("Waiter " + TakeExceptionClass());
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
@@ -267,11 +270,11 @@ TEST_F(PoolCloseTest, LentResourcesAreDestroyedWhenReleasedAfterClose) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .destructor = CountingDestructor(&destroyed),
-                          .max = 3});
-    Zv a = Acquire(pool);
-    Zv b = Acquire(pool);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .destructor = CountingDestructor(&destroyed),
+                            .max = 3});
+    Zval a = Acquire(pool);
+    Zval b = Acquire(pool);
     Close(pool);
     EXPECT_EQ(ActiveCount(pool), 2);
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);

@@ -13,7 +13,7 @@ using PoolCreationTest = PoolTest;
 TEST_F(PoolCreationTest, FactoryOnlyPoolStartsEmptyAndNeverCallsTheFactory) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     ASSERT_FALSE(pool.undef()) << TakeExceptionText();
     EXPECT_POOL_INVARIANTS(pool, made);
     EXPECT_EQ(Count(pool), 0);
@@ -29,7 +29,7 @@ TEST_F(PoolCreationTest, PreWarmsMinResourcesBeforeTheConstructorReturns) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made, &log), .min = 3, .max = 5});
     log.push_back("constructed");
     EXPECT_POOL_INVARIANTS(pool, made);
@@ -63,7 +63,7 @@ TEST_F(PoolCreationTest, RejectsInvalidSizesWithExactValueErrors) {
          "($healthcheckInterval) must be >= 0"},
     };
     for (const Case& c : cases) {
-      Zv pool = NewPhpPool(c.spec);
+      Zval pool = NewPhpPool(c.spec);
       EXPECT_TRUE(pool.undef());
       EXPECT_EQ(TakeExceptionText(), c.error);
     }
@@ -90,17 +90,17 @@ TEST_F(PoolCreationTest, ResourcesOfEveryValueTypeComeBackUnchanged) {
     const uint8_t types[] = {IS_LONG, IS_STRING, IS_ARRAY, IS_DOUBLE, IS_TRUE};
     for (int i = 0; i < 5; i++) {
       Maker maker = makers[i].first;
-      Zv pool = NewPhpPool(
+      Zval pool = NewPhpPool(
           {.factory = [maker](mock_zend::Call& call) { maker(call.result()); },
            .max = 1});
-      Zv resource = TryAcquire(pool);
+      Zval resource = TryAcquire(pool);
       ASSERT_EQ(resource.type(), types[i]) << makers[i].second;
       switch (types[i]) {
         case IS_LONG:
           EXPECT_EQ(resource.lval(), 42);
           break;
         case IS_STRING:
-          EXPECT_EQ(Str(resource), "'hello'");
+          EXPECT_EQ(Render(resource), "'hello'");
           break;
         case IS_ARRAY: {
           HashTable* ht = Z_ARRVAL_P(resource.get());
@@ -129,18 +129,18 @@ TEST_F(PoolCreationTest, ResourcesOfEveryValueTypeComeBackUnchanged) {
 TEST_F(PoolCreationTest, PreWarmStopsAtTheFirstFactoryException) {
   int calls = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory =
-                              [&calls](mock_zend::Call& call) {
-                                ++calls;
-                                if (calls == 2) {
-                                  ThrowRuntime("Factory failed at " +
-                                               std::to_string(calls));
-                                  return;
-                                }
-                                ZVAL_LONG(call.result(), calls);
-                              },
-                          .min = 5,
-                          .max = 10});
+    Zval pool = NewPhpPool({.factory =
+                                [&calls](mock_zend::Call& call) {
+                                  ++calls;
+                                  if (calls == 2) {
+                                    ThrowRuntime("Factory failed at " +
+                                                 std::to_string(calls));
+                                    return;
+                                  }
+                                  ZVAL_LONG(call.result(), calls);
+                                },
+                            .min = 5,
+                            .max = 10});
     EXPECT_TRUE(pool.undef());
     EXPECT_EQ(TakeExceptionText(), "RuntimeException: Factory failed at 2");
   }));
@@ -152,18 +152,18 @@ TEST_F(PoolCreationTest, FactoryExceptionDuringPreWarmPropagates) {
   int calls = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory =
-                              [&calls](mock_zend::Call& call) {
-                                ++calls;
-                                if (calls >= 2) {
-                                  ThrowRuntime("no more");
-                                  return;
-                                }
-                                ZVAL_LONG(call.result(), calls);
-                              },
-                          .destructor = CountingDestructor(&destroyed),
-                          .min = 3,
-                          .max = 5});
+    Zval pool = NewPhpPool({.factory =
+                                [&calls](mock_zend::Call& call) {
+                                  ++calls;
+                                  if (calls >= 2) {
+                                    ThrowRuntime("no more");
+                                    return;
+                                  }
+                                  ZVAL_LONG(call.result(), calls);
+                                },
+                            .destructor = CountingDestructor(&destroyed),
+                            .min = 3,
+                            .max = 5});
     EXPECT_TRUE(pool.undef());
     EXPECT_EQ(TakeExceptionText(), "RuntimeException: no more");
   }));
@@ -192,7 +192,7 @@ TEST_F(PoolCreationTest, PoolIsFinalCountableAndACircuitBreaker) {
 TEST_F(PoolCreationTest, PoolIsNotCloneable) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made)});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     EXPECT_EQ(pool.obj()->handlers->clone_obj, nullptr);
   }));
 }
@@ -202,7 +202,7 @@ TEST_F(PoolCreationTest, UnconstructedPoolReportsNotInitialized) {
     zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
     zend_class_entry* ce = zend_lookup_class(name);
     zend_string_release(name);
-    Zv pool;
+    Zval pool;
     object_init_ex(pool.get(), ce);
     EXPECT_TRUE(TryAcquire(pool).undef());
     EXPECT_EQ(TakeExceptionText(),
@@ -210,7 +210,7 @@ TEST_F(PoolCreationTest, UnconstructedPoolReportsNotInitialized) {
     EXPECT_TRUE(Acquire(pool).undef());
     EXPECT_EQ(TakeExceptionText(),
               "Async\\PoolException: Pool is not initialized");
-    Zv resource = Zv::Long(1);
+    Zval resource = Zval::Long(1);
     Release(pool, resource);
     EXPECT_EQ(TakeExceptionText(),
               "Async\\PoolException: Pool is not initialized");
@@ -232,7 +232,7 @@ TEST_F(PoolCreationTest, UnconstructedPoolCircuitBreakerReportsNotInitialized) {
     zend_class_entry* ce = zend_lookup_class(name);
     zend_string_release(name);
     ASSERT_NE(ce, nullptr);
-    Zv pool;
+    Zval pool;
     object_init_ex(pool.get(), ce);
     Log log;
     for (const char* method :
@@ -240,7 +240,7 @@ TEST_F(PoolCreationTest, UnconstructedPoolCircuitBreakerReportsNotInitialized) {
       CallMethod(pool.get(), method);
       log.push_back(std::string(method) + ": " + TakeExceptionText());
     }
-    Zv null = Zv::Null();
+    Zval null = Zval::Null();
     CallMethod(pool.get(), "setCircuitBreakerStrategy", {null.get()});
     log.push_back("setCircuitBreakerStrategy: " + TakeExceptionText());
     EXPECT_EQ(Joined(log),

@@ -15,12 +15,12 @@ TEST_F(PoolFactoryDestructorTest, DestructorRunsOnCloseNotOnRelease) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made, &log),
-                          .destructor = CountingDestructor(&destroyed, &log),
-                          .min = 1,
-                          .max = 2});
-    Zv resource = TryAcquire(pool);
-    log.push_back("acquired " + Str(resource));
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
+                            .destructor = CountingDestructor(&destroyed, &log),
+                            .min = 1,
+                            .max = 2});
+    Zval resource = TryAcquire(pool);
+    log.push_back("acquired " + Render(resource));
     Release(pool, resource);
     log.push_back("released");
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
@@ -34,9 +34,9 @@ TEST_F(PoolFactoryDestructorTest, DestructorRunsOnCloseNotOnRelease) {
 // A3 017
 TEST_F(PoolFactoryDestructorTest, FactoryExceptionReachesTryAcquire) {
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory = [](mock_zend::Call&) { ThrowRuntime("Factory failed"); }});
-    Zv resource = TryAcquire(pool);
+    Zval resource = TryAcquire(pool);
     EXPECT_TRUE(resource.undef());
     EXPECT_EQ(TakeExceptionText(), "RuntimeException: Factory failed");
     EXPECT_POOL_INVARIANTS(pool, 0);
@@ -48,11 +48,11 @@ TEST_F(PoolFactoryDestructorTest, DestructorExceptionPropagatesFromClose) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
                     .destructor =
                         [&log](mock_zend::Call& call) {
-                          log.push_back("destroy(" + Str(call.arg(0)) + ")");
+                          log.push_back("destroy(" + Render(call.arg(0)) + ")");
                           ThrowRuntime("Destructor failed");
                         },
                     .min = 1});
@@ -71,22 +71,22 @@ TEST_F(PoolFactoryDestructorTest, ClosureCallbacksRunInLifecycleOrder) {
   EXPECT_TRUE(RunMain([&] {
     auto logging_true = [&log](const char* name) {
       return [&log, name](mock_zend::Call& call) {
-        log.push_back(std::string(name) + "(" + Str(call.arg(0)) + ")");
+        log.push_back(std::string(name) + "(" + Render(call.arg(0)) + ")");
         ZVAL_TRUE(call.result());
       };
     };
-    Zv pool =
-        NewPhpPool({.factory = CountingFactory(&made, &log),
-                    .destructor =
-                        [&log](mock_zend::Call& call) {
-                          log.push_back("destructor(" + Str(call.arg(0)) + ")");
-                        },
-                    .before_acquire = logging_true("beforeAcquire"),
-                    .before_release = logging_true("beforeRelease"),
-                    .min = 1,
-                    .max = 2});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
+                            .destructor =
+                                [&log](mock_zend::Call& call) {
+                                  log.push_back("destructor(" +
+                                                Render(call.arg(0)) + ")");
+                                },
+                            .before_acquire = logging_true("beforeAcquire"),
+                            .before_release = logging_true("beforeRelease"),
+                            .min = 1,
+                            .max = 2});
     log.push_back("---acquire---");
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     log.push_back("---release---");
     Release(pool, resource);
     log.push_back("---close---");
@@ -102,7 +102,7 @@ TEST_F(PoolFactoryDestructorTest, ClosureCallbacksRunInLifecycleOrder) {
 TEST_F(PoolFactoryDestructorTest, FailedFactoriesLeaveNoPhantomSlot) {
   Log log;
   int calls = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&calls](mock_zend::Call& call) {
@@ -117,7 +117,7 @@ TEST_F(PoolFactoryDestructorTest, FailedFactoriesLeaveNoPhantomSlot) {
                        .max = 2});
     for (int i = 0; i < 3; i++) {
       zend_coroutine_t* worker = Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         if (resource.undef()) {
           log.push_back("caught " + TakeExceptionText());
         } else {
@@ -140,8 +140,8 @@ TEST_F(PoolFactoryDestructorTest, FailedFactoriesLeaveNoPhantomSlot) {
 
 TEST_F(PoolFactoryDestructorTest, FactoryReturningNothingYieldsNull) {
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = [](mock_zend::Call&) {}, .max = 1});
-    Zv resource = TryAcquire(pool);
+    Zval pool = NewPhpPool({.factory = [](mock_zend::Call&) {}, .max = 1});
+    Zval resource = TryAcquire(pool);
     EXPECT_TRUE(resource.is_null());
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_EQ(ActiveCount(pool), 1) << "a null resource is still lent out";
@@ -153,17 +153,17 @@ TEST_F(PoolFactoryDestructorTest, FactoryReturningNothingYieldsNull) {
 TEST_F(PoolFactoryDestructorTest, DestructorGetsItsOwnReferenceAndPoolDropsIt) {
   uint32_t refcount_in_destructor = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory =
-                              [](mock_zend::Call& call) {
-                                Zv object = NewObject(7);
-                                ZVAL_COPY(call.result(), object.get());
-                              },
-                          .destructor =
-                              [&](mock_zend::Call& call) {
-                                refcount_in_destructor =
-                                    Z_REFCOUNT_P(call.arg(0));
-                              },
-                          .min = 1});
+    Zval pool = NewPhpPool({.factory =
+                                [](mock_zend::Call& call) {
+                                  Zval object = NewObject(7);
+                                  ZVAL_COPY(call.result(), object.get());
+                                },
+                            .destructor =
+                                [&](mock_zend::Call& call) {
+                                  refcount_in_destructor =
+                                      Z_REFCOUNT_P(call.arg(0));
+                                },
+                            .min = 1});
     Close(pool);
   }));
   // The ring's reference and the argument's.

@@ -21,13 +21,13 @@ TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
   constexpr int kRounds = 4;
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int id = 0; id < kWorkers; id++) {
       Spawn([&, id] {
         for (int round = 0; round < kRounds; round++) {
-          Zv resource = Acquire(pool);
+          Zval resource = Acquire(pool);
           log.push_back(std::to_string(id));
           EXPECT_POOL_INVARIANTS(pool, made);
           Yield();
@@ -50,15 +50,15 @@ TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
 TEST_F(PoolFailureModesTest, TimedOutMiddleWaiterKeepsTheOrderOfTheOthers) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Zv held = Acquire(pool);
+    Zval held = Acquire(pool);
     const std::pair<const char*, zend_long> waiters[] = {
         {"W1", 0}, {"W2", 2}, {"W3", 0}, {"W4", 0}};
     for (const auto& [name, timeout] : waiters) {
       Spawn([&, name = name, timeout = timeout] {
-        Zv resource = Acquire(pool, timeout);
+        Zval resource = Acquire(pool, timeout);
         log.push_back(std::string(name) + " " +
                       (resource.undef() ? TakeExceptionClass() : "served"));
         if (!resource.undef()) {
@@ -126,7 +126,7 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
     CoroutineRef w1(Spawn([&, pool] {
       zval r;
       if (ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 5)) {
-        log.push_back("W1 got " + Str(&r));
+        log.push_back("W1 got " + Render(&r));
         ZEND_ASYNC_POOL_RELEASE(pool, &r);
       } else {
         log.push_back("W1 " + TakeExceptionClass());
@@ -135,7 +135,7 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
     CoroutineRef w2(Spawn([&, pool] {
       zval r;
       if (ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0)) {
-        log.push_back("W2 got " + Str(&r));
+        log.push_back("W2 got " + Render(&r));
         ZEND_ASYNC_POOL_RELEASE(pool, &r);
       } else {
         log.push_back("W2 " + TakeExceptionClass());
@@ -167,7 +167,7 @@ TEST_F(PoolFailureModesTest, CancellationOfTheChosenWaiterHandsThePlaceOn) {
       return [&, pool, name] {
         zval r;
         if (ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0)) {
-          log.push_back(std::string(name) + " got " + Str(&r));
+          log.push_back(std::string(name) + " got " + Render(&r));
           ZEND_ASYNC_POOL_RELEASE(pool, &r);
         } else {
           log.push_back(std::string(name) + " " + TakeExceptionClass());
@@ -194,7 +194,7 @@ TEST_F(PoolFailureModesTest, PermanentlyFailingFactoryWakesEveryWaiter) {
   bool down = false;
   int made = 0;
   int destroyed = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&](mock_zend::Call& call) {
@@ -210,11 +210,11 @@ TEST_F(PoolFailureModesTest, PermanentlyFailingFactoryWakesEveryWaiter) {
                              ZVAL_BOOL(call.result(), !down);
                            },
                        .max = 2});
-    Zv a = Acquire(pool);
-    Zv b = Acquire(pool);
+    Zval a = Acquire(pool);
+    Zval b = Acquire(pool);
     for (int i = 1; i <= 4; i++) {
       Spawn([&, i] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         log.push_back("W" + std::to_string(i) + " " + TakeExceptionText());
         EXPECT_POOL_INVARIANTS(pool, made - destroyed);
       });
@@ -234,9 +234,9 @@ TEST_F(PoolFailureModesTest, PermanentlyFailingFactoryWakesEveryWaiter) {
   // No reservation is left: with the factory back, both places are open to
   // a caller that never waited.
   down = false;
-  Zv first = TryAcquire(pool);
-  Zv second = TryAcquire(pool);
-  EXPECT_EQ(Str(first) + " " + Str(second), "3 4");
+  Zval first = TryAcquire(pool);
+  Zval second = TryAcquire(pool);
+  EXPECT_EQ(Render(first) + " " + Render(second), "3 4");
   Release(pool, first);
   Release(pool, second);
 }
@@ -248,7 +248,7 @@ TEST_F(PoolFailureModesTest, ReleaseBorrowsTheCallersResource) {
   bool accept = false;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory =
                         [](mock_zend::Call& call) {
                           ZVAL_STR(call.result(),
@@ -259,20 +259,20 @@ TEST_F(PoolFailureModesTest, ReleaseBorrowsTheCallersResource) {
                         [&accept](mock_zend::Call& call) {
                           ZVAL_BOOL(call.result(), accept);
                         }});
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     ASSERT_EQ(resource.type(), IS_STRING);
     EXPECT_EQ(Z_REFCOUNT_P(resource.get()), 1u);
     Release(pool, resource);  // rejected
     EXPECT_EQ(destroyed, 1);
     EXPECT_EQ(Z_REFCOUNT_P(resource.get()), 1u);
-    EXPECT_EQ(Str(resource), "'connection'");
+    EXPECT_EQ(Render(resource), "'connection'");
 
     accept = true;
-    Zv second = Acquire(pool);
+    Zval second = Acquire(pool);
     Release(pool, second);  // kept idle: the ring holds its own reference
     EXPECT_EQ(Z_REFCOUNT_P(second.get()), 2u);
     second.Reset();
-    Zv again = Acquire(pool);
+    Zval again = Acquire(pool);
     EXPECT_EQ(Z_REFCOUNT_P(again.get()), 1u) << "moved out of the ring";
     Release(pool, again);
     EXPECT_POOL_INVARIANTS(pool);
@@ -288,9 +288,9 @@ TEST_F(PoolFailureModesTest, CloseWhileWaitersReservationsAndHooksInFlight) {
   int made = 0;
   int destroyed = 0;
   bool slow_release = true;
-  Zv pool;
-  Zv a;  // outlive main: a coroutine releases them after main returned
-  Zv b;
+  Zval pool;
+  Zval a;  // outlive main: a coroutine releases them after main returned
+  Zval b;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed, &log),
@@ -314,7 +314,7 @@ TEST_F(PoolFailureModesTest, CloseWhileWaitersReservationsAndHooksInFlight) {
     });
     for (const char* name : {"W1", "W2"}) {
       Spawn([&, name] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         log.push_back(std::string(name) + " " + TakeExceptionText());
       });
     }
@@ -351,7 +351,7 @@ TEST_F(PoolFailureModesTest, OwnerDroppingThePoolWhileACoroutineWaits) {
       zval r;
       ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
       // The pool is gone now: the resource is the waiter's to dispose of.
-      log.push_back("waiter got " + Str(&r));
+      log.push_back("waiter got " + Render(&r));
     });
     Yield();
     ZEND_ASYNC_POOL_RELEASE(pool, &held);    // idle, reserved for the waiter
@@ -368,9 +368,9 @@ TEST_F(PoolFailureModesTest, NestedAcquireAtMaxOneTimesOut) {
   std::string caught;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Zv outer = Acquire(pool);
-    Zv inner = Acquire(pool, 5);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Zval outer = Acquire(pool);
+    Zval inner = Acquire(pool, 5);
     caught = TakeExceptionClass();
     Release(pool, outer);
   }));
@@ -382,12 +382,12 @@ TEST_F(PoolFailureModesTest, NestedAcquireAtMaxOneTimesOut) {
 TEST_F(PoolFailureModesTest, NestedAcquireWithoutTimeoutIsADetectedDeadlock) {
   std::string caught;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_FALSE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv outer = Acquire(pool);
-      Zv inner = Acquire(pool);
+      Zval outer = Acquire(pool);
+      Zval inner = Acquire(pool);
       caught = TakeExceptionClass();
       Release(pool, outer);
     });

@@ -13,8 +13,8 @@ using PoolGcTest = PoolTest;
 // A stdClass "holder" with the pool in its property `pool`, and a closure
 // that uses the holder: holder -> Pool -> closure -> holder.
 struct Cycle {
-  Zv holder;
-  Zv closure;
+  Zval holder;
+  Zval closure;
 };
 
 Cycle NewCycle(mock_zend::NativeBody body) {
@@ -32,12 +32,12 @@ TEST_F(PoolGcTest, CycleThroughTheFactoryIsCollected) {
   EXPECT_TRUE(RunMain([&] {
     Cycle cycle =
         NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });
-    Zv destructor;
+    Zval destructor;
     mock_zend::MakeCallable(destructor.get(), CountingDestructor(&destroyed));
-    Zv min = Zv::Long(1);
-    Zv null = Zv::Null();
-    Zv pool = ConstructPool({cycle.closure.get(), destructor.get(), null.get(),
-                             null.get(), null.get(), min.get()});
+    Zval min = Zval::Long(1);
+    Zval null = Zval::Null();
+    Zval pool = ConstructPool({cycle.closure.get(), destructor.get(),
+                               null.get(), null.get(), null.get(), min.get()});
     ASSERT_FALSE(pool.undef()) << TakeExceptionText();
     zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
                          pool.get());
@@ -61,15 +61,15 @@ TEST_F(PoolGcTest, CyclesThroughEveryCallableAndTheStrategyAreCollected) {
       SCOPED_TRACE("position " + std::to_string(position));
       Cycle cycle =
           NewCycle([](mock_zend::Call& call) { ZVAL_TRUE(call.result()); });
-      Zv factory;
+      Zval factory;
       mock_zend::MakeCallable(factory.get(), [](mock_zend::Call& call) {
         ZVAL_LONG(call.result(), 1);
       });
-      Zv null = Zv::Null();
+      Zval null = Zval::Null();
       std::vector<zval*> args = {factory.get(), null.get(), null.get(),
                                  null.get(), null.get()};
       if (position < 5) args[position] = cycle.closure.get();
-      Zv pool = ConstructPool(args);
+      Zval pool = ConstructPool(args);
       ASSERT_FALSE(pool.undef()) << TakeExceptionText();
       if (position == 5) {
         zend_string* name =
@@ -84,7 +84,7 @@ TEST_F(PoolGcTest, CyclesThroughEveryCallableAndTheStrategyAreCollected) {
                 .Method("reportFailure", [](mock_zend::Call&) {})
                 .Method("shouldRecover", [](mock_zend::Call&) {})
                 .Build();
-        Zv strategy;
+        Zval strategy;
         object_init_ex(strategy.get(), ce);
         zend_update_property(nullptr, strategy.obj(), ZEND_STRL("holder"),
                              cycle.holder.get());

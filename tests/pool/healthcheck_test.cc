@@ -18,7 +18,7 @@ TEST_F(PoolHealthcheckTest, UnhealthyIdleResourceIsReplacedToKeepMin) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made),
          .destructor = CountingDestructor(&destroyed, &destroyed_log),
          .healthcheck =
@@ -50,7 +50,7 @@ TEST_F(PoolHealthcheckTest, HealthcheckExceptionMeansUnhealthyAndIsSwallowed) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made),
          .destructor = CountingDestructor(&destroyed, &destroyed_log),
          .healthcheck =
@@ -78,7 +78,7 @@ TEST_F(PoolHealthcheckTest, ResourceCountsAsActiveWhileChecked) {
   std::vector<std::string> seen;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool;
+    Zval pool;
     pool =
         NewPhpPool({.factory = CountingFactory(&made),
                     .healthcheck =
@@ -100,15 +100,15 @@ TEST_F(PoolHealthcheckTest, OnlyIdleResourcesAreChecked) {
   std::vector<zend_long> checked;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .healthcheck =
-                              [&](mock_zend::Call& call) {
-                                checked.push_back(Z_LVAL_P(call.arg(0)));
-                                ZVAL_TRUE(call.result());
-                              },
-                          .min = 2,
-                          .healthcheck_interval = 2});
-    Zv lent = Acquire(pool);  // resource 1
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .healthcheck =
+                                [&](mock_zend::Call& call) {
+                                  checked.push_back(Z_LVAL_P(call.arg(0)));
+                                  ZVAL_TRUE(call.result());
+                                },
+                            .min = 2,
+                            .healthcheck_interval = 2});
+    Zval lent = Acquire(pool);  // resource 1
     Delay(15);
     Release(pool, lent);
   }));
@@ -118,7 +118,7 @@ TEST_F(PoolHealthcheckTest, OnlyIdleResourcesAreChecked) {
 
 TEST_F(PoolHealthcheckTest, HiddenTimerDoesNotKeepTheRequestAlive) {
   int made = 0;
-  Zv pool;
+  Zval pool;
   // Main ends at once although the pool (and its periodic timer) lives on.
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
@@ -135,9 +135,9 @@ TEST_F(PoolHealthcheckTest, NoTimerWithoutHealthcheckOrInterval) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
     const unsigned int events_before = ZEND_ASYNC_ACTIVE_EVENT_COUNT;
-    Zv with_interval_only = NewPhpPool(
+    Zval with_interval_only = NewPhpPool(
         {.factory = CountingFactory(&made), .healthcheck_interval = 5});
-    Zv with_check_only =
+    Zval with_check_only =
         NewPhpPool({.factory = CountingFactory(&made),
                     .healthcheck = [](mock_zend::Call&) { FAIL(); }});
     Delay(15);
@@ -149,14 +149,14 @@ TEST_F(PoolHealthcheckTest, CloseStopsTheHealthcheck) {
   int checks = 0;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .healthcheck =
-                              [&checks](mock_zend::Call& call) {
-                                checks++;
-                                ZVAL_TRUE(call.result());
-                              },
-                          .min = 1,
-                          .healthcheck_interval = 2});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .healthcheck =
+                                [&checks](mock_zend::Call& call) {
+                                  checks++;
+                                  ZVAL_TRUE(call.result());
+                                },
+                            .min = 1,
+                            .healthcheck_interval = 2});
     for (int i = 0; i < 100 && checks == 0; i++) Delay(2);
     ASSERT_GT(checks, 0);
     Close(pool);

@@ -18,24 +18,24 @@ TEST_F(PoolHooksTest,
   int destroyed = 0;
   int checks = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory = CountingFactory(&made, &log),
                     .destructor = CountingDestructor(&destroyed, &log),
                     .before_acquire =
                         [&](mock_zend::Call& call) {
                           checks++;
                           log.push_back("check#" + std::to_string(checks) +
-                                        "(" + Str(call.arg(0)) + ")");
+                                        "(" + Render(call.arg(0)) + ")");
                           ZVAL_BOOL(call.result(), checks > 1);
                         },
                     .min = 1,
                     .max = 5});
-    Zv first = Acquire(pool);
-    log.push_back("got " + Str(first));
+    Zval first = Acquire(pool);
+    log.push_back("got " + Render(first));
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
     Release(pool, first);
-    Zv second = Acquire(pool);
-    log.push_back("got " + Str(second));
+    Zval second = Acquire(pool);
+    log.push_back("got " + Render(second));
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
     Release(pool, second);
   }));
@@ -50,16 +50,16 @@ TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made, &log),
-                          .destructor = CountingDestructor(&destroyed, &log),
-                          .before_release =
-                              [&log](mock_zend::Call& call) {
-                                log.push_back("beforeRelease(" +
-                                              Str(call.arg(0)) + ")");
-                                ZVAL_FALSE(call.result());
-                              },
-                          .max = 5});
-    Zv resource = Acquire(pool);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
+                            .destructor = CountingDestructor(&destroyed, &log),
+                            .before_release =
+                                [&log](mock_zend::Call& call) {
+                                  log.push_back("beforeRelease(" +
+                                                Render(call.arg(0)) + ")");
+                                  ZVAL_FALSE(call.result());
+                                },
+                            .max = 5});
+    Zval resource = Acquire(pool);
     log.push_back("idle=" + std::to_string(IdleCount(pool)));
     Release(pool, resource);
     log.push_back("idle=" + std::to_string(IdleCount(pool)) +
@@ -76,18 +76,19 @@ TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made, &log),
-                          .destructor = CountingDestructor(&destroyed, &log),
-                          .before_acquire =
-                              [&log](mock_zend::Call& call) {
-                                log.push_back("beforeAcquire(" +
-                                              Str(call.arg(0)) + ") throws");
-                                ThrowRuntime("validation error");
-                              },
-                          .min = 1,
-                          .max = 2});
-    Zv resource = Acquire(pool);
-    log.push_back("got " + Str(resource));
+    Zval pool =
+        NewPhpPool({.factory = CountingFactory(&made, &log),
+                    .destructor = CountingDestructor(&destroyed, &log),
+                    .before_acquire =
+                        [&log](mock_zend::Call& call) {
+                          log.push_back("beforeAcquire(" + Render(call.arg(0)) +
+                                        ") throws");
+                          ThrowRuntime("validation error");
+                        },
+                    .min = 1,
+                    .max = 2});
+    Zval resource = Acquire(pool);
+    log.push_back("got " + Render(resource));
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
   }));
@@ -101,11 +102,11 @@ TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made),
          .destructor = CountingDestructor(&destroyed, &log),
          .before_release = [](mock_zend::Call&) { ThrowRuntime("broken"); }});
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     Release(pool, resource);
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_EQ(IdleCount(pool), 0);
@@ -119,20 +120,20 @@ TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
 TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made),
          .destructor =
              [](mock_zend::Call& call) {
-               ThrowRuntime("boom destroying #" + Str(call.arg(0)));
+               ThrowRuntime("boom destroying #" + Render(call.arg(0)));
              },
          .before_acquire =
              [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); },
          .min = 1,
          .max = 4});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       log.push_back(TakeExceptionText());
       EXPECT_POOL_INVARIANTS(pool, 0);
     });
@@ -154,14 +155,14 @@ TEST_F(PoolHooksTest, OnlyStrictFalseRejects) {
         [](zval* r) { ZVAL_FALSE(r); },
     };
     int turn = 0;
-    Zv pool = NewPhpPool(
+    Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made),
          .destructor = CountingDestructor(&destroyed),
          .before_release =
              [&](mock_zend::Call& call) { verdicts[turn](call.result()); },
          .max = 1});
     for (turn = 0; turn < 5; turn++) {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Release(pool, resource);
       log.push_back(std::to_string(IdleCount(pool)));
     }

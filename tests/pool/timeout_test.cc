@@ -13,13 +13,13 @@ using PoolTimeoutTest = PoolTest;
 TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
   std::string caught;
   int made = 0;
-  Zv pool;
-  Zv held;
+  Zval pool;
+  Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     held = TryAcquire(pool);
     Spawn([&] {
-      Zv resource = Acquire(pool, 50);
+      Zval resource = Acquire(pool, 50);
       EXPECT_TRUE(resource.undef());
       caught = TakeExceptionText();
       EXPECT_POOL_INVARIANTS(pool, made);
@@ -30,8 +30,8 @@ TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
   Release(pool, held);
   // The timed-out waiter left no reservation behind: the released resource
   // is open to a caller that never waited.
-  Zv again = TryAcquire(pool);
-  EXPECT_EQ(Str(again), "1");
+  Zval again = TryAcquire(pool);
+  EXPECT_EQ(Render(again), "1");
   Release(pool, again);
 }
 
@@ -39,21 +39,21 @@ TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
 TEST_F(PoolTimeoutTest, OneMillisecondTimeoutThenTryAcquireAfterRelease) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("outer got " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("outer got " + Render(resource));
       zend_coroutine_t* inner = Spawn([&] {
-        Zv other = Acquire(pool, 1);
+        Zval other = Acquire(pool, 1);
         log.push_back("inner " +
-                      (other.undef() ? TakeExceptionClass() : Str(other)));
+                      (other.undef() ? TakeExceptionClass() : Render(other)));
       });
       Await(inner);
       Release(pool, resource);
-      Zv again = TryAcquire(pool);
-      log.push_back("tryAcquire " + Str(again));
+      Zval again = TryAcquire(pool);
+      log.push_back("tryAcquire " + Render(again));
       Release(pool, again);
       EXPECT_POOL_INVARIANTS(pool, made);
     });
@@ -66,12 +66,12 @@ TEST_F(PoolTimeoutTest, OneMillisecondTimeoutThenTryAcquireAfterRelease) {
 TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
   Log log;
   int made = 0;
-  Zv pool;
-  Zv held;
+  Zval pool;
+  Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     held = TryAcquire(pool);
-    Zv resource = Acquire(pool, 50);
+    Zval resource = Acquire(pool, 50);
     EXPECT_TRUE(resource.undef());
     zend_object* exception = EG(exception);
     ASSERT_NE(exception, nullptr);
@@ -83,7 +83,7 @@ TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
     EXPECT_FALSE(instanceof_function(exception->ce, pool_exception));
     log.push_back(TakeExceptionClass());
     Close(pool);
-    Zv after = Acquire(pool);
+    Zval after = Acquire(pool);
     EXPECT_TRUE(after.undef());
     log.push_back(TakeExceptionText());
   }));
@@ -96,19 +96,19 @@ TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
 TEST_F(PoolTimeoutTest, ZeroOrNegativeTimeoutWaitsForever) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Delay(20);  // longer than any timeout a 0 could be mistaken for
       Release(pool, resource);
     });
     for (zend_long timeout : {0, -5}) {
       Spawn([&, timeout] {
-        Zv resource = Acquire(pool, timeout);
+        Zval resource = Acquire(pool, timeout);
         log.push_back("timeout " + std::to_string(timeout) + " got " +
-                      Str(resource));
+                      Render(resource));
         Release(pool, resource);
       });
     }
@@ -119,17 +119,17 @@ TEST_F(PoolTimeoutTest, ZeroOrNegativeTimeoutWaitsForever) {
 TEST_F(PoolTimeoutTest, WaiterServedBeforeItsTimeoutKeepsNoTimer) {
   int made = 0;
   std::string got;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Yield();
       Release(pool, resource);
     });
     Spawn([&] {
-      Zv resource = Acquire(pool, 10000);
-      got = Str(resource);
+      Zval resource = Acquire(pool, 10000);
+      got = Render(resource);
       Release(pool, resource);
     });
   }));

@@ -14,15 +14,15 @@ TEST_F(PoolTryAcquireTest, ReturnsResourcesUntilMaxThenNull) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
-    Zv first = TryAcquire(pool);
-    log.push_back(Str(first) + "/" + std::to_string(ActiveCount(pool)));
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+    Zval first = TryAcquire(pool);
+    log.push_back(Render(first) + "/" + std::to_string(ActiveCount(pool)));
     EXPECT_POOL_INVARIANTS(pool, made);
-    Zv second = TryAcquire(pool);
-    log.push_back(Str(second) + "/" + std::to_string(ActiveCount(pool)));
+    Zval second = TryAcquire(pool);
+    log.push_back(Render(second) + "/" + std::to_string(ActiveCount(pool)));
     EXPECT_POOL_INVARIANTS(pool, made);
-    Zv third = TryAcquire(pool);
-    log.push_back(Str(third));
+    Zval third = TryAcquire(pool);
+    log.push_back(Render(third));
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_POOL_INVARIANTS(pool, made);
     Release(pool, first);
@@ -35,9 +35,9 @@ TEST_F(PoolTryAcquireTest, ReturnsResourcesUntilMaxThenNull) {
 TEST_F(PoolTryAcquireTest, ReturnsNullOnAClosedPoolWithoutThrowing) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     Close(pool);
-    Zv resource = TryAcquire(pool);
+    Zval resource = TryAcquire(pool);
     EXPECT_TRUE(resource.is_null());
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_POOL_INVARIANTS(pool);
@@ -49,7 +49,7 @@ TEST_F(PoolTryAcquireTest, AllActiveThenReleaseMakesOneAvailable) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 2});
     auto counts = [&] {
       log.push_back(std::to_string(IdleCount(pool)) + "/" +
@@ -57,16 +57,16 @@ TEST_F(PoolTryAcquireTest, AllActiveThenReleaseMakesOneAvailable) {
       EXPECT_POOL_INVARIANTS(pool, made);
     };
     counts();
-    Zv r1 = TryAcquire(pool);
+    Zval r1 = TryAcquire(pool);
     counts();
-    Zv r2 = TryAcquire(pool);
+    Zval r2 = TryAcquire(pool);
     counts();
-    Zv r3 = TryAcquire(pool);
-    log.push_back(Str(r3));
+    Zval r3 = TryAcquire(pool);
+    log.push_back(Render(r3));
     Release(pool, r1);
     counts();
-    Zv r4 = TryAcquire(pool);
-    log.push_back(Str(r4));
+    Zval r4 = TryAcquire(pool);
+    log.push_back(Render(r4));
     Release(pool, r2);
     Release(pool, r4);
   }));
@@ -78,11 +78,11 @@ TEST_F(PoolTryAcquireTest, NeverSuspends) {
   Log log;
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Zv held = TryAcquire(pool);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+    Zval held = TryAcquire(pool);
     Spawn([&] { log.push_back("other coroutine ran"); });
-    Zv none = TryAcquire(pool);
-    log.push_back("tryAcquire " + Str(none));
+    Zval none = TryAcquire(pool);
+    log.push_back("tryAcquire " + Render(none));
     Release(pool, held);
   }));
   EXPECT_EQ(Joined(log), "tryAcquire null other coroutine ran");
@@ -91,20 +91,20 @@ TEST_F(PoolTryAcquireTest, NeverSuspends) {
 TEST_F(PoolTryAcquireTest, FactoryExceptionStaysPendingAndFreesThePlace) {
   int calls = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory =
-                              [&calls](mock_zend::Call& call) {
-                                if (++calls == 1) {
-                                  ThrowRuntime("down");
-                                  return;
-                                }
-                                ZVAL_LONG(call.result(), calls);
-                              },
-                          .max = 1});
+    Zval pool = NewPhpPool({.factory =
+                                [&calls](mock_zend::Call& call) {
+                                  if (++calls == 1) {
+                                    ThrowRuntime("down");
+                                    return;
+                                  }
+                                  ZVAL_LONG(call.result(), calls);
+                                },
+                            .max = 1});
     EXPECT_TRUE(TryAcquire(pool).undef());
     EXPECT_EQ(TakeExceptionText(), "RuntimeException: down");
     EXPECT_EQ(Count(pool), 0);
-    Zv second = TryAcquire(pool);
-    EXPECT_EQ(Str(second), "2");
+    Zval second = TryAcquire(pool);
+    EXPECT_EQ(Render(second), "2");
     Release(pool, second);
   }));
 }

@@ -13,9 +13,9 @@ using PoolWaitingTest = PoolTest;
 // release() reserves the resource for the oldest waiter before it returns,
 // so once `released` holds, a woken waiter holds a reservation and has not
 // run yet.
-void SpawnHolder(Zv& pool, bool& released) {
+void SpawnHolder(Zval& pool, bool& released) {
   Spawn([&pool, &released] {
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     YieldTimes(2);
     Release(pool, resource);
     released = true;
@@ -26,12 +26,12 @@ void SpawnHolder(Zv& pool, bool& released) {
 TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("c1 got " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("c1 got " + Render(resource));
       YieldTimes(2);
       log.push_back("c1 releases");
       Release(pool, resource);
@@ -39,8 +39,8 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
     });
     Spawn([&] {
       log.push_back("c2 sees idle=" + std::to_string(IdleCount(pool)));
-      Zv resource = Acquire(pool);
-      log.push_back("c2 got " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("c2 got " + Render(resource));
       EXPECT_POOL_INVARIANTS(pool, made);
       Release(pool, resource);
     });
@@ -54,18 +54,18 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
 TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       YieldTimes(5);
       Release(pool, resource);
     });
     for (const char* name : {"A", "B", "C"}) {
       Spawn([&, name] {
-        Zv resource = Acquire(pool);
-        log.push_back(std::string(name) + ":" + Str(resource));
+        Zval resource = Acquire(pool);
+        log.push_back(std::string(name) + ":" + Render(resource));
         EXPECT_POOL_INVARIANTS(pool, made);
         Release(pool, resource);
       });
@@ -80,17 +80,17 @@ TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
   int made = 0;
   zend_long holder_result = 0;
   zend_long waiter_result = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       holder_result = resource.lval();
       YieldTimes(2);
       Release(pool, resource);
     });
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       waiter_result = resource.lval();
       Release(pool, resource);
     });
@@ -104,17 +104,17 @@ TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
 TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Yield();
       Release(pool, resource);
     });
     for (const char* name : {"A", "B", "C"}) {
       Spawn([&, name] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         Yield();
         log.push_back(std::string(name) + " served");
         Release(pool, resource);
@@ -130,7 +130,7 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
   Log log;
   int made = 0;
   bool healthy = true;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&made](mock_zend::Call& call) {
@@ -145,7 +145,7 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
                            },
                        .max = 1});
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Delay(12);
       healthy = false;
       Release(pool, resource);
@@ -156,8 +156,8 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
     for (const char* name : {"coro2", "coro3"}) {
       Spawn([&, name] {
         Delay(2);
-        Zv resource = Acquire(pool);
-        log.push_back(std::string(name) + ": acquired r=" + Str(resource));
+        Zval resource = Acquire(pool);
+        log.push_back(std::string(name) + ": acquired r=" + Render(resource));
         Release(pool, resource);
       });
     }
@@ -171,13 +171,13 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
 TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (const char* name : {"A", "B"}) {
       Spawn([&, name] {
         for (int i = 0; i < 3; i++) {
-          Zv resource = Acquire(pool);
+          Zval resource = Acquire(pool);
           log.push_back(std::string(name) + std::to_string(i));
           EXPECT_POOL_INVARIANTS(pool, made);
           Yield();
@@ -194,13 +194,13 @@ TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
 TEST_F(PoolWaitingTest, WaitersServedInOrder) {
   Log log;
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (int id = 0; id < 6; id++) {
       Spawn([&, id] {
         for (int round = 0; round < 3; round++) {
-          Zv resource = Acquire(pool);
+          Zval resource = Acquire(pool);
           log.push_back(std::to_string(id));
           Yield();
           Release(pool, resource);
@@ -219,19 +219,19 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
   Log log;
   int made = 0;
   bool released = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
     CoroutineRef w1(Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("W1 " +
-                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+      Zval resource = Acquire(pool);
+      log.push_back(
+          "W1 " + (resource.undef() ? TakeExceptionClass() : Render(resource)));
       if (!resource.undef()) Release(pool, resource);
     }));
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("W2 acquired " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("W2 acquired " + Render(resource));
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
@@ -250,18 +250,18 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
   Log log;
   int made = 0;
   bool released = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("Waiter acquired " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("Waiter acquired " + Render(resource));
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
-    Zv stolen = TryAcquire(pool);
-    log.push_back("tryAcquire " + Str(stolen));
+    Zval stolen = TryAcquire(pool);
+    log.push_back("tryAcquire " + Render(stolen));
     EXPECT_POOL_INVARIANTS(pool, made);
   }));
   EXPECT_EQ(Joined(log), "tryAcquire null Waiter acquired 1");
@@ -273,14 +273,14 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
   Log log;
   int made = 0;
   bool released = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
     CoroutineRef waiter(Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("waiter " +
-                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+      Zval resource = Acquire(pool);
+      log.push_back("waiter " + (resource.undef() ? TakeExceptionClass()
+                                                  : Render(resource)));
     }));
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     Cancel(waiter.get());
@@ -289,11 +289,11 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
     EXPECT_POOL_INVARIANTS(pool, made);
     // The cancelled waiter's reservation is gone: the idle resource is
     // open to a caller that never waited.
-    Zv probe = TryAcquire(pool);
-    EXPECT_EQ(Str(probe), "1");
+    Zval probe = TryAcquire(pool);
+    EXPECT_EQ(Render(probe), "1");
     Release(pool, probe);
-    Zv later = Acquire(pool);
-    log.push_back("later " + Str(later));
+    Zval later = Acquire(pool);
+    log.push_back("later " + Render(later));
     Release(pool, later);
   }));
   EXPECT_EQ(Joined(log), "waiter Async\\AsyncCancellation later 1");
@@ -307,7 +307,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
   int made = 0;
   int destroyed = 0;
   bool released = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -317,13 +317,13 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
          .max = 1});
     SpawnHolder(pool, released);
     CoroutineRef w1(Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("W1 " +
-                    (resource.undef() ? TakeExceptionClass() : Str(resource)));
+      Zval resource = Acquire(pool);
+      log.push_back(
+          "W1 " + (resource.undef() ? TakeExceptionClass() : Render(resource)));
     }));
     Spawn([&] {
-      Zv resource = Acquire(pool);
-      log.push_back("W2 acquired " + Str(resource));
+      Zval resource = Acquire(pool);
+      log.push_back("W2 acquired " + Render(resource));
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
@@ -343,18 +343,18 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
   Log log;
   int made = 0;
   bool release_now = false;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int i = 0; i < 3; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         while (!release_now) Yield();
         Release(pool, resource);
       });
     }
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       log.push_back("Waiter acquired");
       Release(pool, resource);
     });
@@ -366,14 +366,14 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
     EXPECT_POOL_INVARIANTS(pool, made);
     // Only one resource is reserved (for the waiter): the other two are
     // open to tryAcquire, a third call finds none.
-    Zv surplus[3];
-    for (Zv& taken : surplus) {
+    Zval surplus[3];
+    for (Zval& taken : surplus) {
       taken = TryAcquire(pool);
       log.push_back(taken.is_null() ? "tryAcquire null" : "tryAcquire got");
     }
     EXPECT_POOL_INVARIANTS(pool, made);
     Yield();
-    for (Zv& taken : surplus) {
+    for (Zval& taken : surplus) {
       if (!taken.is_null()) Release(pool, taken);
     }
   }));

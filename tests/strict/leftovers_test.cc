@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "tests/strict/support/strict_test.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 namespace zar::strict_testing {
 namespace {
@@ -26,13 +27,13 @@ zend_async_event_callback_t forgotten = {
 TEST_F(LeftoversTest, NothingIsReportedAfterATidyRequest) {
   RunMain([&] {
     zend_async_pool_t* pool = IntPool(1);
-    trace::CoroutineRef worker(trace::Spawn([&] {
+    zar::testing::CoroutineRef worker(zar::testing::Spawn([&] {
       zval resource;
       ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
-      trace::Delay(1);
+      zar::testing::Delay(1);
       ZEND_ASYNC_POOL_RELEASE(pool, &resource);
     }));
-    trace::Await(worker.get());
+    zar::testing::Await(worker.get());
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   });
   EndRequest();
@@ -71,10 +72,10 @@ TEST_F(LeftoversTest, CoroutineWithACallbackIsListed) {
   ExpectObjectsAliveAtEnd(1);  // the coroutine kept by mistake
   uint32_t handle = 0;
   RunMain([&] {
-    zend_coroutine_t* coroutine = trace::Spawn([] {});
+    zend_coroutine_t* coroutine = zar::testing::Spawn([] {});
     ZEND_ASYNC_EVENT_ADD_REF(&coroutine->event);  // never released
     handle = ZEND_ASYNC_EVENT_TO_OBJECT(&coroutine->event)->handle;
-    trace::Await(coroutine);
+    zar::testing::Await(coroutine);
     // Registered after it finished, never removed.
     coroutine->event.add_callback(&coroutine->event, &forgotten);
   });

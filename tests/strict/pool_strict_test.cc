@@ -9,7 +9,8 @@
 
 #include "pdo_sim/client.h"
 #include "tests/strict/support/strict_test.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"
@@ -120,24 +121,24 @@ TEST_F(PoolStrictTest, RefusedReleaseDoesNotWakeAWaiter) {
     zend_async_pool_t* pool = IntPool(1);
     std::vector<std::string> log;
     zval held;
-    trace::CoroutineRef holder(trace::Spawn([&] {
+    zar::testing::CoroutineRef holder(zar::testing::Spawn([&] {
       ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
-      trace::Yield();  // the waiter parks
+      zar::testing::Yield();  // the waiter parks
       zval stranger;
       ZVAL_LONG(&stranger, 7);
       ZEND_ASYNC_POOL_RELEASE(pool, &stranger);
       log.push_back("after refused: " + Info(&pool->event));
-      trace::Yield();
+      zar::testing::Yield();
       ZEND_ASYNC_POOL_RELEASE(pool, &held);
       log.push_back("after release: " + Info(&pool->event));
     }));
-    trace::CoroutineRef waiter(trace::Spawn([&] {
+    zar::testing::CoroutineRef waiter(zar::testing::Spawn([&] {
       zval resource;
       ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
       log.push_back("waiter got int(" + std::to_string(Z_LVAL(resource)) + ")");
       ZEND_ASYNC_POOL_RELEASE(pool, &resource);
     }));
-    trace::Await(waiter.get());
+    zar::testing::Await(waiter.get());
     EXPECT_EQ(log, (Strings{
                        "after refused: Pool(idle=0, active=1, reserved=0, "
                        "max=1)",

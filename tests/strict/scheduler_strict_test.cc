@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "tests/strict/support/strict_test.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 namespace zar::strict_testing {
 namespace {
@@ -27,17 +28,17 @@ TEST_F(SchedulerStrictTest, SuspendInAMicrotaskIsReportedWithTheCoroutine) {
   microtask_error.clear();
   uint32_t handle = 0;
   RunMain([&] {
-    trace::CoroutineRef worker(trace::Spawn([&] {
+    zar::testing::CoroutineRef worker(zar::testing::Spawn([&] {
       auto* microtask = static_cast<zend_async_microtask_t*>(
           ecalloc(1, sizeof(zend_async_microtask_t)));
       microtask->handler = SuspendingHandler;
       microtask->ref_count = 1;
       ZEND_ASYNC_ADD_MICROTASK(microtask);
       ZEND_ASYNC_MICROTASK_RELEASE(microtask);
-      trace::Yield();  // the microtask runs on this coroutine's switch
+      zar::testing::Yield();  // the microtask runs on this coroutine's switch
     }));
     handle = ZEND_ASYNC_EVENT_TO_OBJECT(&worker.get()->event)->handle;
-    trace::Await(worker.get());
+    zar::testing::Await(worker.get());
   });
   EXPECT_EQ(microtask_error,
             "Error \"Cannot suspend in the scheduler context\"");

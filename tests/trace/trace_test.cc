@@ -18,7 +18,8 @@
 #include "core/extension.h"
 #include "pdo_sim/client.h"
 #include "pdo_sim/mock_driver.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -30,6 +31,7 @@ extern "C" {
 }
 
 namespace zar::trace {
+
 namespace {
 
 using Lines = std::vector<std::string>;
@@ -126,14 +128,16 @@ bool RejectTwo(zend_async_pool_t*, zval* resource) {
 TEST_F(TraceTest, SchedulerEvents) {
   std::string a, b;
   RunTraced([&] {
-    CoroutineRef first(Spawn([] { Yield(); }));
-    CoroutineRef second(Spawn([] { Delay(1000); }));
+    zar::testing::CoroutineRef first(
+        zar::testing::Spawn([] { zar::testing::Yield(); }));
+    zar::testing::CoroutineRef second(
+        zar::testing::Spawn([] { zar::testing::Delay(1000); }));
     a = Id(first.get());
     b = Id(second.get());
-    Yield();  // a runs and yields, b parks on its timer
+    zar::testing::Yield();  // a runs and yields, b parks on its timer
     ZEND_ASYNC_CANCEL(second.get(), nullptr, false);
-    Await(first.get());
-    Await(second.get());
+    zar::testing::Await(first.get());
+    zar::testing::Await(second.get());
   });
   EXPECT_LT(IndexOf("[trace] main launch"), IndexOf("[trace] main spawn " + a));
   EXPECT_LT(IndexOf("[trace] main spawn " + a),
@@ -159,9 +163,10 @@ TEST_F(TraceTest, SchedulerEvents) {
 TEST_F(TraceTest, TimerStartAndFire) {
   std::string a;
   RunTraced([&] {
-    CoroutineRef sleeper(Spawn([] { Delay(1); }));
+    zar::testing::CoroutineRef sleeper(
+        zar::testing::Spawn([] { zar::testing::Delay(1); }));
     a = Id(sleeper.get());
-    Await(sleeper.get());
+    zar::testing::Await(sleeper.get());
   });
   EXPECT_LT(IndexOf("[trace] " + a + " timer start Timer#1 (1ms once)"),
             IndexOf("[trace] scheduler timer fire Timer#1"));
@@ -179,33 +184,36 @@ TEST_F(TraceTest, PoolEvents) {
     ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));  // new int(1)
     zval none;
     EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &none));
-    CoroutineRef first(Spawn([&] {  // waits, is reserved, then cancelled
-      zval resource;
-      EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
-      DropException();
-    }));
-    CoroutineRef second(Spawn([&] {  // gets the place handed on
-      zval resource;
-      ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
-      Yield();  // meanwhile the pool closes
-      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
-    }));
-    CoroutineRef third(Spawn([&] {  // woken by close
-      zval resource;
-      EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
-      DropException();
-    }));
+    zar::testing::CoroutineRef first(
+        zar::testing::Spawn([&] {  // waits, is reserved, then cancelled
+          zval resource;
+          EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+          zar::testing::DropException();
+        }));
+    zar::testing::CoroutineRef second(
+        zar::testing::Spawn([&] {  // gets the place handed on
+          zval resource;
+          ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+          zar::testing::Yield();  // meanwhile the pool closes
+          ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+        }));
+    zar::testing::CoroutineRef third(
+        zar::testing::Spawn([&] {  // woken by close
+          zval resource;
+          EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+          zar::testing::DropException();
+        }));
     a = Id(first.get());
     b = Id(second.get());
     c = Id(third.get());
-    Yield();                                         // all three park
+    zar::testing::Yield();                           // all three park
     ZEND_ASYNC_POOL_RELEASE(pool, &held);            // a is reserved
     ZEND_ASYNC_CANCEL(first.get(), nullptr, false);  // ... and leaves
-    Yield();                                         // a hands on to b
-    Yield();                                         // b takes int(1)
+    zar::testing::Yield();                           // a hands on to b
+    zar::testing::Yield();                           // b takes int(1)
     ZEND_ASYNC_POOL_CLOSE(pool);                     // wakes c
-    Await(second.get());                             // b releases: destroyed
-    Await(third.get());
+    zar::testing::Await(second.get());               // b releases: destroyed
+    zar::testing::Await(third.get());
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
 
     // A second pool: beforeRelease rejects int(2).
@@ -278,7 +286,7 @@ TEST_F(TraceTest, PdoBindPinRelease) {
   RunTraced([&] {
     pdo_sim::Pdo pdo = OpenPooledShop(2);
     ASSERT_TRUE(pdo.ok());
-    CoroutineRef worker(Spawn([&] {
+    zar::testing::CoroutineRef worker(zar::testing::Spawn([&] {
       pdo.BeginTransaction();
       pdo.Exec("INSERT INTO t VALUES (1)");
       pdo.Commit();
@@ -289,7 +297,7 @@ TEST_F(TraceTest, PdoBindPinRelease) {
       pdo.Exec("SET @x = 1");
     }));
     a = Id(worker.get());
-    Await(worker.get());
+    zar::testing::Await(worker.get());
     pdo.Reset();
   });
   const std::string key = a.substr(1);
@@ -308,10 +316,10 @@ TEST_F(TraceTest, PdoPinWhenACoroutineEndsUnderALiveStatement) {
     pdo_sim::Pdo pdo = OpenPooledShop(1);
     ASSERT_TRUE(pdo.ok());
     pdo_sim::Statement outlives;
-    CoroutineRef worker(
-        Spawn([&] { outlives = pdo.Prepare("SELECT id FROM t"); }));
+    zar::testing::CoroutineRef worker(zar::testing::Spawn(
+        [&] { outlives = pdo.Prepare("SELECT id FROM t"); }));
     a = Id(worker.get());
-    Await(worker.get());
+    zar::testing::Await(worker.get());
     outlives.Reset();  // the last statement gives the slot back
     pdo.Reset();
   });
@@ -333,13 +341,13 @@ TEST_F(TraceTest, TracingOffProducesNothing) {
       [](void*) {
         zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
             MakeInt, nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
-        CoroutineRef worker(Spawn([&] {
+        zar::testing::CoroutineRef worker(zar::testing::Spawn([&] {
           zval resource;
           ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0);
-          Delay(1);
+          zar::testing::Delay(1);
           ZEND_ASYNC_POOL_RELEASE(pool, &resource);
         }));
-        Await(worker.get());
+        zar::testing::Await(worker.get());
         ZEND_ASYNC_EVENT_RELEASE(&pool->event);
       },
       nullptr);

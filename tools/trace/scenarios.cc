@@ -2,8 +2,9 @@
 //
 // Each scenario is a main script over the ABI: the C pool API
 // (ZEND_ASYNC_NEW_POOL with C handlers that make int(1), int(2), ...), the
-// coroutine helpers of coroutines.h, and for PDO the pdo_sim client with
-// the mock driver. Notes ("#   ...") say what the script does next; the
+// coroutine helpers of ZendAsyncRef::testing, and for PDO the pdo_sim
+// client with the mock driver. Notes ("#   ...") say what the script does next;
+// the
 // "[trace]" lines are what the implementation did.
 
 #include "tools/trace/scenarios.h"
@@ -15,7 +16,8 @@
 #include "mock_zend/lifecycle.h"
 #include "pdo_sim/client.h"
 #include "pdo_sim/mock_driver.h"
-#include "tools/trace/coroutines.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -24,6 +26,14 @@ extern "C" {
 }
 
 namespace zar::trace {
+
+using zar::testing::Await;
+using zar::testing::CoroutineRef;
+using zar::testing::Delay;
+using zar::testing::DropException;
+using zar::testing::Spawn;
+using zar::testing::Yield;
+
 namespace {
 
 // ---- Helpers ----------------------------------------------------------------

@@ -28,58 +28,18 @@
 #include <variant>
 #include <vector>
 
+#include "mock_zend/zval.h"
+
 extern "C" {
 #include "ext/pdo/php_pdo_driver.h"
 }
 
 namespace pdo_sim {
 
-// An owned zval (UNDEF when empty); movable, not copyable.
-class Zval {
- public:
-  Zval() { ZVAL_UNDEF(&value_); }
-  ~Zval() { zval_ptr_dtor(&value_); }
-  Zval(Zval&& other) noexcept {
-    ZVAL_COPY_VALUE(&value_, &other.value_);
-    ZVAL_UNDEF(&other.value_);
-  }
-  Zval& operator=(Zval&& other) noexcept {
-    if (this != &other) {
-      zval_ptr_dtor(&value_);
-      ZVAL_COPY_VALUE(&value_, &other.value_);
-      ZVAL_UNDEF(&other.value_);
-    }
-    return *this;
-  }
-  Zval(const Zval&) = delete;
-  Zval& operator=(const Zval&) = delete;
-
-  // Takes over the reference `value` holds (it is left UNDEF).
-  static Zval Adopt(zval* value);
-  // A new reference to `value`.
-  static Zval Copy(const zval* value);
-
-  zval* get() { return &value_; }
-  const zval* get() const { return &value_; }
-  uint8_t type() const { return Z_TYPE(value_); }
-  bool undef() const { return Z_ISUNDEF(value_); }
-  bool is_null() const { return Z_TYPE(value_) == IS_NULL; }
-  bool is_false() const { return Z_TYPE(value_) == IS_FALSE; }
-  bool is_true() const { return Z_TYPE(value_) == IS_TRUE; }
-  // REQUIRES: an int.
-  zend_long lval() const { return Z_LVAL(value_); }
-  // The string value, or "" when not a string.
-  std::string str() const;
-  // An array element (borrowed; nullptr when absent or not an array).
-  const zval* at(zend_ulong index) const;
-  const zval* at(const std::string& key) const;
-  // Array length, or 0.
-  uint32_t size() const;
-  void Reset();
-
- private:
-  zval value_;
-};
+// An owned zval and the short rendering of values for messages and joined
+// logs ("42", "'text'", "null", "[1, 'a']").
+using mock_zend::Render;
+using mock_zend::Zval;
 
 // A value passed to PHP: null, bool, int, float or string.
 using Param = std::variant<std::nullptr_t, bool, zend_long, int, double,
@@ -161,10 +121,6 @@ class Statement {
  private:
   Zval value_;
 };
-
-// "42", "'text'", "null", "false", "true", "[1, 'a']" - for messages and
-// joined logs.
-std::string Render(const zval* value);
 
 }  // namespace pdo_sim
 

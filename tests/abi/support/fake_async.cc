@@ -288,24 +288,4 @@ zend_coroutine_t MakeCoroutine() {
   return coroutine;
 }
 
-std::vector<std::string> ErrorLog() {
-  std::vector<std::string> lines;
-  for (const mock_zend::ReportedError& error : mock_zend::ReportedErrors()) {
-    lines.push_back(mock_zend::ErrorLevelName(error.type) + ": " +
-                    error.message);
-  }
-  return lines;
-}
-
-std::string TakeExceptionText() {
-  zend_object* exception = mock_zend::TakeException();
-  if (exception == nullptr) {
-    return "";
-  }
-  std::string text = mock_zend::ClassName(exception) + ": " +
-                     mock_zend::ExceptionMessage(exception);
-  OBJ_RELEASE(exception);
-  return text;
-}
-
 }  // namespace zar::abi_testing

@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "zend_async_ref/testing/exceptions.h"
+
 extern "C" {
 #include "Zend/zend_async_API.h"
 #include "php.h"
@@ -138,12 +140,10 @@ zend_class_entry* ObjectEventClass();
 // A zeroed coroutine struct (a test's stand-in for one the scheduler made).
 zend_coroutine_t MakeCoroutine();
 
-// Reported errors as "E_LEVEL: message" lines.
-std::vector<std::string> ErrorLog();
-
-// Takes EG(exception) and renders it "Class: message" (or "" when none);
-// the exception is released.
-std::string TakeExceptionText();
+// Reported errors as "E_LEVEL: message" lines; EG(exception) taken and
+// rendered "Class: message" (ZendAsyncRef::testing).
+using zar::testing::ErrorLog;
+using zar::testing::TakeExceptionText;
 
 }  // namespace zar::abi_testing
 

@@ -16,12 +16,12 @@ void PdoTest::SetUp() {
   char pattern[] = "/tmp/zar_pdo_XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   temp_dir_ = pattern;
-  EngineTest::SetUp();
+  RequestFixture::SetUp();
   mock_zend::ClearReportedErrors();
 }
 
 void PdoTest::TearDown() {
-  EngineTest::TearDown();
+  RequestFixture::TearDown();
   EXPECT_EQ(pdo_sim::mock::LiveConnections(), 0u)
       << "mock connections still open after the request";
   const pdo_sim::sqlite::Stats stats = pdo_sim::sqlite::GetStats();

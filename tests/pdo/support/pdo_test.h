@@ -6,7 +6,7 @@
 // APIs (pdo_sim/mock_driver.h, pdo_sim/sqlite_driver.h). Coroutines come
 // from the pool tests' helpers (Spawn, Yield, Delay, Await, Cancel).
 //
-//   PdoTest       EngineTest with the async extension under test
+//   PdoTest       RequestFixture with the async extension under test
 //                 (zar::testing::AsyncModule()) and PDO loaded (in
 //                 that order); resets the mock server; gives each test a
 //                 temporary directory for SQLite files; fails a test that
@@ -64,7 +64,7 @@ class Task {
   std::unique_ptr<CoroutineRef> ref_;
 };
 
-class PdoTest : public zar::testing::EngineTest {
+class PdoTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {zar::testing::AsyncModule(), &pdo_module_entry};

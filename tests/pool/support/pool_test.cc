@@ -13,100 +13,14 @@ extern "C" {
 namespace zar::pool_testing {
 namespace {
 
-// Fails the test with whatever exception `where` left in flight.
+// Fails the test with whatever `where` left in flight.
 void FailOnUncaught(const char* where) {
   if (EG(exception) != nullptr) {
     ADD_FAILURE() << where << " left an exception: " << TakeExceptionText();
   }
 }
 
-// A zend_fcall_t running `callable` (borrowed).
-zend_fcall_t* FcallOf(zval* callable) {
-  zend_fcall_info fci;
-  zend_fcall_info_cache fcc;
-  if (zend_fcall_info_init(callable, 0, &fci, &fcc, nullptr, nullptr) !=
-      SUCCESS) {
-    return nullptr;
-  }
-  zval* no_args = nullptr;
-  uint32_t no_arg_count = 0;
-  HashTable* no_named_args = nullptr;
-  ZEND_ASYNC_FCALL_DEFINE(fcall, fci, fcc, no_args, no_arg_count,
-                          no_named_args);
-  return fcall;
-}
-
 }  // namespace
-
-// ---- Values ---------------------------------------------------------------
-
-Zv Zv::Long(zend_long n) {
-  Zv v;
-  ZVAL_LONG(v.get(), n);
-  return v;
-}
-
-Zv Zv::Null() {
-  Zv v;
-  ZVAL_NULL(v.get());
-  return v;
-}
-
-Zv Zv::Copy(const zval* value) {
-  Zv v;
-  ZVAL_COPY(v.get(), value);
-  return v;
-}
-
-Zv Zv::Adopt(zval* value) {
-  Zv v;
-  ZVAL_COPY_VALUE(v.get(), value);
-  ZVAL_UNDEF(value);
-  return v;
-}
-
-std::string Str(const zval* value) {
-  switch (Z_TYPE_P(value)) {
-    case IS_UNDEF:
-      return "undef";
-    case IS_NULL:
-      return "null";
-    case IS_FALSE:
-      return "false";
-    case IS_TRUE:
-      return "true";
-    case IS_LONG:
-      return std::to_string(Z_LVAL_P(value));
-    case IS_STRING:
-      return "'" + std::string(Z_STRVAL_P(value), Z_STRLEN_P(value)) + "'";
-    case IS_PTR: {
-      char buffer[32];
-      std::snprintf(buffer, sizeof(buffer), "ptr(%p)", Z_PTR_P(value));
-      return buffer;
-    }
-    default:
-      return mock_zend::Describe(value);
-  }
-}
-
-// ---- Exceptions -----------------------------------------------------------
-
-std::string TakeExceptionText() {
-  zend_object* exception = mock_zend::TakeException();
-  if (exception == nullptr) return "";
-  std::string text = mock_zend::ClassName(exception) + ": " +
-                     mock_zend::ExceptionMessage(exception);
-  OBJ_RELEASE(exception);
-  return text;
-}
-
-std::string TakeExceptionClass() {
-  zend_object* exception = mock_zend::TakeException();
-  if (exception == nullptr) return "";
-  std::string name = mock_zend::ClassName(exception);
-  OBJ_RELEASE(exception);
-  return name;
-}
 
 std::string Joined(const Log& log) {
   std::string out;
@@ -120,102 +34,30 @@ std::string Joined(const Log& log) {
 // ---- Coroutines -------------------------------------------------------------
 
 zend_coroutine_t* Spawn(std::function<void()> body) {
-  zend_coroutine_t* coroutine = ZEND_ASYNC_SPAWN();
+  zend_coroutine_t* coroutine = zar::testing::Spawn([body = std::move(body)] {
+    body();
+    FailOnUncaught("a coroutine");
+  });
   if (coroutine == nullptr) {
     ADD_FAILURE() << "spawn failed: " << TakeExceptionText();
-    return nullptr;
   }
-  zval callable;
-  mock_zend::MakeCallable(&callable,
-                          [body = std::move(body)](mock_zend::Call&) {
-                            body();
-                            FailOnUncaught("a coroutine");
-                          });
-  coroutine->fcall = FcallOf(&callable);
-  zval_ptr_dtor(&callable);
   return coroutine;
-}
-
-CoroutineRef::CoroutineRef(zend_coroutine_t* coroutine)
-    : coroutine_(coroutine) {
-  if (coroutine_ != nullptr) ZEND_ASYNC_EVENT_ADD_REF(&coroutine_->event);
-}
-
-CoroutineRef::~CoroutineRef() {
-  if (coroutine_ != nullptr) ZEND_ASYNC_EVENT_RELEASE(&coroutine_->event);
-}
-
-bool CoroutineRef::finished() const {
-  return ZEND_COROUTINE_IS_FINISHED(coroutine_);
-}
-
-void Yield() {
-  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (self == nullptr) {
-    ZEND_ASYNC_SCHEDULER_LAUNCH();
-    self = ZEND_ASYNC_CURRENT_COROUTINE;
-  }
-  ZEND_ASYNC_WAKER_NEW(self);
-  ZEND_ASYNC_ENQUEUE_COROUTINE(self);
-  ZEND_ASYNC_SUSPEND();
-  if (self->waker != nullptr) zend_async_waker_clean(self);
-}
-
-void YieldTimes(int times) {
-  for (int i = 0; i < times; i++) Yield();
-}
-
-bool YieldUntil(const std::function<bool()>& done, int max_yields) {
-  for (int i = 0; i < max_yields && !done(); i++) Yield();
-  return done();
-}
-
-void Delay(uint32_t ms) {
-  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (self == nullptr) {
-    ZEND_ASYNC_SCHEDULER_LAUNCH();
-    self = ZEND_ASYNC_CURRENT_COROUTINE;
-  }
-  ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, false);
-  ASSERT_NE(timer, nullptr);
-  zend_async_resume_when(self, &timer->base, true,
-                         zend_async_waker_callback_resolve, nullptr);
-  ZEND_ASYNC_SUSPEND();
-  if (self->waker != nullptr) zend_async_waker_clean(self);
-}
-
-void Await(zend_coroutine_t* coroutine) {
-  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (ZEND_COROUTINE_IS_FINISHED(coroutine)) return;
-  ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_resume_when(self, &coroutine->event, false,
-                         zend_async_waker_callback_resolve, nullptr);
-  ZEND_ASYNC_SUSPEND();
-  if (self->waker != nullptr) zend_async_waker_clean(self);
-  // The awaited coroutine's exception is its own business here.
-  zend_object* exception = mock_zend::TakeException();
-  if (exception != nullptr) OBJ_RELEASE(exception);
-}
-
-void Cancel(zend_coroutine_t* coroutine) {
-  ZEND_ASYNC_CANCEL(coroutine, nullptr, false);
 }
 
 // ---- Async\Pool -------------------------------------------------------------
 
-Zv ConstructPool(const std::vector<zval*>& args) {
+Zval ConstructPool(const std::vector<zval*>& args) {
   zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
   zend_class_entry* ce = zend_lookup_class(name);
   zend_string_release(name);
   if (ce == nullptr) {
     ADD_FAILURE() << "Async\\Pool is not registered";
-    return Zv();
+    return Zval();
   }
   std::vector<zval> params(args.size());
   for (size_t i = 0; i < args.size(); i++) ZVAL_COPY(&params[i], args[i]);
 
-  Zv object;
+  Zval object;
   object_init_ex(object.get(), ce);
   zval retval;
   ZVAL_UNDEF(&retval);
@@ -233,13 +75,13 @@ Zv ConstructPool(const std::vector<zval*>& args) {
       zend_exception_set_previous(pending, EG(exception));
     }
     EG(exception) = pending;
-    return Zv();
+    return Zval();
   }
   return object;
 }
 
-Zv NewPhpPool(const PoolSpec& spec) {
-  Zv args[8];
+Zval NewPhpPool(const PoolSpec& spec) {
+  Zval args[8];
   size_t argc = 1;
   const mock_zend::NativeBody* callables[5] = {
       &spec.factory, &spec.destructor, &spec.healthcheck, &spec.before_acquire,
@@ -264,8 +106,8 @@ Zv NewPhpPool(const PoolSpec& spec) {
   return ConstructPool(pointers);
 }
 
-Zv NewObject(zend_long id) {
-  Zv object;
+Zval NewObject(zend_long id) {
+  Zval object;
   object_init(object.get());
   zend_update_property_long(nullptr, object.obj(), ZEND_STRL("id"), id);
   return object;
@@ -283,8 +125,8 @@ void ThrowRuntime(const std::string& message) {
   zend_throw_exception(spl_ce_RuntimeException, message.c_str(), 0);
 }
 
-Zv CallMethod(zval* object, const char* method,
-              std::initializer_list<zval*> args) {
+Zval CallMethod(zval* object, const char* method,
+                std::initializer_list<zval*> args) {
   zval retval;
   ZVAL_UNDEF(&retval);
   zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
@@ -293,40 +135,40 @@ Zv CallMethod(zval* object, const char* method,
                    &retval, static_cast<uint32_t>(args.size()), first, second);
   if (EG(exception) != nullptr) {
     zval_ptr_dtor(&retval);
-    return Zv();
+    return Zval();
   }
-  return Zv::Adopt(&retval);
+  return Zval::Adopt(&retval);
 }
 
-Zv Acquire(Zv& pool) { return CallMethod(pool.get(), "acquire"); }
+Zval Acquire(Zval& pool) { return CallMethod(pool.get(), "acquire"); }
 
-Zv Acquire(Zv& pool, zend_long timeout_ms) {
-  Zv timeout = Zv::Long(timeout_ms);
+Zval Acquire(Zval& pool, zend_long timeout_ms) {
+  Zval timeout = Zval::Long(timeout_ms);
   return CallMethod(pool.get(), "acquire", {timeout.get()});
 }
 
-Zv TryAcquire(Zv& pool) { return CallMethod(pool.get(), "tryAcquire"); }
+Zval TryAcquire(Zval& pool) { return CallMethod(pool.get(), "tryAcquire"); }
 
-void Release(Zv& pool, zval* resource) {
+void Release(Zval& pool, zval* resource) {
   CallMethod(pool.get(), "release", {resource});
 }
 
-void Close(Zv& pool) { CallMethod(pool.get(), "close"); }
+void Close(Zval& pool) { CallMethod(pool.get(), "close"); }
 
-bool IsClosed(Zv& pool) {
+bool IsClosed(Zval& pool) {
   return Z_TYPE_P(CallMethod(pool.get(), "isClosed").get()) == IS_TRUE;
 }
 
-zend_long Count(Zv& pool) { return CallMethod(pool.get(), "count").lval(); }
-zend_long IdleCount(Zv& pool) {
+zend_long Count(Zval& pool) { return CallMethod(pool.get(), "count").lval(); }
+zend_long IdleCount(Zval& pool) {
   return CallMethod(pool.get(), "idleCount").lval();
 }
-zend_long ActiveCount(Zv& pool) {
+zend_long ActiveCount(Zval& pool) {
   return CallMethod(pool.get(), "activeCount").lval();
 }
 
-std::string State(Zv& pool) {
-  Zv state = CallMethod(pool.get(), "getState");
+std::string State(Zval& pool) {
+  Zval state = CallMethod(pool.get(), "getState");
   if (state.type() != IS_OBJECT) return "?";
   zval* name = zend_enum_fetch_case_name(state.obj());
   return name != nullptr && Z_TYPE_P(name) == IS_STRING
@@ -334,7 +176,7 @@ std::string State(Zv& pool) {
              : "?";
 }
 
-void SetStrategy(Zv& pool, zval* strategy) {
+void SetStrategy(Zval& pool, zval* strategy) {
   CallMethod(pool.get(), "setCircuitBreakerStrategy", {strategy});
 }
 
@@ -350,7 +192,7 @@ mock_zend::NativeBody CountingFactory(int* made, Log* log) {
 mock_zend::NativeBody CountingDestructor(int* destroyed, Log* log) {
   return [destroyed, log](mock_zend::Call& call) {
     ++*destroyed;
-    if (log != nullptr) log->push_back("destroy(" + Str(call.arg(0)) + ")");
+    if (log != nullptr) log->push_back("destroy(" + Render(call.arg(0)) + ")");
   };
 }
 
@@ -386,7 +228,7 @@ void CheckStats(const PoolStats& stats, int64_t live) {
 
 }  // namespace
 
-void CheckPoolInvariants(Zv& pool, int64_t live) {
+void CheckPoolInvariants(Zval& pool, int64_t live) {
   zend_object* parked = EG(exception);
   EG(exception) = nullptr;
   const zend_long count = Count(pool);

@@ -5,15 +5,17 @@
 // Async\Pool's methods as the engine calls internal methods, closures made
 // with mock_zend::MakeCallable standing in for userland callables).
 //
-//   PoolTest           EngineTest with the async extension under test
+//   PoolTest           RequestFixture with the async extension under test
 //                      (zar::testing::AsyncModule()) loaded; its TearDown
 //                      fails on leaked blocks or live objects.
-//   Spawn / Yield / Delay / Await / Cancel
-//                      coroutines: a spawned body runs when the spawner
-//                      suspends or ends (FIFO); Yield lets every other
-//                      queued coroutine run once; Delay waits on a real
-//                      reactor timer (tests assert order, never durations).
-//   Zv                 an owned zval.
+//   Spawn              ZendAsyncRef::testing's Spawn, failing the test
+//                      on a failed spawn or an exception the body leaves.
+//   Yield / Delay / Await / Cancel, Zval, Render
+//                      from ZendAsyncRef::testing and mock_zend: a spawned
+//                      body runs when the spawner suspends or ends (FIFO);
+//                      Yield lets every other queued coroutine run once;
+//                      Delay waits on a real reactor timer (tests assert
+//                      order, never durations).
 //   PoolSpec/NewPhpPool  new Async\Pool(...) with closures.
 //   Acquire, Release, ...  Async\Pool method calls.
 //   ExpectPoolInvariants  count == idle + active (through the methods) and,
@@ -41,8 +43,11 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
-#include "tests/support/engine_test.h"
+#include "mock_zend/zval.h"
 #include "tests/support/implementation.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -51,68 +56,24 @@ extern "C" {
 
 namespace zar::pool_testing {
 
-class PoolTest : public zar::testing::EngineTest {
+class PoolTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {zar::testing::AsyncModule()};
   }
 };
 
-// ---- Values ---------------------------------------------------------------
-
-// An owned zval (UNDEF when empty); movable, not copyable.
-class Zv {
- public:
-  Zv() { ZVAL_UNDEF(&value_); }
-  ~Zv() { zval_ptr_dtor(&value_); }
-  Zv(Zv&& other) noexcept {
-    ZVAL_COPY_VALUE(&value_, &other.value_);
-    ZVAL_UNDEF(&other.value_);
-  }
-  Zv& operator=(Zv&& other) noexcept {
-    if (this != &other) {
-      zval_ptr_dtor(&value_);
-      ZVAL_COPY_VALUE(&value_, &other.value_);
-      ZVAL_UNDEF(&other.value_);
-    }
-    return *this;
-  }
-  Zv(const Zv&) = delete;
-  Zv& operator=(const Zv&) = delete;
-
-  static Zv Long(zend_long n);
-  static Zv Null();
-  // A copy of `value` (one reference added).
-  static Zv Copy(const zval* value);
-  // Takes over the reference `value` holds.
-  static Zv Adopt(zval* value);
-
-  zval* get() { return &value_; }
-  const zval* get() const { return &value_; }
-  bool undef() const { return Z_ISUNDEF(value_); }
-  bool is_null() const { return Z_TYPE(value_) == IS_NULL; }
-  uint8_t type() const { return Z_TYPE(value_); }
-  zend_long lval() const { return Z_LVAL(value_); }
-  zend_object* obj() const { return Z_OBJ(value_); }
-  void Reset() {
-    zval_ptr_dtor(&value_);
-    ZVAL_UNDEF(&value_);
-  }
-
- private:
-  zval value_;
-};
-
-// A short rendering: "1" for ints, "null", "false", "'s'", "stdClass#id".
-std::string Str(const zval* value);
-inline std::string Str(const Zv& value) { return Str(value.get()); }
-
-// ---- Exceptions -----------------------------------------------------------
-
-// Takes EG(exception): "Class: message", or "" when none.
-std::string TakeExceptionText();
-// Takes EG(exception): its class name, or "" when none.
-std::string TakeExceptionClass();
+using mock_zend::Render;
+using mock_zend::Zval;
+using zar::testing::Await;
+using zar::testing::Cancel;
+using zar::testing::CoroutineRef;
+using zar::testing::Delay;
+using zar::testing::TakeExceptionClass;
+using zar::testing::TakeExceptionText;
+using zar::testing::Yield;
+using zar::testing::YieldTimes;
+using zar::testing::YieldUntil;
 
 // ---- Logs -----------------------------------------------------------------
 
@@ -122,37 +83,10 @@ std::string Joined(const Log& log);
 
 // ---- Coroutines -------------------------------------------------------------
 
-// Spawns a coroutine running `body`. An exception `body` leaves uncaught
-// fails the test. Returns the coroutine (borrowed: valid while it runs).
+// Spawns a coroutine running `body`. A failed spawn, or an exception
+// `body` leaves uncaught, fails the test. Returns the coroutine (borrowed:
+// valid while it runs).
 zend_coroutine_t* Spawn(std::function<void()> body);
-
-// A reference to a coroutine kept by a test (for Cancel after it may have
-// finished). Releases it on destruction.
-class CoroutineRef {
- public:
-  explicit CoroutineRef(zend_coroutine_t* coroutine);
-  ~CoroutineRef();
-  CoroutineRef(const CoroutineRef&) = delete;
-  CoroutineRef& operator=(const CoroutineRef&) = delete;
-  zend_coroutine_t* get() const { return coroutine_; }
-  bool finished() const;
-
- private:
-  zend_coroutine_t* coroutine_;
-};
-
-// Lets every coroutine queued now run once before this one continues.
-void Yield();
-void YieldTimes(int times);
-// Yields until `done()` holds (at most `max_yields` times); returns done().
-bool YieldUntil(const std::function<bool()>& done, int max_yields = 1000);
-// Waits `ms` milliseconds on a reactor timer.
-void Delay(uint32_t ms);
-// Waits until `coroutine` has finished (its exception, if any, is not
-// rethrown).
-void Await(zend_coroutine_t* coroutine);
-// ZEND_ASYNC_CANCEL with the default cancellation.
-void Cancel(zend_coroutine_t* coroutine);
 
 // ---- Async\Pool (userland path)
 // ------------------------------------------------
@@ -171,26 +105,28 @@ struct PoolSpec {
 };
 
 // new Async\Pool(...): the object, or UNDEF with the exception pending.
-Zv NewPhpPool(const PoolSpec& spec);
+Zval NewPhpPool(const PoolSpec& spec);
 // new Async\Pool(...args) with the arguments as given (borrowed).
-Zv ConstructPool(const std::vector<zval*>& args);
+Zval ConstructPool(const std::vector<zval*>& args);
 // Calls `$object->method(...args)`; UNDEF with the exception pending.
-Zv CallMethod(zval* object, const char* method,
-              std::initializer_list<zval*> args = {});
+Zval CallMethod(zval* object, const char* method,
+                std::initializer_list<zval*> args = {});
 
-Zv Acquire(Zv& pool);
-Zv Acquire(Zv& pool, zend_long timeout_ms);
-Zv TryAcquire(Zv& pool);
-void Release(Zv& pool, zval* resource);
-inline void Release(Zv& pool, Zv& resource) { Release(pool, resource.get()); }
-void Close(Zv& pool);
-bool IsClosed(Zv& pool);
-zend_long Count(Zv& pool);
-zend_long IdleCount(Zv& pool);
-zend_long ActiveCount(Zv& pool);
+Zval Acquire(Zval& pool);
+Zval Acquire(Zval& pool, zend_long timeout_ms);
+Zval TryAcquire(Zval& pool);
+void Release(Zval& pool, zval* resource);
+inline void Release(Zval& pool, Zval& resource) {
+  Release(pool, resource.get());
+}
+void Close(Zval& pool);
+bool IsClosed(Zval& pool);
+zend_long Count(Zval& pool);
+zend_long IdleCount(Zval& pool);
+zend_long ActiveCount(Zval& pool);
 // getState()->name: "ACTIVE", "INACTIVE" or "RECOVERING".
-std::string State(Zv& pool);
-void SetStrategy(Zv& pool, zval* strategy);
+std::string State(Zval& pool);
+void SetStrategy(Zval& pool, zval* strategy);
 
 // Closures (userland callables).
 // A factory returning 1, 2, 3, ... and logging "factory(N)" when `log`.
@@ -199,7 +135,7 @@ mock_zend::NativeBody CountingFactory(int* made, Log* log = nullptr);
 mock_zend::NativeBody CountingDestructor(int* destroyed, Log* log = nullptr);
 
 // A stdClass object with property `id`.
-Zv NewObject(zend_long id);
+Zval NewObject(zend_long id);
 // The `id` property of an object, or -1.
 zend_long IdOf(const zval* object);
 // Throws RuntimeException(message).
@@ -217,7 +153,7 @@ struct PoolStats {
 PoolStats StatsOf(zend_async_event_t* pool_event);
 
 // `live` < 0: not counted by the test.
-void CheckPoolInvariants(Zv& pool, int64_t live = -1);
+void CheckPoolInvariants(Zval& pool, int64_t live = -1);
 void CheckPoolInvariants(zend_async_pool_t* pool, int64_t live = -1);
 
 #define EXPECT_POOL_INVARIANTS(...)                        \

@@ -21,20 +21,20 @@ using PoolInternalTest = PoolTest;
 
 // The pool's event, through the reference's layout (NULL before
 // construction).
-zend_async_event_t* EventOf(Zv& pool) {
+zend_async_event_t* EventOf(Zval& pool) {
   return ZEND_ASYNC_OBJECT_TO_EVENT(pool.obj());
 }
 
-zend_async_pool_t* AbiPoolOf(Zv& pool) {
+zend_async_pool_t* AbiPoolOf(Zval& pool) {
   return reinterpret_cast<zend_async_pool_t*>(EventOf(pool));
 }
 
-uint64_t Reserved(Zv& pool) { return StatsOf(EventOf(pool)).reserved; }
+uint64_t Reserved(Zval& pool) { return StatsOf(EventOf(pool)).reserved; }
 
 // A holder that releases its resource after two yields.
-void SpawnHolder(Zv& pool) {
+void SpawnHolder(Zval& pool) {
   Spawn([&pool] {
-    Zv resource = Acquire(pool);
+    Zval resource = Acquire(pool);
     YieldTimes(2);
     Release(pool, resource);
   });
@@ -43,7 +43,7 @@ void SpawnHolder(Zv& pool) {
 TEST_F(PoolInternalTest, ThePoolObjectIsAnEventReferenceToItsPool) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     zend_async_pool_t* abi_pool = AbiPoolOf(pool);
     ASSERT_NE(abi_pool, nullptr);
     EXPECT_EQ(abi_pool->wrapper, pool.obj());
@@ -57,7 +57,7 @@ TEST_F(PoolInternalTest, AnUnconstructedPoolObjectHasNoEvent) {
     zend_class_entry* ce = zend_lookup_class(name);
     zend_string_release(name);
     ASSERT_NE(ce, nullptr);
-    Zv pool;
+    Zval pool;
     object_init_ex(pool.get(), ce);
     EXPECT_EQ(EventOf(pool), nullptr);
   }));
@@ -85,7 +85,7 @@ TEST_F(PoolInternalTest, NewPoolObjIsAnEventReferenceToThePool) {
 TEST_F(PoolInternalTest, CountElementsHandlerCountsIdlePlusActive) {
   int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool =
+    Zval pool =
         NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 5});
     auto count_elements = [&pool] {
       zend_long n = -1;
@@ -94,7 +94,7 @@ TEST_F(PoolInternalTest, CountElementsHandlerCountsIdlePlusActive) {
     };
     ASSERT_NE(pool.obj()->handlers->count_elements, nullptr);
     EXPECT_EQ(count_elements(), 2);
-    Zv resource = TryAcquire(pool);
+    Zval resource = TryAcquire(pool);
     EXPECT_EQ(count_elements(), 2);
     Release(pool, resource);
     EXPECT_EQ(count_elements(), 2);
@@ -133,12 +133,12 @@ TEST_F(PoolInternalTest, AWaitingAcquireHoldsItsOwnPoolReference) {
 // whose PHP-made pools cannot be reached through the ABI.
 TEST_F(PoolInternalTest, ReleaseReservesForTheWokenWaiterUntilItRuns) {
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool);
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
@@ -149,14 +149,14 @@ TEST_F(PoolInternalTest, ReleaseReservesForTheWokenWaiterUntilItRuns) {
 
 TEST_F(PoolInternalTest, CloseLeavesNoReservation) {
   int made = 0;
-  Zv pool;
-  Zv held;
+  Zval pool;
+  Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     held = TryAcquire(pool);
     for (int i = 0; i < 3; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         EXPECT_EQ(TakeExceptionText(), "Async\\PoolException: Pool is closed");
       });
     }
@@ -172,14 +172,14 @@ TEST_F(PoolInternalTest, CloseLeavesNoReservation) {
 TEST_F(PoolInternalTest, CloseWithAReservedResourceLeavesNoReservation) {
   int made = 0;
   int destroyed = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
                        .max = 1});
     SpawnHolder(pool);
     Spawn([&] {
-      Zv resource = Acquire(pool);
+      Zval resource = Acquire(pool);
       TakeExceptionText();
     });
     ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
@@ -191,13 +191,13 @@ TEST_F(PoolInternalTest, CloseWithAReservedResourceLeavesNoReservation) {
 
 TEST_F(PoolInternalTest, DeactivateLeavesNoReservation) {
   int made = 0;
-  Zv pool;
+  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool);
     for (int i = 0; i < 2; i++) {
       Spawn([&] {
-        Zv resource = Acquire(pool);
+        Zval resource = Acquire(pool);
         TakeExceptionText();
       });
     }
@@ -217,15 +217,15 @@ TEST_F(PoolInternalTest, InFlightExceptionIsParkedAroundBeforeRelease) {
   int made = 0;
   int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zv pool = NewPhpPool({.factory = CountingFactory(&made),
-                          .destructor = CountingDestructor(&destroyed),
-                          .before_release = [&log](mock_zend::Call&) {
-                            log.push_back(EG(exception) == nullptr
-                                              ? "hook ran clean"
-                                              : "hook saw exception");
-                            ThrowRuntime("hook failure");
-                          }});
-    Zv resource = Acquire(pool);
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .destructor = CountingDestructor(&destroyed),
+                            .before_release = [&log](mock_zend::Call&) {
+                              log.push_back(EG(exception) == nullptr
+                                                ? "hook ran clean"
+                                                : "hook saw exception");
+                              ThrowRuntime("hook failure");
+                            }});
+    Zval resource = Acquire(pool);
     ThrowRuntime("in flight");
     ZEND_ASYNC_POOL_RELEASE(AbiPoolOf(pool), resource.get());
     zend_object* exception = mock_zend::TakeException();
@@ -241,8 +241,8 @@ TEST_F(PoolInternalTest, InFlightExceptionIsParkedAroundBeforeRelease) {
 // A stdClass "holder" with the pool in its property `pool`, and a closure
 // that uses the holder: holder -> Pool -> closure -> holder.
 struct Cycle {
-  Zv holder;
-  Zv closure;
+  Zval holder;
+  Zval closure;
 };
 
 Cycle NewCycle(mock_zend::NativeBody body) {
@@ -259,7 +259,7 @@ TEST_F(PoolInternalTest, PoolSharedWithACOwnerIsNotReported) {
   EXPECT_TRUE(RunMain([&] {
     Cycle cycle =
         NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });
-    Zv pool = ConstructPool({cycle.closure.get()});
+    Zval pool = ConstructPool({cycle.closure.get()});
     zend_async_event_t* event = EventOf(pool);
     ZEND_ASYNC_EVENT_ADD_REF(event);  // the C owner
     zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),

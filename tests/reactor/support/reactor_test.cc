@@ -93,17 +93,6 @@ std::string InfoOf(zend_async_event_t* event) {
   return text;
 }
 
-std::string TakeExceptionText() {
-  zend_object* exception = mock_zend::TakeException();
-  if (exception == nullptr) {
-    return "";
-  }
-  std::string text = mock_zend::ClassName(exception) + ": " +
-                     mock_zend::ExceptionMessage(exception);
-  OBJ_RELEASE(exception);
-  return text;
-}
-
 EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log) {
   EveryKind kinds;
   kinds.timer = ZEND_ASYNC_NEW_TIMER_EVENT_EX(60000, true, 16);

@@ -23,8 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/engine_test.h"
 #include "tests/support/implementation.h"
+#include "zend_async_ref/testing/exceptions.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -33,7 +34,7 @@ extern "C" {
 
 namespace zar::reactor_testing {
 
-class ReactorTest : public zar::testing::EngineTest {
+class ReactorTest : public zar::testing::RequestFixture {
  protected:
   std::vector<zend_module_entry*> Modules() override {
     return {zar::testing::AsyncModule()};
@@ -78,8 +79,7 @@ bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
 // event->info(event) as a std::string (the zend_string is released).
 std::string InfoOf(zend_async_event_t* event);
 
-// Takes EG(exception) and renders it as "Class: message" ("" when none).
-std::string TakeExceptionText();
+using zar::testing::TakeExceptionText;
 
 // A connected AF_UNIX stream socket pair, non-blocking; closes what is
 // still open.

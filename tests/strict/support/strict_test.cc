@@ -4,9 +4,9 @@
 
 #include "core/extension.h"
 #include "mock_zend/inspect.h"
+#include "zend_async_ref/testing/request.h"
 
 extern "C" {
-#include "zend_async_ref/registry_testing.h"
 #include "zend_async_ref/strict.h"
 #include "zend_async_ref/trace.h"
 }
@@ -23,10 +23,6 @@ bool MakeInt(zend_async_pool_t* /*pool*/, zval* result) {
   return true;
 }
 
-void MainTrampoline(void* arg) {
-  (*static_cast<const std::function<void()>*>(arg))();
-}
-
 }  // namespace
 
 std::vector<zend_module_entry*> StrictTest::Modules() {
@@ -34,31 +30,25 @@ std::vector<zend_module_entry*> StrictTest::Modules() {
 }
 
 void StrictTest::SetUp() {
-  zend_mock_errors_clear();
   ints_made = 0;
   // Before the request starts: the quarantine and the pools' ledgers depend
   // on it from the beginning.
   zend_async_ref_strict_enable(true);
-  std::vector<zend_module_entry*> modules = Modules();
-  sapi_startup(&php_mock_sapi_module);
-  ASSERT_EQ(php_mock_module_startup(&php_mock_sapi_module, modules.data(),
-                                    static_cast<uint32_t>(modules.size())),
-            SUCCESS);
+  ASSERT_EQ(zar::testing::StartEngine(Modules()), SUCCESS);
   // MINIT applied ZEND_ASYNC_REF_STRICT from the environment, if set.
   zend_async_ref_strict_enable(true);
-  ASSERT_EQ(php_request_startup(), SUCCESS);
+  ASSERT_EQ(zar::testing::StartRequest(), SUCCESS);
   request_active_ = true;
 }
 
 bool StrictTest::RunMain(const std::function<void()>& main) {
-  return php_execute_main(&MainTrampoline,
-                          const_cast<std::function<void()>*>(&main));
+  return zar::testing::RunMain(main);
 }
 
 php_mock_request_report StrictTest::EndRequest() {
   if (request_active_) {
-    php_request_shutdown(nullptr);
     request_active_ = false;
+    return zar::testing::EndRequest();
   }
   return php_mock_last_request_report();
 }
@@ -70,11 +60,8 @@ void StrictTest::TearDown() {
   EXPECT_EQ(report.objects_alive_at_shutdown, objects_alive_)
       << "objects still referenced when the request ended";
   EXPECT_EQ(zend_async_ref_strict_quarantined(), 0u);
-  php_module_shutdown();
-  sapi_shutdown();
-  zend_async_ref_reset_registry();
+  zar::testing::StopEngine();
   zend_async_ref_strict_enable(false);
-  zend_mock_errors_clear();
 }
 
 std::vector<std::string> Diagnostics() {

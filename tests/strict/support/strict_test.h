@@ -16,7 +16,7 @@
 //
 // Tests reach everything through the ABI (ZEND_ASYNC_* macros, event
 // vtables) and the mock engine's API; coroutines come from
-// tools/trace/coroutines.h.
+// ZendAsyncRef::testing (zend_async_ref/testing/coroutines.h).
 //
 // Threading: the test's thread.
 

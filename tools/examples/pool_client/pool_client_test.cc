@@ -1,6 +1,7 @@
 // pool_client's tests: each runs one request of an engine started with the
 // async extension (true_async) and pool_client, the way php would load
-// them, and checks that the request ends without leaks.
+// them, and checks that the request ends without leaks
+// (ZendAsyncRef::testing: zend_async_ref/testing/request.h).
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,9 @@
 
 #include "core/extension.h"
 #include "mock_zend/inspect.h"
-#include "mock_zend/lifecycle.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
+#include "zend_async_ref/testing/request.h"
 
 extern "C" {
 #include "php_main.h"
@@ -23,18 +26,19 @@ class PoolClientTest : public ::testing::Test {
  protected:
   void SetUp() override { settings_ = pool_client_default_settings(); }
 
-  // Runs `script` as the main script of one request with settings_.
+  // Runs `script` as the main script of one request of a fresh engine
+  // with settings_ (a test may run several).
   void RunRequest(const std::function<void()>& script) {
     pool_client_configure(&settings_);
-    mock_zend::Engine engine(
-        {&zar_async_module_entry, &pool_client_module_entry});
-    ASSERT_TRUE(engine.started());
-    mock_zend::Request request;
-    EXPECT_TRUE(request.RunMain(script));
-    request.Finish();
-    const php_mock_request_report report = php_mock_last_request_report();
-    EXPECT_EQ(report.leaked_blocks, 0u);
-    EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
+    if (zar::testing::StartEngine(
+            {&zar_async_module_entry, &pool_client_module_entry}) == SUCCESS &&
+        zar::testing::StartRequest() == SUCCESS) {
+      EXPECT_TRUE(zar::testing::RunMain(script));
+      EXPECT_EQ(zar::testing::RequestLeaks(zar::testing::EndRequest()), "");
+    } else {
+      ADD_FAILURE() << "the engine or the request did not start";
+    }
+    zar::testing::StopEngine();
   }
 
   pool_client_settings settings_;
@@ -43,12 +47,8 @@ class PoolClientTest : public ::testing::Test {
 // The answer of a successful query, or "Class: message" of its exception.
 std::string Outcome(zend_result status, zval* result) {
   if (status == FAILURE) {
-    zend_object* exception = mock_zend::TakeException();
-    if (exception == nullptr) return "failed without an exception";
-    std::string text = mock_zend::ClassName(exception) + ": " +
-                       mock_zend::ExceptionMessage(exception);
-    OBJ_RELEASE(exception);
-    return text;
+    std::string text = zar::testing::TakeExceptionText();
+    return text.empty() ? "failed without an exception" : text;
   }
   std::string text = Z_TYPE_P(result) == IS_STRING
                          ? std::string(Z_STRVAL_P(result), Z_STRLEN_P(result))
@@ -61,17 +61,6 @@ std::string Query(const char* sql) {
   zval result;
   const zend_result status = pool_client_query(sql, &result);
   return Outcome(status, &result);
-}
-
-// Suspends the calling coroutine for `ms` on a reactor timer.
-void Sleep(zend_ulong ms) {
-  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) ZEND_ASYNC_SCHEDULER_LAUNCH();
-  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
-  ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_resume_when(self, &ZEND_ASYNC_NEW_TIMER_EVENT(ms, false)->base,
-                         true, zend_async_waker_callback_resolve, nullptr);
-  ZEND_ASYNC_SUSPEND();
-  zend_async_waker_clean(self);
 }
 
 // Spawns one query coroutine per statement, then awaits them in order.
@@ -156,7 +145,8 @@ TEST_F(PoolClientTest, HealthcheckReplacesStaleIdleConnections) {
   RunRequest([] {
     EXPECT_EQ(Query("SELECT 1"), "conn#1: SELECT 1");  // pre-warmed 1 and 2
     pool_client_restart_server();
-    Sleep(30);  // several healthchecks: 1 and 2 are replaced by 3 and 4
+    zar::testing::Delay(
+        30);  // several healthchecks: 1 and 2 are replaced by 3 and 4
     const pool_client_stats stats = pool_client_get_stats();
     EXPECT_EQ(stats.unhealthy, 2u);
     EXPECT_EQ(stats.closed, 2u);

@@ -1,0 +1,63 @@
+// zend-async-ref testing: a GoogleTest fixture that runs each test inside
+// one engine lifetime and one request, and fails the test if the request
+// leaked (request.h holds the plain functions it is made of).
+//
+//   class MyExtensionTest : public zar::testing::RequestFixture {
+//    protected:
+//     std::vector<zend_module_entry*> Modules() override {
+//       return {&zar_async_module_entry, &my_module_entry};
+//     }
+//   };
+//   TEST_F(MyExtensionTest, Something) {
+//     RunMain([&] { ... the "script" ... });
+//   }
+//
+// SetUp starts the engine with Modules() and a request. TearDown ends the
+// request (the scheduler drains, modules' RSHUTDOWN run) and fails the test
+// if any emalloc block leaked or any object was still alive when the object
+// store was torn down; then it stops the engine and resets the async
+// registry, so the next test starts from a clean process state.
+//
+// Threading: the test's thread.
+
+#ifndef ZEND_ASYNC_REF_TESTING_REQUEST_FIXTURE_H_
+#define ZEND_ASYNC_REF_TESTING_REQUEST_FIXTURE_H_
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
+
+#include "zend_async_ref/testing/request.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+}
+
+namespace zar::testing {
+
+class RequestFixture : public ::testing::Test {
+ protected:
+  // The extensions started for this test (MINIT order). Default: none.
+  virtual std::vector<zend_module_entry*> Modules() { return {}; }
+
+  void SetUp() override;
+  void TearDown() override;
+
+  // Runs `main` as the request's main script, then the scheduler after
+  // main (zar::testing::RunMain); false if it bailed out.
+  bool RunMain(const std::function<void()>& main) {
+    return zar::testing::RunMain(main);
+  }
+
+  // Ends the request early (tests of shutdown itself). TearDown then only
+  // checks the report of this shutdown.
+  php_mock_request_report ShutdownRequest();
+
+ private:
+  bool request_active_ = false;
+};
+
+}  // namespace zar::testing
+
+#endif  // ZEND_ASYNC_REF_TESTING_REQUEST_FIXTURE_H_
