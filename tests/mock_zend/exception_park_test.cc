@@ -10,19 +10,19 @@
 #include "mock_zend/inspect.h"
 #include "mock_zend/parked_exception.h"
 #include "tests/mock_zend/exception_park_c.h"
-#include "tests/support/engine_test.h"
+#include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
 using mock_zend::ExceptionChain;
 using Chain = std::vector<std::string>;
 
-class MockZendExceptionParkTest : public zar::testing::EngineTest {
+class MockZendExceptionParkTest : public zar::testing::RequestFixture {
  protected:
   void TearDown() override {
     zend_clear_exception();
     EXPECT_EQ(zend_objects_store_live_count(), 0u);
-    EngineTest::TearDown();
+    RequestFixture::TearDown();
   }
 };
 
