@@ -25,7 +25,7 @@ void AbandonCoroutine(SchedulerState* s, AsyncCoroutine* self) {
   zend_coroutine_t* coroutine = &self->coroutine;
   ZEND_COROUTINE_SET_BAILOUT(coroutine);
   ZEND_COROUTINE_SET_FINISHED(coroutine);
-  Unqueue(s, self);
+  RemoveFromRunQueue(s, self);
   ZEND_ASYNC_WAKER_DESTROY(coroutine);
   if (coroutine->internal_context != nullptr) {
     zend_async_coroutine_internal_context_dispose(coroutine);
@@ -136,7 +136,7 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
     OBJ_RELEASE(self->deferred_cancellation);
     self->deferred_cancellation = nullptr;
   }
-  Unqueue(s, self);
+  RemoveFromRunQueue(s, self);
   if (ZEND_ASYNC_REF_TRACING()) TraceFinish(exception);
 
   ZEND_COROUTINE_SET_FINISHED(coroutine);

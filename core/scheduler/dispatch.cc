@@ -19,7 +19,7 @@ void FinishUnstarted(SchedulerState* s, AsyncCoroutine* coroutine) {
   ReleaseCoroutine(coroutine);
 }
 
-void Unqueue(SchedulerState* s, AsyncCoroutine* coroutine) {
+void RemoveFromRunQueue(SchedulerState* s, AsyncCoroutine* coroutine) {
   if (!coroutine->queued) return;
   coroutine->queued = false;
   s->run_queue.RemoveFirst(coroutine);

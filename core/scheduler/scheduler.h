@@ -201,7 +201,7 @@ inline void PushRunnable(SchedulerState* state, AsyncCoroutine* coroutine,
     state->run_queue.PushBack(coroutine);
   }
 }
-void Unqueue(SchedulerState* state, AsyncCoroutine* coroutine);
+void RemoveFromRunQueue(SchedulerState* state, AsyncCoroutine* coroutine);
 
 // Tables and pools (scheduler_state.cc).
 void RegisterCoroutine(SchedulerState* state, AsyncCoroutine* coroutine);

@@ -33,7 +33,7 @@ using internal::SchedulerState;
                                    const char* message) {
   zend_coroutine_t* coroutine = &self->coroutine;
   if (message != nullptr) zend_throw_error(nullptr, "%s", message);
-  internal::Unqueue(s, self);
+  internal::RemoveFromRunQueue(s, self);
   if (coroutine->waker != nullptr) {
     zend_object* error = zend_mock_exception_take();
     zend_async_waker_stop_events(coroutine->waker);
@@ -62,7 +62,7 @@ using internal::SchedulerState;
   if (coroutine->exception == nullptr) return false;
   zend_object* cancellation = coroutine->exception;
   coroutine->exception = nullptr;
-  internal::Unqueue(s, self);
+  internal::RemoveFromRunQueue(s, self);
   if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
   zend_throw_exception_internal(cancellation);
   zend_mock_exception_unpark(parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
