@@ -60,12 +60,13 @@ extern "C" {
 
 namespace zar::core {
 
-// The scheduler's fast path: the wake-ups' common case (TryEnqueueFast in
-// wake.cc, used by Enqueue, Resume and MakeRunnable) in front of the general
-// path, falling back to it before any side effect. It pays in the yield
-// round trip (docs/scheduler.md, "Fast paths"). The CMake option
-// ZAR_FAST_PATHS=OFF compiles it out, so that the suite runs on the general
-// path alone (CI does, in one row).
+// The scheduler's fast paths: the suspension's common case (SuspendFast in
+// suspend.cc) and the wake-ups' (TryEnqueueFast in wake.cc, used by
+// Enqueue, Resume and MakeRunnable), each in front of the general path it
+// shortens and falling back to it before any side effect. They pay in the
+// yield round trip (docs/scheduler.md, "Fast paths"). The CMake option
+// ZAR_FAST_PATHS=OFF compiles them out, so that the suite runs on the
+// general paths alone (CI does, in one row).
 #ifndef ZAR_FAST_PATHS
 #define ZAR_FAST_PATHS 1
 #endif
