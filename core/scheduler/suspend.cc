@@ -111,6 +111,33 @@ using internal::SchedulerState;
   }
 }
 
+// Steps 5 and 6 up to the waker's error: unless the coroutine was resumed
+// while its events started (then nothing switches), records where it
+// suspends, leaves (switch handlers), runs others until it is resumed, and
+// enters again. Returns its waker, RESULT unless it is still queued.
+[[gnu::always_inline]] inline zend_async_waker_t* SwitchUntilResumed(
+    SchedulerState* s, AsyncCoroutine* self, zend_async_waker_t* waker) {
+  zend_coroutine_t* coroutine = &self->coroutine;
+  if (UNEXPECTED(waker->status == ZEND_ASYNC_WAKER_RESULT)) {
+    // Resumed while its events started: no switch.
+    zend_hash_clean(&waker->events);
+    return waker;
+  }
+  if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
+    ZEND_COROUTINE_LEAVE(coroutine);
+  }
+  ApplyCurrentLocation(&waker->filename, &waker->lineno);
+  SwitchAway(s, self);  // whoever switches back made it current
+  waker = coroutine->waker;
+  if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
+    waker->status = ZEND_ASYNC_WAKER_RESULT;
+  }
+  if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
+    ZEND_COROUTINE_ENTER(coroutine);
+  }
+  return waker;
+}
+
 // The suspension of the current coroutine: every step of the file comment,
 // whatever the state. The documented path: with ZAR_FAST_PATHS off, every
 // suspension takes it; with it on, SuspendFast below serves the common case
@@ -157,23 +184,7 @@ using internal::SchedulerState;
     }
   }
 
-  if (EXPECTED(waker->status != ZEND_ASYNC_WAKER_RESULT)) {
-    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
-      ZEND_COROUTINE_LEAVE(coroutine);
-    }
-    ApplyCurrentLocation(&waker->filename, &waker->lineno);
-    SwitchAway(s, self);  // whoever switches back made it current
-    waker = coroutine->waker;
-    if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
-      waker->status = ZEND_ASYNC_WAKER_RESULT;
-    }
-    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
-      ZEND_COROUTINE_ENTER(coroutine);
-    }
-  } else {
-    // Resumed while its events started: no switch.
-    zend_hash_clean(&waker->events);
-  }
+  waker = SwitchUntilResumed(s, self, waker);
 
   if (UNEXPECTED(s->bailout && self == s->main)) {
     // A coroutine bailed out: the main flow bails out too, after which
@@ -230,20 +241,7 @@ using internal::SchedulerState;
     }
   }
 
-  if (EXPECTED(waker->status != ZEND_ASYNC_WAKER_RESULT)) {
-    ApplyCurrentLocation(&waker->filename, &waker->lineno);
-    SwitchAway(s, self);  // whoever switches back made it current
-    waker = coroutine->waker;
-    if (waker->status == ZEND_ASYNC_WAKER_QUEUED) {
-      waker->status = ZEND_ASYNC_WAKER_RESULT;
-    }
-    if (UNEXPECTED(coroutine->switch_handlers != nullptr)) {
-      ZEND_COROUTINE_ENTER(coroutine);
-    }
-  } else {
-    // Resumed while its events started: no switch.
-    zend_hash_clean(&waker->events);
-  }
+  waker = SwitchUntilResumed(s, self, waker);
 
   if (UNEXPECTED(s->bailout && self == s->main)) {
     // As in SuspendCoroutine (nothing was parked).
