@@ -80,9 +80,14 @@ void ThrowPoolException(const char* message) {
 }
 
 AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
-                        uint32_t healthcheck_interval_ms) {
-  auto* pool = new (ecalloc(1, sizeof(AsyncPool))) AsyncPool();
+                        uint32_t healthcheck_interval_ms, size_t extra_size) {
+  // safe_emalloc aborts on size overflow, as PHP does.
+  void* block = safe_emalloc(1, extra_size, sizeof(AsyncPool));
+  memset(block, 0, sizeof(AsyncPool) + extra_size);
+  auto* pool = new (block) AsyncPool();
   InitPoolEvent(pool);
+  // The extension's bytes follow the pool, as every reactor event's do.
+  pool->event()->extra_offset = static_cast<uint32_t>(sizeof(AsyncPool));
   pool->base.circuit_state = ZEND_ASYNC_CIRCUIT_STATE_ACTIVE;
   pool->base.min_size = min_size;
   pool->base.max_size = max_size;
@@ -106,8 +111,9 @@ zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
                            zend_async_pool_before_release_fn before_release,
                            uint32_t min_size, uint32_t max_size,
                            uint32_t healthcheck_interval_ms,
-                           size_t /*extra_size*/) {
-  AsyncPool* pool = AllocatePool(min_size, max_size, healthcheck_interval_ms);
+                           size_t extra_size) {
+  AsyncPool* pool =
+      AllocatePool(min_size, max_size, healthcheck_interval_ms, extra_size);
   zend_async_pool_t* base = &pool->base;
   base->handler_flags = ZEND_ASYNC_POOL_F_FACTORY_INTERNAL |
                         ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL |

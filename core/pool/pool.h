@@ -156,9 +156,10 @@ static_assert(offsetof(zend_async_pool_t, event) == 0);
 
 // new_pool_fn (ZEND_ASYNC_NEW_POOL): an all-internal pool (handler_flags
 // bits 0-4 set; a NULL function means "not set", a NULL factory makes every
-// creation fail). `extra_size` is ignored. Pre-warms min_size resources; a
-// factory exception stops the pre-warm and is left pending (the pool is
-// still returned). The caller owns the returned reference.
+// creation fail). `extra_size` zeroed bytes for the caller follow
+// the pool, at event.extra_offset (upstream ignores it). Pre-warms min_size
+// resources; a factory exception stops the pre-warm and is left pending (the
+// pool is still returned). The caller owns the returned reference.
 zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
                            zend_async_pool_destructor_fn destructor,
                            zend_async_pool_healthcheck_fn healthcheck,
@@ -209,10 +210,13 @@ void PoolClose(zend_async_pool_t* pool);
 
 // ---- For the pool's other files (object.cc, the observability) ----------
 
-// Allocates a pool: event initialised (ref_count 1), counters zero, handler
-// unions zeroed, idle ring reserved for max(min_size, 4) resources.
+// Allocates a pool: event initialised (ref_count 1, extra_offset =
+// sizeof(AsyncPool), where `extra_size` zeroed bytes for a C user follow),
+// counters zero, handler unions zeroed, idle ring reserved for
+// max(min_size, 4) resources.
 AsyncPool* AllocatePool(uint32_t min_size, uint32_t max_size,
-                        uint32_t healthcheck_interval_ms);
+                        uint32_t healthcheck_interval_ms,
+                        size_t extra_size = 0);
 // The steps of creation after the handlers are stored: pre-warm, then the
 // healthcheck timer.
 void StartPool(AsyncPool* pool);

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "tests/pool/support/pool_test.h"
 
 namespace zar::pool_testing {
@@ -144,15 +147,39 @@ TEST_F(PoolCApiTest, NewPoolIsAllInternalAndPreWarms) {
   EXPECT_EQ(Joined(h->log), "make 1 make 2 destroy 1 destroy 2");
 }
 
-TEST_F(PoolCApiTest, ExtraSizeIsIgnored) {
+// ZEND_ASYNC_NEW_POOL_EX: extra_size zeroed bytes at event.extra_offset
+// belong to the caller; waiting, releasing and closing never touch them.
+TEST_F(PoolCApiTest, ExtraSizeGivesTheCallerZeroedBytesThePoolNeverTouches) {
+  constexpr size_t kExtra = 4096;
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL_EX(
-        Factory, Destructor, nullptr, nullptr, nullptr, 1, 2, 0, 4096);
-    zval r;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &r));
-    ZEND_ASYNC_POOL_RELEASE(pool, &r);
+        Factory, Destructor, nullptr, nullptr, nullptr, 1, 1, 0, kExtra);
+    ASSERT_NE(pool, nullptr);
+    EXPECT_GE(pool->event.extra_offset, sizeof(zend_async_pool_t));
+    auto* extra =
+        reinterpret_cast<unsigned char*>(pool) + pool->event.extra_offset;
+    EXPECT_EQ(std::count(extra, extra + kExtra, 0), static_cast<long>(kExtra));
+    std::memset(extra, 0xAB, kExtra);
+
+    zval held;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
+    Spawn([pool] {
+      zval r;
+      AcquireAndLog(pool, "W", 0, &r);
+      if (!Z_ISUNDEF(r)) ZEND_ASYNC_POOL_RELEASE(pool, &r);
+    });
+    Yield();
+    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    Yield();
+    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    ZEND_ASYNC_POOL_CLOSE(pool);
+    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_EQ(std::count(extra, extra + kExtra, 0xAB),
+              static_cast<long>(kExtra));
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
+  EXPECT_EQ(Joined(h->log), "make 1 W got 1 destroy 1");
 }
 
 TEST_F(PoolCApiTest, AcquireTakesOldestIdleAndRetriesAfterRejection) {
