@@ -42,12 +42,15 @@ void CallUserDestructor(zend_fcall_t* fcall, zval* resource);
 bool CallUserCheck(zend_fcall_t* fcall, zval* resource);
 
 // Makes a resource into `result` (owned). False on failure (an exception
-// may be pending).
+// may be pending). A C factory that returns true but leaves `result`
+// IS_UNDEF has failed: nothing was made, so nothing is lent, kept or
+// destroyed.
 inline bool CallFactory(AsyncPool* pool, zval* result) {
   zend_async_pool_t* base = &pool->base;
   if (base->handler_flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) {
+    ZVAL_UNDEF(result);
     return base->factory.internal != nullptr &&
-           base->factory.internal(base, result);
+           base->factory.internal(base, result) && !Z_ISUNDEF_P(result);
   }
   return base->factory.fcall != nullptr &&
          CallUserFactory(base->factory.fcall, result);

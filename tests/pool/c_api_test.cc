@@ -21,6 +21,8 @@ struct Handlers {
   // factory: fail (false) without / with an exception.
   bool factory_fails = false;
   bool factory_throws = false;
+  // factory: succeed (true) without writing its result.
+  bool factory_leaves_undef = false;
   // Resources are IS_PTR to fake addresses (never dereferenced).
   bool pointer_resources = false;
   // beforeAcquire rejects this many checks; beforeRelease rejects all.
@@ -50,6 +52,10 @@ bool Factory(zend_async_pool_t* pool, zval* result) {
     return false;
   }
   if (h->factory_fails) return false;
+  if (h->factory_leaves_undef) {
+    h->log.push_back("make nothing");
+    return true;
+  }
   h->made++;
   if (h->pointer_resources) {
     // An address nobody may touch: page-aligned, far from the heap.
@@ -225,6 +231,33 @@ TEST_F(PoolCApiTest, FactoryFailureWithoutExceptionThrowsFailedToCreate) {
     EXPECT_POOL_INVARIANTS(pool, 0);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
+}
+
+// A factory returning true with its result left IS_UNDEF made nothing: a
+// failure without an exception, so nothing is lent, kept idle or destroyed.
+TEST_F(PoolCApiTest, FactoryLeavingItsResultUndefIsAFailedCreation) {
+  h->factory_leaves_undef = true;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_pool_t* pool = NewPool(2, 2);
+    EXPECT_EQ(TakeExceptionText(), "") << "pre-warm failures are skipped";
+    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_EQ(StatsOf(&pool->event).idle, 0u);
+    zval r;
+    ZVAL_LONG(&r, 99);
+    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    EXPECT_EQ(TakeExceptionText(),
+              "Async\\PoolException: Failed to create pool resource");
+    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &r));
+    EXPECT_EQ(TakeExceptionText(), "") << "tryAcquire throws nothing itself";
+    EXPECT_POOL_INVARIANTS(pool, 0);
+    ZEND_ASYNC_POOL_CLOSE(pool);
+    EXPECT_POOL_INVARIANTS(pool, 0);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  }));
+  EXPECT_EQ(h->destroyed, 0);
+  EXPECT_EQ(Joined(h->log),
+            "make nothing make nothing make nothing make nothing");
 }
 
 TEST_F(PoolCApiTest, NullFactoryMakesEveryCreationFail) {
