@@ -2,6 +2,7 @@
 
 #include "core/pool/object.h"
 
+#include <cinttypes>
 #include <cstdio>
 
 #include "core/pool/circuit_breaker.h"
@@ -163,6 +164,10 @@ ZEND_METHOD(Async_Pool, __construct) {
   }
   if (min > UINT32_MAX || max > UINT32_MAX || interval > UINT32_MAX) {
     zend_value_error("Async\\Pool::__construct(): sizes must fit 32 bits");
+    RETURN_THROWS();
+  }
+  if (min > kMaxPoolMinSize) {
+    zend_argument_value_error(6, "must be <= %" PRIu32, kMaxPoolMinSize);
     RETURN_THROWS();
   }
   PoolObject* self = ThisPool(execute_data);

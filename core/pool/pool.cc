@@ -9,6 +9,7 @@
 #include "core/pool/pool.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -112,6 +113,22 @@ zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
                            uint32_t min_size, uint32_t max_size,
                            uint32_t healthcheck_interval_ms,
                            size_t extra_size) {
+  if (max_size < 1) {
+    zend_value_error(
+        "ZEND_ASYNC_NEW_POOL(): Argument #7 ($max_size) must be >= 1");
+    return nullptr;
+  }
+  if (min_size > max_size) {
+    zend_value_error(
+        "ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) must be <= max_size");
+    return nullptr;
+  }
+  if (min_size > kMaxPoolMinSize) {
+    zend_value_error(
+        "ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) must be <= %" PRIu32,
+        kMaxPoolMinSize);
+    return nullptr;
+  }
   AsyncPool* pool =
       AllocatePool(min_size, max_size, healthcheck_interval_ms, extra_size);
   zend_async_pool_t* base = &pool->base;

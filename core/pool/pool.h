@@ -109,8 +109,8 @@ struct AsyncPool {
   // acquire). Each element owns one reference.
   internal::RingBuffer<zval> idle;
   // Resources lent out or being prepared (factory, hooks, healthcheck).
-  // idle.size() + active_count <= max_size, except for a pre-warm with
-  // min_size > max_size (C users only; the constructor rejects it).
+  // idle.size() + active_count <= max_size (both constructors refuse
+  // min_size > max_size).
   uint32_t active_count = 0;
   // Waiters woken with a reservation that have not run yet; a reservation
   // is granted only while a place is free, so active_count +
@@ -154,7 +154,19 @@ static_assert(offsetof(zend_async_pool_t, event) == 0);
 
 // ---- ABI entry points (pool.cc; registered by registration.cc) -----------
 
-// new_pool_fn (ZEND_ASYNC_NEW_POOL): an all-internal pool (handler_flags
+// The most resources a pool pre-warms (min_size): the idle ring is
+// reserved for min_size resources before the factory runs, so a larger one
+// (2**31 through PDO::ATTR_POOL_MIN) would be an allocation that cannot
+// succeed rather than a pool.
+inline constexpr uint32_t kMaxPoolMinSize = 1u << 20;
+
+// new_pool_fn (ZEND_ASYNC_NEW_POOL): refuses a configuration no pool can
+// serve, before anything is allocated, returning NULL with ValueError
+// thrown (upstream accepts each):
+//   "ZEND_ASYNC_NEW_POOL(): Argument #7 ($max_size) must be >= 1"
+//   "ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) must be <= max_size"
+//   "ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) must be <= 1048576"
+// Otherwise an all-internal pool (handler_flags
 // bits 0-4 set; a NULL function means "not set", a NULL factory makes every
 // creation fail). `extra_size` zeroed bytes for the caller follow
 // the pool, at event.extra_offset (upstream ignores it). Pre-warms min_size
