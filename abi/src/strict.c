@@ -260,6 +260,11 @@ ZEND_API bool zend_async_ref_strict_quarantine(zend_async_event_t *event,
   return true;
 }
 
+ZEND_API const char *zend_async_ref_strict_disposed_name(
+    const zend_async_event_t *event) {
+  return find_entry(event) != NULL ? name_of(event) : NULL;
+}
+
 ZEND_API uint32_t zend_async_ref_strict_quarantined(void) {
   return quarantine.count;
 }

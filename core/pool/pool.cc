@@ -306,6 +306,12 @@ bool TryAcquire(AsyncPool* pool, zval* result) {
 }  // namespace
 
 bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
+  if (UNEXPECTED(base == nullptr || ZEND_ASYNC_REF_STRICT()) &&
+      RefuseUnusablePool(base, "ZEND_ASYNC_POOL_ACQUIRE")) {
+    ThrowPoolException(base == nullptr ? "Pool is not initialized"
+                                       : "Pool is closed");
+    return false;
+  }
   AsyncPool* pool = AsyncPool::FromAbi(base);
   // Hooks, the factory and waiting may suspend; meanwhile the last owner
   // may let go of the pool (even the waiter's own waker does, when it
@@ -320,6 +326,10 @@ bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
 }
 
 bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
+  if (UNEXPECTED(base == nullptr || ZEND_ASYNC_REF_STRICT()) &&
+      RefuseUnusablePool(base, "ZEND_ASYNC_POOL_TRY_ACQUIRE")) {
+    return false;
+  }
   AsyncPool* pool = AsyncPool::FromAbi(base);
   ZEND_ASYNC_EVENT_ADD_REF(pool->event());
   const bool acquired = TryAcquire(pool, result);
@@ -550,6 +560,10 @@ void Release(AsyncPool* pool, zval* resource, const char* call) {
 
 void PoolReleaseFrom(zend_async_pool_t* base, zval* resource,
                      const char* call) {
+  if (UNEXPECTED(base == nullptr || ZEND_ASYNC_REF_STRICT()) &&
+      RefuseUnusablePool(base, call)) {
+    return;
+  }
   AsyncPool* pool = AsyncPool::FromAbi(base);
   // beforeRelease and the strategy may suspend (or drop the last owner's
   // reference): the pool must outlive this call.
@@ -596,6 +610,10 @@ void DestroyIdle(AsyncPool* pool) {
 }  // namespace
 
 void PoolClose(zend_async_pool_t* base) {
+  if (UNEXPECTED(base == nullptr || ZEND_ASYNC_REF_STRICT()) &&
+      RefuseUnusablePool(base, "ZEND_ASYNC_POOL_CLOSE")) {
+    return;
+  }
   AsyncPool* pool = AsyncPool::FromAbi(base);
   if (pool->closed()) return;
   // Destructors may drop the last reference to the pool; dispose (which

@@ -180,6 +180,12 @@ zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
                            uint32_t min_size, uint32_t max_size,
                            uint32_t healthcheck_interval_ms, size_t extra_size);
 
+// Each of acquire_fn, try_acquire_fn, release_fn and close_fn first refuses
+// a NULL pool and, in strict mode, a pool already disposed (reported,
+// strict.h RefuseUnusablePool): acquire then throws Async\PoolException
+// "Pool is not initialized" (NULL) or "Pool is closed" (disposed),
+// tryAcquire returns false, release and close do nothing.
+
 // acquire_fn. Writes an owned resource to `result` and returns true, or
 // returns false with an exception pending:
 //   Async\PoolException "Pool is closed" (also to waiters when it closes),

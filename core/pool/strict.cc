@@ -172,6 +172,24 @@ void ReportLaunchFailure(AsyncPool* pool, const char* call,
       absl::StrFormat("the scheduler cannot be launched (%s)", error).c_str());
 }
 
+bool RefuseUnusablePool(const zend_async_pool_t* pool, const char* call) {
+  if (pool == nullptr) {
+    if (ZEND_ASYNC_REF_STRICT()) {
+      zend_async_ref_strict_report(call, "the pool is NULL");
+    }
+    return true;
+  }
+  // A quarantined event keeps its header, CLOSED set: only a closed pool
+  // may be a disposed one.
+  if (!ZEND_ASYNC_REF_STRICT() || !ZEND_ASYNC_EVENT_IS_CLOSED(&pool->event)) {
+    return false;
+  }
+  const char* name = zend_async_ref_strict_disposed_name(&pool->event);
+  if (name == nullptr) return false;
+  zend_async_ref_strict_report(call, "%s: used after it was disposed", name);
+  return true;
+}
+
 void ReportOpenPoolsAtRequestEnd() {
   for (PoolLedger* ledger = ledgers; ledger != nullptr; ledger = ledger->next) {
     AsyncPool* pool = ledger->pool;

@@ -66,6 +66,14 @@ void DestroyPoolLedger(AsyncPool* pool);
 [[gnu::cold]] void ReportLaunchFailure(AsyncPool* pool, const char* call,
                                        const char* problem);
 
+// Whether `call` must refuse `pool`: NULL (reported in strict mode), or, in
+// strict mode, a pool whose event was disposed and sits in the quarantine
+// (zend_async_ref/strict.h), reported as "<name>: used after it was
+// disposed" without touching its freed part. Callers test
+// `pool == NULL || ZEND_ASYNC_REF_STRICT()` first.
+[[gnu::cold]] bool RefuseUnusablePool(const zend_async_pool_t* pool,
+                                      const char* call);
+
 // Request end: reports every open pool with a ledger that still has
 // waiters or callbacks registered on its event.
 void ReportOpenPoolsAtRequestEnd();

@@ -214,5 +214,69 @@ TEST_F(PoolStrictTest, WaitingWhileAsyncIsOffIsRefused) {
   });
 }
 
+// A NULL pool is refused by every entry point and reported; the acquire
+// fails as an acquire does, with an exception.
+TEST_F(PoolStrictTest, ANullPoolIsRefusedAndReported) {
+  RunMain([&] {
+    zval resource;
+    ZVAL_LONG(&resource, 7);
+    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(nullptr, &resource, 0));
+    EXPECT_EQ(TakeException(),
+              "Async\\PoolException \"Pool is not initialized\"");
+    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(nullptr, &resource));
+    ZEND_ASYNC_POOL_RELEASE(nullptr, &resource);
+    ZEND_ASYNC_POOL_CLOSE(nullptr);
+    EXPECT_EQ(TakeException(), "");
+    EXPECT_EQ(Diagnostics(),
+              (Strings{"ZEND_ASYNC_POOL_ACQUIRE: the pool is NULL",
+                       "ZEND_ASYNC_POOL_TRY_ACQUIRE: the pool is NULL",
+                       "ZEND_ASYNC_POOL_RELEASE: the pool is NULL",
+                       "ZEND_ASYNC_POOL_CLOSE: the pool is NULL"}));
+    EXPECT_EQ(Z_LVAL(resource), 7);
+  });
+}
+
+// A release into a pool whose owner already let go of it (the pool was
+// disposed while the resource was lent): refused and reported, the pool's
+// freed part never read.
+TEST_F(PoolStrictTest, ReleasingIntoADisposedPoolIsRefusedAndReported) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(2);
+    zval resource;
+    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);  // disposed: quarantined
+    EXPECT_EQ(zend_async_ref_strict_quarantined(), 1u);
+    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+    EXPECT_EQ(TakeException(), "");
+    EXPECT_EQ(Diagnostics(),
+              Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#1 Pool(idle=0, active=1, "
+                      "reserved=0, max=2): used after it was disposed"});
+    EXPECT_EQ(Z_LVAL(resource), 1);
+  });
+}
+
+// An acquire, tryAcquire or close on a disposed pool: each refused and
+// reported once as a use after dispose (not as "disposed twice"); the
+// acquire fails with "Pool is closed".
+TEST_F(PoolStrictTest, UsingADisposedPoolIsRefusedAndReported) {
+  RunMain([&] {
+    zend_async_pool_t* pool = IntPool(2);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);  // disposed: quarantined
+    zval resource;
+    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    EXPECT_EQ(TakeException(), "Async\\PoolException \"Pool is closed\"");
+    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &resource));
+    ZEND_ASYNC_POOL_CLOSE(pool);
+    EXPECT_EQ(TakeException(), "");
+    const std::string name = "Pool#1 Pool(idle=0, active=0, reserved=0, max=2)";
+    EXPECT_EQ(Diagnostics(), (Strings{"ZEND_ASYNC_POOL_ACQUIRE: " + name +
+                                          ": used after it was disposed",
+                                      "ZEND_ASYNC_POOL_TRY_ACQUIRE: " + name +
+                                          ": used after it was disposed",
+                                      "ZEND_ASYNC_POOL_CLOSE: " + name +
+                                          ": used after it was disposed"}));
+  });
+}
+
 }  // namespace
 }  // namespace zar::strict_testing

@@ -90,6 +90,13 @@ ZEND_API uint32_t zend_async_ref_strict_report_count(void);
 ZEND_API bool zend_async_ref_strict_quarantine(zend_async_event_t *event,
                                                size_t size, const char *name,
                                                uint32_t disposed_ref_count);
+/* The name `event` was quarantined under, or NULL when it is not in the
+ * quarantine. For an entry point handed an event (a pool) its caller may
+ * have let go of already: the header of a quarantined event stays
+ * readable, so a caller tests ZEND_ASYNC_EVENT_IS_CLOSED first and asks
+ * only then (a scan of the quarantine). */
+ZEND_API const char *zend_async_ref_strict_disposed_name(
+    const zend_async_event_t *event);
 /* Reports every quarantined event whose ref_count moved (each change once). */
 ZEND_API void zend_async_ref_strict_check_quarantine(void);
 /* Events quarantined now. */
