@@ -14,6 +14,14 @@ Options Silent(zend_long max, zend_long min = -1) {
                      {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}});
 }
 
+// Opens a transaction, inserts 'lost' into t and kills the connection
+// server-side (the client has not noticed yet).
+void InsertAndKillInATransaction(Pdo& pdo) {
+  pdo.BeginTransaction();
+  pdo.Exec("INSERT INTO t VALUES ('lost')");
+  pdo_sim::mock::KillConnection(QueryLong(pdo, "SELECT CONNECTION_ID()"));
+}
+
 TEST_F(BrokenTest, CancelDuringAQueryDestroysTheSlot) {
   RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
@@ -93,9 +101,7 @@ TEST_F(BrokenTest, KilledDuringATransaction) {
     pdo.Exec("CREATE TABLE t (v TEXT)");
     Log log;
     Await(Spawn([&] {
-      pdo.BeginTransaction();
-      pdo.Exec("INSERT INTO t VALUES ('lost')");
-      pdo_sim::mock::KillConnection(QueryLong(pdo, "SELECT CONNECTION_ID()"));
+      InsertAndKillInATransaction(pdo);
       EXPECT_TRUE(pdo.Exec("INSERT INTO t VALUES ('more')").is_false());
       log.push_back("A: " + pdo.ErrorCode().str());
     }));
@@ -119,9 +125,7 @@ TEST_F(BrokenTest, CommitAfterAKillReportsTheLostConnection) {
     pdo.Exec("CREATE TABLE t (v TEXT)");
     Log log;
     Await(Spawn([&] {
-      pdo.BeginTransaction();
-      pdo.Exec("INSERT INTO t VALUES ('lost')");
-      pdo_sim::mock::KillConnection(QueryLong(pdo, "SELECT CONNECTION_ID()"));
+      InsertAndKillInATransaction(pdo);
       EXPECT_TRUE(pdo.InTransaction().is_true())
           << "the client learns of the kill from its next call";
       EXPECT_TRUE(pdo.Commit().undef());
@@ -157,9 +161,7 @@ TEST_F(BrokenTest, CommitOrRollBackAfterAFailedQueryOnAKilledConnection) {
     Log log;
     for (const bool commit : {true, false}) {
       Await(Spawn([&] {
-        pdo.BeginTransaction();
-        pdo.Exec("INSERT INTO t VALUES ('lost')");
-        pdo_sim::mock::KillConnection(QueryLong(pdo, "SELECT CONNECTION_ID()"));
+        InsertAndKillInATransaction(pdo);
         EXPECT_TRUE(pdo.Exec("INSERT INTO t VALUES ('more')").is_false());
         ClearErrors();
         const Zval ended = commit ? pdo.Commit() : pdo.RollBack();
