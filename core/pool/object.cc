@@ -31,6 +31,33 @@ AsyncPool* RequirePool(zend_execute_data* execute_data) {
   return pool;
 }
 
+// Whether the resources of `pool` were made by C: its factory is a C
+// function (ZEND_ASYNC_NEW_POOL, as PDO's pool is made). Such a slot may hold
+// anything C put there (IS_PTR to a connection), so PHP can neither be given
+// one nor give one back (php-async #276/#277).
+bool EngineOwnsResources(const AsyncPool* pool) {
+  return (pool->base.handler_flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) != 0;
+}
+
+// The pool of $this for a method that moves a resource across the boundary
+// (`verb`: "acquired", "released"), or nullptr with an exception thrown:
+// "Pool is not initialized", or Async\PoolException "<method>(): the
+// resources of this pool are owned by the extension that created it and
+// cannot be <verb> from PHP" on a pool whose resources C owns. Nothing of
+// the pool is touched before the check.
+AsyncPool* RequireUserlandResources(zend_execute_data* execute_data,
+                                    const char* method, const char* verb) {
+  AsyncPool* pool = RequirePool(execute_data);
+  if (pool == nullptr || !EngineOwnsResources(pool)) return pool;
+  char message[160];
+  std::snprintf(message, sizeof message,
+                "%s(): the resources of this pool are owned by the extension "
+                "that created it and cannot be %s from PHP",
+                method, verb);
+  ThrowPoolException(message);
+  return nullptr;
+}
+
 // Whether `object` is the only owner of its pool (no C owner, no other
 // wrapper, no waiting coroutine).
 bool SoleOwner(const PoolObject* object) {
@@ -201,7 +228,8 @@ ZEND_METHOD(Async_Pool, acquire) {
   Z_PARAM_LONG(timeout)
   ZEND_PARSE_PARAMETERS_END();
 
-  AsyncPool* pool = RequirePool(execute_data);
+  AsyncPool* pool = RequireUserlandResources(
+      execute_data, "Async\\Pool::acquire", "acquired");
   if (pool == nullptr) RETURN_THROWS();
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
     ZEND_ASYNC_SCHEDULER_LAUNCH();
@@ -220,7 +248,8 @@ ZEND_METHOD(Async_Pool, acquire) {
 
 ZEND_METHOD(Async_Pool, tryAcquire) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = RequirePool(execute_data);
+  AsyncPool* pool = RequireUserlandResources(
+      execute_data, "Async\\Pool::tryAcquire", "acquired");
   if (pool == nullptr) RETURN_THROWS();
   if (!PoolTryAcquire(&pool->base, return_value)) ZVAL_NULL(return_value);
 }
@@ -231,7 +260,8 @@ ZEND_METHOD(Async_Pool, release) {
   ZEND_PARSE_PARAMETERS_START(1, 1)
   Z_PARAM_ZVAL(resource)
   ZEND_PARSE_PARAMETERS_END();
-  AsyncPool* pool = RequirePool(execute_data);
+  AsyncPool* pool = RequireUserlandResources(
+      execute_data, "Async\\Pool::release", "released");
   if (pool == nullptr) RETURN_THROWS();
   PoolReleaseFrom(&pool->base, resource, "Async\\Pool::release");
 }

@@ -14,6 +14,14 @@ Options Silent(zend_long max, zend_long min = -1) {
                      {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}});
 }
 
+// Opens a transaction, inserts 'lost' into t and kills the connection
+// server-side (the client has not noticed yet).
+void InsertAndKillInATransaction(Pdo& pdo) {
+  pdo.BeginTransaction();
+  pdo.Exec("INSERT INTO t VALUES ('lost')");
+  pdo_sim::mock::KillConnection(QueryLong(pdo, "SELECT CONNECTION_ID()"));
+}
+
 TEST_F(BrokenTest, CancelDuringAQueryDestroysTheSlot) {
   RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
@@ -93,9 +101,7 @@ TEST_F(BrokenTest, KilledDuringATransaction) {
     pdo.Exec("CREATE TABLE t (v TEXT)");
     Log log;
     Await(Spawn([&] {
-      pdo.BeginTransaction();
-      pdo.Exec("INSERT INTO t VALUES ('lost')");
-      pdo_sim::mock::KillConnection(QueryLong(pdo, "SELECT CONNECTION_ID()"));
+      InsertAndKillInATransaction(pdo);
       EXPECT_TRUE(pdo.Exec("INSERT INTO t VALUES ('more')").is_false());
       log.push_back("A: " + pdo.ErrorCode().str());
     }));
@@ -110,6 +116,74 @@ TEST_F(BrokenTest, KilledDuringATransaction) {
     }));
     EXPECT_EQ(
         log, (Log{"A: HY000", "count after A: 0", "B rows: 0", "B val=fresh"}));
+  });
+}
+
+TEST_F(BrokenTest, CommitAfterAKillReportsTheLostConnection) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(1));
+    pdo.Exec("CREATE TABLE t (v TEXT)");
+    Log log;
+    Await(Spawn([&] {
+      InsertAndKillInATransaction(pdo);
+      EXPECT_TRUE(pdo.InTransaction().is_true())
+          << "the client learns of the kill from its next call";
+      EXPECT_TRUE(pdo.Commit().undef());
+      {
+        Caught e;
+        log.push_back(e.class_name() + " " + e.code() + " " + e.message());
+      }
+      EXPECT_TRUE(pdo.InTransaction().is_false());
+      log.push_back("count after commit: " +
+                    std::to_string(CountsOf(pdo).count));
+      log.push_back("rows: " +
+                    std::to_string(QueryLong(pdo, "SELECT COUNT(*) FROM t")));
+      pdo.BeginTransaction();
+      pdo.Exec("INSERT INTO t VALUES ('fresh')");
+      EXPECT_TRUE(pdo.Commit().is_true()) << TakeExceptionText();
+    }));
+    EXPECT_EQ(log, (Log{"PDOException HY000 SQLSTATE[HY000]: General error: "
+                        "2006 MySQL server has gone away",
+                        "count after commit: 0", "rows: 0"}));
+    EXPECT_EQ(QueryValue(pdo, "SELECT v FROM t").str(), "fresh");
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
+    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 2u);
+  });
+}
+
+TEST_F(BrokenTest, CommitOrRollBackAfterAFailedQueryOnAKilledConnection) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(
+        "mock:dbname=shop",
+        PoolOptions(1, -1,
+                    {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_WARNING}}}));
+    pdo.Exec("CREATE TABLE t (v TEXT)");
+    Log log;
+    for (const bool commit : {true, false}) {
+      Await(Spawn([&] {
+        InsertAndKillInATransaction(pdo);
+        EXPECT_TRUE(pdo.Exec("INSERT INTO t VALUES ('more')").is_false());
+        ClearErrors();
+        const Zval ended = commit ? pdo.Commit() : pdo.RollBack();
+        log.push_back(pdo_sim::Render(ended.get()) + " " +
+                      pdo.ErrorCode().str());
+        for (const std::string& warning : Warnings()) log.push_back(warning);
+        EXPECT_TRUE(Caught().empty());
+        EXPECT_TRUE(pdo.InTransaction().is_false());
+        log.push_back("count: " + std::to_string(CountsOf(pdo).count));
+        EXPECT_TRUE(pdo.Commit().undef()) << "the transaction is over";
+        Caught e;
+        EXPECT_EQ(e.message(), "There is no active transaction");
+      }));
+    }
+    EXPECT_EQ(log, (Log{"false HY000",
+                        "PDO::commit(): SQLSTATE[HY000]: General error: 2006 "
+                        "MySQL server has gone away",
+                        "count: 0", "false HY000",
+                        "PDO::rollBack(): SQLSTATE[HY000]: General error: "
+                        "2006 MySQL server has gone away",
+                        "count: 0"}));
+    EXPECT_EQ(QueryLong(pdo, "SELECT COUNT(*) FROM t"), 0);
   });
 }
 

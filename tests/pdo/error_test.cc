@@ -88,6 +88,85 @@ TEST_F(ErrorTest, StatementErrorsNameTheStatementMethod) {
   });
 }
 
+constexpr char kCountMismatch[] =
+    "SQLSTATE[HY093]: Invalid parameter number: number of bound variables "
+    "does not match number of tokens";
+
+TEST_F(ErrorTest, ExecuteWithTheWrongNumberOfParametersThrowsHY093) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    ASSERT_TRUE(pdo.ok());
+    const uint64_t queries = pdo_sim::mock::GetCounters().queries;
+    struct Case {
+      const char* sql;
+      std::vector<pdo_sim::Param> params;
+    };
+    for (const Case& c : {Case{"SELECT ?", {1, 2}}, Case{"SELECT ?, ?", {1}},
+                          Case{"SELECT 1", {1}}}) {
+      Statement stmt = pdo.Prepare(c.sql);
+      ASSERT_TRUE(stmt.ok()) << c.sql;
+      EXPECT_TRUE(stmt.Execute(c.params).undef()) << c.sql;
+      Caught e;
+      EXPECT_EQ(e.class_name(), "PDOException") << c.sql;
+      EXPECT_EQ(e.code(), "HY093") << c.sql;
+      EXPECT_EQ(e.message(), kCountMismatch) << c.sql;
+    }
+    {
+      Statement named = pdo.Prepare("SELECT :a, :b");
+      EXPECT_TRUE(named.ExecuteNamed({{":a", 1}}).undef());
+      Caught e;
+      EXPECT_EQ(e.message(), kCountMismatch);
+    }
+    EXPECT_EQ(pdo_sim::mock::GetCounters().queries, queries)
+        << "the server never saw a statement PDO refused";
+    EXPECT_EQ(CountsOf(pdo).active, 0) << "no slot is kept by a refusal";
+    EXPECT_EQ(QueryLong(pdo, "SELECT 1"), 1);
+  });
+}
+
+TEST_F(ErrorTest, ExecuteWithAnUndefinedOrMixedParameterThrowsHY093) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    {
+      Statement stmt = pdo.Prepare("SELECT :a");
+      EXPECT_TRUE(stmt.ExecuteNamed({{":b", 1}}).undef());
+      Caught e;
+      EXPECT_EQ(e.message(),
+                "SQLSTATE[HY093]: Invalid parameter number: parameter was not "
+                "defined");
+    }
+    {
+      Statement stmt = pdo.Prepare("SELECT :a, ?");
+      EXPECT_TRUE(stmt.Execute({1, 2}).undef());
+      Caught e;
+      EXPECT_EQ(e.message(),
+                "SQLSTATE[HY093]: Invalid parameter number: mixed named and "
+                "positional parameters");
+    }
+    // A name used twice is bound once; placeholders in strings and
+    // comments are text.
+    Statement twice = pdo.Prepare("SELECT :a + :a");
+    EXPECT_TRUE(twice.ExecuteNamed({{"a", 20}}).is_true())
+        << TakeExceptionText();
+    EXPECT_EQ(twice.FetchColumn().lval(), 40);
+    Statement quoted = pdo.Prepare("SELECT '?', ? /* ? */");
+    EXPECT_TRUE(quoted.Execute({7}).is_true()) << TakeExceptionText();
+    EXPECT_EQ(Caught().empty(), true);
+  });
+}
+
+TEST_F(ErrorTest, ExecuteWithTheWrongNumberOfParametersIsFalseWhenSilent) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(3));
+    Statement stmt = pdo.Prepare("SELECT ?");
+    EXPECT_TRUE(stmt.Execute({1, 2}).is_false());
+    EXPECT_TRUE(Caught().empty());
+    EXPECT_EQ(stmt.ErrorCode().str(), "HY093");
+    EXPECT_TRUE(stmt.Execute({5}).is_true()) << "the statement stays usable";
+    EXPECT_EQ(stmt.FetchColumn().lval(), 5);
+  });
+}
+
 TEST_F(ErrorTest, ErrorStateDoesNotLeakAcrossCoroutines) {
   RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(1));

@@ -100,11 +100,8 @@ TEST_F(NoReactorTest, WaitingOutsideACoroutineNamesTheLaunchError) {
 
 TEST_F(NoReactorTest, AsyncPoolAcquireNamesTheMethod) {
   RunMain([&] {
-    zend_async_pool_t* pool = IntPool(1);
-    zend_object* wrapper = ZEND_ASYNC_NEW_POOL_OBJ(pool);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
     zval object;
-    ZVAL_OBJ(&object, wrapper);
+    ZVAL_OBJ(&object, PhpIntPool(1));
     pdo_sim::Zval resource = pdo_sim::CallMethod(&object, "acquire");
     EXPECT_TRUE(resource.undef());
     EXPECT_EQ(TakeException(),

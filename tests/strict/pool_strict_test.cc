@@ -157,11 +157,8 @@ TEST_F(PoolStrictTest, RefusedReleaseDoesNotWakeAWaiter) {
 // Async\Pool::release names the method.
 TEST_F(PoolStrictTest, AsyncPoolReleaseNamesTheMethod) {
   RunMain([&] {
-    zend_async_pool_t* pool = IntPool(1);
-    zend_object* wrapper = ZEND_ASYNC_NEW_POOL_OBJ(pool);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);  // the object owns it now
     zval object;
-    ZVAL_OBJ(&object, wrapper);
+    ZVAL_OBJ(&object, PhpIntPool(1));
     pdo_sim::Zval resource = pdo_sim::CallMethod(&object, "acquire");
     ASSERT_EQ(resource.type(), IS_LONG);
     pdo_sim::CallMethod(&object, "release", {resource.get()});

@@ -69,7 +69,9 @@ void SetError(pdo_dbh_t* dbh, pdo_stmt_t* stmt, const Error& error) {
 // transaction lost.
 bool Broken(pdo_dbh_t* dbh, pdo_stmt_t* stmt, Error error) {
   dbh->conn_broken = true;
-  internal::Rollback(Conn(dbh)->session);
+  MockConnection* conn = Conn(dbh);
+  if (conn->session.in_transaction) conn->transaction_lost = true;
+  internal::Rollback(conn->session);
   SetError(dbh, stmt, error);
   return false;
 }
@@ -256,9 +258,12 @@ bool Begin(pdo_dbh_t* dbh) {
 
 bool EndTransaction(pdo_dbh_t* dbh, bool commit) {
   Server& server = TheServer();
-  if (!CheckAlive(dbh, nullptr)) return false;
-  if (server.txn_end_latency > 0 &&
-      !Wait(dbh, nullptr, server.txn_end_latency)) {
+  if (!CheckAlive(dbh, nullptr) ||
+      (server.txn_end_latency > 0 &&
+       !Wait(dbh, nullptr, server.txn_end_latency))) {
+    // The transaction died with the connection (HY000 2006 or 2013 is set);
+    // reporting that ends it.
+    Conn(dbh)->transaction_lost = false;
     return false;
   }
   Session& session = Conn(dbh)->session;
@@ -274,11 +279,13 @@ bool EndTransaction(pdo_dbh_t* dbh, bool commit) {
 bool Commit(pdo_dbh_t* dbh) { return EndTransaction(dbh, true); }
 bool Rollback(pdo_dbh_t* dbh) { return EndTransaction(dbh, false); }
 
+// The client's view: a kill is not seen before the server is next spoken
+// to, and a transaction lost with its connection stays open until commit()
+// or rollBack() reports the loss.
 bool InTransaction(pdo_dbh_t* dbh) {
   MockConnection* conn = Conn(dbh);
-  return conn != nullptr && !dbh->conn_broken &&
-         TheServer().killed.count(conn->session.id) == 0 &&
-         conn->session.in_transaction;
+  return conn != nullptr &&
+         (conn->session.in_transaction || conn->transaction_lost);
 }
 
 bool SetAttribute(pdo_dbh_t* dbh, zend_long attr, zval* value) {

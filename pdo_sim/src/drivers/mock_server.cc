@@ -73,7 +73,10 @@ bool KillConnection(int64_t connection_id) {
   auto it = server.live.find(connection_id);
   if (it == server.live.end()) return false;
   server.killed.insert(connection_id);
-  internal::Rollback(it->second->session);  // the server drops its work
+  // The server drops its work; the client still believes its transaction
+  // open until it next speaks to the server.
+  if (it->second->session.in_transaction) it->second->transaction_lost = true;
+  internal::Rollback(it->second->session);
   return true;
 }
 

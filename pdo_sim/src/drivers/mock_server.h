@@ -33,6 +33,11 @@ struct MockConnection {
   Session session;
   Error last_error;
   bool emulate_prepares = false;
+  // The connection broke while a transaction was open and the client has
+  // not ended it yet: in_transaction() still says yes (the client cannot
+  // know better, as with MySQL's last reported status), and commit() or
+  // rollBack() reports the loss, which ends it.
+  bool transaction_lost = false;
 };
 
 // A statement's driver_data: its SQL and, once executed, its result.

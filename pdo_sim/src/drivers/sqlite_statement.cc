@@ -238,6 +238,9 @@ bool Prepare(pdo_dbh_t* dbh, zend_string* sql, pdo_stmt_t* stmt, zval*) {
   s->nsql = nsql;
   stmt->driver_data = s;
   stmt->methods = &kStmtMethods;
+  // SQLite binds ? and :name itself and reports its own errors.
+  stmt->supports_placeholders = static_cast<pdo_placeholder_support>(
+      PDO_PLACEHOLDER_POSITIONAL | PDO_PLACEHOLDER_NAMED);
   return true;
 }
 

@@ -347,7 +347,10 @@ static void end_transaction(INTERNAL_FUNCTION_PARAMETERS, bool commit) {
   }
   const bool ok =
       commit ? conn->methods->commit(conn) : conn->methods->rollback(conn);
-  if (ok) conn->in_txn = false;
+  /* A transaction that died with its connection is over too: the error
+   * (the driver's, such as HY000 2006) says so, and the broken slot is
+   * then free to go (docs/pdo_pool.md, "Pinning"). */
+  if (ok || conn->conn_broken) conn->in_txn = false;
   pdo_pool_sync_error(dbh, conn);
   if (!ok) PDO_HANDLE_DBH_ERR();
   pdo_pool_maybe_release(dbh);

@@ -167,6 +167,11 @@ PHP_METHOD(PDOStatement, execute) {
   memcpy(stmt->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
   pdo_pool_note_statement(stmt->pooled_conn, stmt->query_string);
   stmt->bound_params = params;
+  if (!php_mock_pdo_check_params(stmt)) {
+    /* Raised already; the driver never sees the statement. */
+    stmt->bound_params = NULL;
+    RETURN_FALSE;
+  }
   const int ok = stmt->methods->executer(stmt);
   stmt->bound_params = NULL;
   if (ok) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/extension.h"
+#include "mock_zend/callable.h"
 #include "mock_zend/inspect.h"
 #include "zend_async_ref/testing/request.h"
 
@@ -77,6 +78,33 @@ std::vector<std::string> Diagnostics() {
 zend_async_pool_t* IntPool(uint32_t max) {
   return ZEND_ASYNC_NEW_POOL(MakeInt, nullptr, nullptr, nullptr, nullptr, 0,
                              max, 0);
+}
+
+zend_object* PhpIntPool(uint32_t max) {
+  zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
+  zend_class_entry* ce = zend_lookup_class(name);
+  zend_string_release(name);
+  if (ce == nullptr) {
+    ADD_FAILURE() << "Async\\Pool is not registered";
+    return nullptr;
+  }
+  zval args[7];
+  mock_zend::MakeCallable(&args[0], [](mock_zend::Call& call) {
+    ZVAL_LONG(call.result(), ++ints_made);
+  });
+  for (int i = 1; i < 5; i++) ZVAL_NULL(&args[i]);
+  ZVAL_LONG(&args[5], 0);
+  ZVAL_LONG(&args[6], max);
+  zval object;
+  object_init_ex(&object, ce);
+  zval retval;
+  ZVAL_UNDEF(&retval);
+  zend_call_known_instance_method(ce->constructor, Z_OBJ(object), &retval, 7,
+                                  args);
+  zval_ptr_dtor(&retval);
+  for (zval& arg : args) zval_ptr_dtor(&arg);
+  EXPECT_EQ(EG(exception), nullptr) << "new Async\\Pool threw";
+  return Z_OBJ(object);
 }
 
 std::string Info(zend_async_event_t* event) {

@@ -12,6 +12,9 @@
 //                   prefix removed), after checking their level.
 //   IntPool(max)    ZEND_ASYNC_NEW_POOL with C handlers making int(1),
 //                   int(2), ...
+//   PhpIntPool(max) new Async\Pool(factory making int(1), int(2), ...,
+//                   max: max): the object (owned), for Async\Pool's methods,
+//                   which refuse a pool whose resources C makes.
 //   Info(event)     the event's info().
 //
 // Tests reach everything through the ABI (ZEND_ASYNC_* macros, event
@@ -60,6 +63,7 @@ std::vector<std::string> Diagnostics();
 // A pool of ints made by a C factory: int(1), int(2), ... (counting per
 // test). The caller owns the pool reference.
 zend_async_pool_t* IntPool(uint32_t max);
+zend_object* PhpIntPool(uint32_t max);
 
 // The event's info() as a string.
 std::string Info(zend_async_event_t* event);

@@ -330,6 +330,16 @@ struct pdo_column_data {
  * Lifetime: freed with its object; holds a reference to its PDO object
  * (database_object_handle) except a failed query()'s statement, which the
  * handle keeps instead. */
+/* Which placeholders a driver's prepared statements take natively. With
+ * PDO_PLACEHOLDER_NONE (the default: a driver that emulates, as the mock
+ * driver does for MySQL) PDO itself checks execute()'s parameters against
+ * the query's placeholders. */
+enum pdo_placeholder_support {
+  PDO_PLACEHOLDER_NONE = 0,
+  PDO_PLACEHOLDER_NAMED = 1,
+  PDO_PLACEHOLDER_POSITIONAL = 2
+};
+
 struct _pdo_stmt_t {
   const struct pdo_stmt_methods *methods;
   void *driver_data;
@@ -337,6 +347,9 @@ struct _pdo_stmt_t {
   pdo_error_type error_code;
 
   uint16_t executed : 1; /* executed successfully at least once */
+
+  /* Set by the driver's preparer; see enum pdo_placeholder_support. */
+  enum pdo_placeholder_support supports_placeholders;
 
   /* execute()'s parameters (list: 0-based positions; string keys: names),
    * NULL when none. Valid during the executer call. */

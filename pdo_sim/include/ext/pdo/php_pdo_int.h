@@ -64,6 +64,13 @@ const zend_object_handlers *pdo_dbstmt_object_handlers(void);
     pdo_handle_error(stmt->dbh, stmt);               \
   }
 
+/* pdo_sql_parser.c: for a driver without native placeholders, whether
+ * execute()'s parameters (stmt->bound_params) fit the placeholders of
+ * stmt->query_string; false with HY093 raised (pdo_raise_impl_error:
+ * "mixed named and positional parameters", "number of bound variables does
+ * not match number of tokens" or "parameter was not defined"). */
+bool php_mock_pdo_check_params(pdo_stmt_t *stmt);
+
 /* The drivers (pdo_sim/src/drivers). */
 extern const pdo_driver_t pdo_mock_driver;
 extern const pdo_driver_t pdo_nopool_driver;
