@@ -321,7 +321,9 @@ bool TryAcquire(AsyncPool* pool, zval* result) {
 // pool is disposed when the calls in progress return. Closes the pool, as
 // that dispose would, so that every call still inside it fails the same
 // way, and destroys the resource (a destructor's exception stays pending).
-[[gnu::noinline]] void DropForGonePool(AsyncPool* pool, zval* resource) {
+[[gnu::noinline]] void DropForGonePool(AsyncPool* pool, zval* resource,
+                                       const char* call) {
+  ReportOwnerGoneDuringCall(pool, call, resource);
   pool->active_count--;
   PoolClose(&pool->base);
   DestroyResource(pool, resource);
@@ -344,7 +346,7 @@ bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
   EnterCall(pool);
   bool acquired = Acquire(pool, result, timeout_ms);
   if (UNEXPECTED(acquired && pool->NoOwnerLeft())) {
-    DropForGonePool(pool, result);
+    DropForGonePool(pool, result, "ZEND_ASYNC_POOL_ACQUIRE");
     if (EG(exception) == nullptr) ThrowPoolException("Pool is closed");
     if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
     acquired = false;
@@ -365,7 +367,7 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
   EnterCall(pool);
   bool acquired = TryAcquire(pool, result);
   if (UNEXPECTED(acquired && pool->NoOwnerLeft())) {
-    DropForGonePool(pool, result);
+    DropForGonePool(pool, result, "ZEND_ASYNC_POOL_TRY_ACQUIRE");
     if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
     acquired = false;
   }
