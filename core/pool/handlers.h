@@ -25,7 +25,9 @@
 // The C forms are inline so that a pool with C handlers pays one indirect
 // call per hook and nothing else.
 //
-// Threading: the request's thread; userland hooks may suspend.
+// Threading: the request's thread. Hooks may suspend the calling coroutine,
+// except when the healthcheck tick calls them, in the scheduler context
+// (pool.h, Threading).
 
 #ifndef ZAR_CORE_POOL_HANDLERS_H_
 #define ZAR_CORE_POOL_HANDLERS_H_
