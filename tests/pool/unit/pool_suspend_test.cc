@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -95,29 +96,50 @@ class PoolOwnerLetsGoTest : public PoolSuspendTest {
     });
   }
 
+  // The request: a pool of (min, max); `start` spawns the calls (and sets
+  // the pauses) and yields until they are inside their factory, hook or
+  // wait; then the owner (closes, with `close`, and) lets go of its
+  // reference.
+  void OwnerLetsGoWhile(uint32_t min, uint32_t max,
+                        const std::function<void(zend_async_pool_t*)>& start,
+                        bool close = false) {
+    EXPECT_TRUE(RunMain([&] {
+      zend_async_pool_t* pool = NewCPool(min, max);
+      start(pool);
+      EXPECT_POOL_INVARIANTS(pool);
+      log.push_back(close ? "owner closes and lets go" : "owner lets go");
+      if (close) ZEND_ASYNC_POOL_CLOSE(pool);
+      ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    }));
+  }
+
+  // The log, and how many resources were made and destroyed.
+  void ExpectOutcome(const std::string& expected_log, int made, int destroyed) {
+    EXPECT_EQ(Joined(log), expected_log);
+    EXPECT_EQ(c_made, made);
+    EXPECT_EQ(c_destroyed, destroyed);
+  }
+
   Log log;
 };
+
+constexpr char kClosed[] =
+    "acquire failed: Async\\PoolException: Pool is closed";
 
 // The case of the issue: made 1, destroyed 0 before. The factory suspends,
 // the owner lets go of its (last) reference; when the factory returns the
 // pool has nobody left to release the resource into.
 TEST_F(PoolOwnerLetsGoTest,
        AcquireWhoseFactorySuspendsWhileTheOwnerLetsGoFailsAndDestroysIt) {
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewCPool(0, 2);
+  OwnerLetsGoWhile(0, 2, [&](zend_async_pool_t* pool) {
     factory_pause_ms = 2;
     SpawnAcquire(pool);
-    Yield();  // the acquire is inside the factory
-    EXPECT_POOL_INVARIANTS(pool);
-    EXPECT_EQ(StatsOf(&pool->event).active, 1u) << "being made counts";
-    log.push_back("owner lets go");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(Joined(log),
-            "factory suspends owner lets go made 1 destroy(1) acquire failed: "
-            "Async\\PoolException: Pool is closed");
-  EXPECT_EQ(c_made, 1);
-  EXPECT_EQ(c_destroyed, 1);
+    Yield();
+  });
+  ExpectOutcome(
+      std::string("factory suspends owner lets go made 1 destroy(1) ") +
+          kClosed,
+      1, 1);
 }
 
 // The usual way an owner disposes of a pool, close then let go, while the
@@ -125,27 +147,23 @@ TEST_F(PoolOwnerLetsGoTest,
 TEST_F(
     PoolOwnerLetsGoTest,
     AcquireWhoseFactorySuspendsWhileTheOwnerClosesAndLetsGoFailsAndDestroysIt) {
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewCPool(0, 2);
-    factory_pause_ms = 2;
-    SpawnAcquire(pool);
-    Yield();
-    EXPECT_POOL_INVARIANTS(pool);
-    log.push_back("owner closes and lets go");
-    ZEND_ASYNC_POOL_CLOSE(pool);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(Joined(log),
-            "factory suspends owner closes and lets go made 1 destroy(1) "
-            "acquire failed: Async\\PoolException: Pool is closed");
-  EXPECT_EQ(c_made, 1);
-  EXPECT_EQ(c_destroyed, 1);
+  OwnerLetsGoWhile(
+      0, 2,
+      [&](zend_async_pool_t* pool) {
+        factory_pause_ms = 2;
+        SpawnAcquire(pool);
+        Yield();
+      },
+      /*close=*/true);
+  ExpectOutcome(std::string("factory suspends owner closes and lets go made 1 "
+                            "destroy(1) ") +
+                    kClosed,
+                1, 1);
 }
 
 TEST_F(PoolOwnerLetsGoTest,
        TryAcquireWhoseFactorySuspendsWhileTheOwnerLetsGoReturnsFalse) {
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewCPool(0, 2);
+  OwnerLetsGoWhile(0, 2, [&](zend_async_pool_t* pool) {
     factory_pause_ms = 2;
     Spawn([&, pool] {
       zval resource;
@@ -155,33 +173,24 @@ TEST_F(PoolOwnerLetsGoTest,
                     " " + TakeExceptionText());
     });
     Yield();
-    EXPECT_POOL_INVARIANTS(pool);
-    log.push_back("owner lets go");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(Joined(log),
-            "factory suspends owner lets go made 1 destroy(1) tryAcquire "
-            "false ");
-  EXPECT_EQ(c_made, 1);
-  EXPECT_EQ(c_destroyed, 1);
+  });
+  ExpectOutcome(
+      "factory suspends owner lets go made 1 destroy(1) tryAcquire "
+      "false ",
+      1, 1);
 }
 
 TEST_F(PoolOwnerLetsGoTest,
        AcquireWhoseBeforeAcquireSuspendsWhileTheOwnerLetsGoFailsAndDestroysIt) {
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewCPool(1, 2);
+  OwnerLetsGoWhile(1, 2, [&](zend_async_pool_t* pool) {
     before_acquire_pause_ms = 2;
     SpawnAcquire(pool);
     Yield();
-    EXPECT_POOL_INVARIANTS(pool, c_made - c_destroyed);
-    log.push_back("owner lets go");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(Joined(log),
-            "made 1 beforeAcquire suspends owner lets go destroy(1) acquire "
-            "failed: Async\\PoolException: Pool is closed");
-  EXPECT_EQ(c_made, 1);
-  EXPECT_EQ(c_destroyed, 1);
+  });
+  ExpectOutcome(std::string("made 1 beforeAcquire suspends owner lets go "
+                            "destroy(1) ") +
+                    kClosed,
+                1, 1);
 }
 
 // Two acquires inside their factories when the owner lets go: the first to
@@ -190,24 +199,18 @@ TEST_F(PoolOwnerLetsGoTest,
 // destroyed.
 TEST_F(PoolOwnerLetsGoTest,
        EveryAcquireInProgressWhenTheOwnerLetsGoFailsAndLosesNothing) {
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewCPool(0, 2);
+  OwnerLetsGoWhile(0, 2, [&](zend_async_pool_t* pool) {
     factory_pause_ms = 2;
     SpawnAcquire(pool);
     Spawn([] { factory_pause_ms = 3; });
     SpawnAcquire(pool);
     Yield();
-    EXPECT_POOL_INVARIANTS(pool);
-    EXPECT_EQ(StatsOf(&pool->event).active, 2u);
-    log.push_back("owner lets go");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(Joined(log),
-            "factory suspends factory suspends owner lets go made 1 destroy(1) "
-            "acquire failed: Async\\PoolException: Pool is closed made 2 "
-            "destroy(2) acquire failed: Async\\PoolException: Pool is closed");
-  EXPECT_EQ(c_made, 2);
-  EXPECT_EQ(c_destroyed, 2);
+  });
+  ExpectOutcome(
+      std::string("factory suspends factory suspends owner lets go made "
+                  "1 destroy(1) ") +
+          kClosed + " made 2 destroy(2) " + kClosed,
+      2, 2);
 }
 
 // The waiting case: the owner releases the resource a coroutine waits for
@@ -215,22 +218,16 @@ TEST_F(PoolOwnerLetsGoTest,
 // to.
 TEST_F(PoolOwnerLetsGoTest,
        WaiterWokenAfterTheOwnerLetGoFailsAndTheResourceIsDestroyed) {
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewCPool(0, 1);
+  OwnerLetsGoWhile(0, 1, [&](zend_async_pool_t* pool) {
     zval held;
     ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
     SpawnAcquire(pool);
     Yield();                               // it waits
     ZEND_ASYNC_POOL_RELEASE(pool, &held);  // idle, reserved for the waiter
     EXPECT_POOL_INVARIANTS(pool, c_made - c_destroyed);
-    log.push_back("owner lets go");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(Joined(log),
-            "made 1 owner lets go destroy(1) acquire failed: "
-            "Async\\PoolException: Pool is closed");
-  EXPECT_EQ(c_made, 1);
-  EXPECT_EQ(c_destroyed, 1);
+  });
+  ExpectOutcome(std::string("made 1 owner lets go destroy(1) ") + kClosed, 1,
+                1);
 }
 
 // A closed pool the owner still holds hands out what a suspended factory
@@ -255,9 +252,7 @@ TEST_F(PoolOwnerLetsGoTest, OwnerStillHoldingAClosedPoolGetsTheResourceBack) {
     EXPECT_POOL_INVARIANTS(pool, c_made - c_destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
-  EXPECT_EQ(Joined(log), "factory suspends close made 1 acquired 1 destroy(1)");
-  EXPECT_EQ(c_made, 1);
-  EXPECT_EQ(c_destroyed, 1);
+  ExpectOutcome("factory suspends close made 1 acquired 1 destroy(1)", 1, 1);
 }
 
 // ---- The healthcheck tick -------------------------------------------------
