@@ -25,12 +25,15 @@
 // The C forms are inline so that a pool with C handlers pays one indirect
 // call per hook and nothing else.
 //
-// Threading: the request's thread; userland hooks may suspend.
+// Threading: the request's thread. Hooks may suspend the calling coroutine,
+// except when the healthcheck tick calls them, in the scheduler context
+// (pool.h, Threading).
 
 #ifndef ZAR_CORE_POOL_HANDLERS_H_
 #define ZAR_CORE_POOL_HANDLERS_H_
 
 #include "core/pool/pool.h"
+#include "core/pool/strict.h"
 #include "core/pool/trace.h"
 #include "mock_zend/parked_exception.h"
 
@@ -44,13 +47,20 @@ bool CallUserCheck(zend_fcall_t* fcall, zval* resource);
 // Makes a resource into `result` (owned). False on failure (an exception
 // may be pending). A C factory that returns true but leaves `result`
 // IS_UNDEF has failed: nothing was made, so nothing is lent, kept or
-// destroyed.
+// destroyed (strict mode reports it).
 inline bool CallFactory(AsyncPool* pool, zval* result) {
   zend_async_pool_t* base = &pool->base;
   if (base->handler_flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) {
     ZVAL_UNDEF(result);
-    return base->factory.internal != nullptr &&
-           base->factory.internal(base, result) && !Z_ISUNDEF_P(result);
+    if (base->factory.internal == nullptr ||
+        !base->factory.internal(base, result)) {
+      return false;
+    }
+    if (UNEXPECTED(Z_ISUNDEF_P(result))) {
+      ReportUndefinedFactoryResult(pool);
+      return false;
+    }
+    return true;
   }
   return base->factory.fcall != nullptr &&
          CallUserFactory(base->factory.fcall, result);

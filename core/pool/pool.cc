@@ -21,6 +21,7 @@
 #include "core/pool/strict.h"
 #include "core/pool/trace.h"
 #include "core/scheduler/async_classes.h"
+#include "core/scheduler/scheduler.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"
@@ -37,6 +38,18 @@ void StartHealthcheck(AsyncPool* pool);                       // healthcheck
 void StopHealthcheck(AsyncPool* pool);                        // healthcheck
 bool WaitForResource(AsyncPool* pool, zend_long timeout_ms);  // wait
 bool WakeWaiter(AsyncPool* pool);                             // wait
+
+// A call's guard reference: the pool outlives the call (hooks may suspend,
+// and the last owner may let go meanwhile), and `calls` counts it.
+void EnterCall(AsyncPool* pool) {
+  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  pool->calls++;
+}
+// Drops the guard; may dispose the pool.
+void LeaveCall(AsyncPool* pool) {
+  pool->calls--;
+  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+}
 
 }  // namespace
 
@@ -303,6 +316,20 @@ bool TryAcquire(AsyncPool* pool, zval* result) {
   }
 }
 
+// The acquire got `resource` (owned, counted active) after the last owner
+// let go of the pool (NoOwnerLeft): nothing could ever release it, and the
+// pool is disposed when the calls in progress return. Closes the pool, as
+// that dispose would, so that every call still inside it fails the same
+// way, and destroys the resource (a destructor's exception stays pending).
+[[gnu::noinline]] void DropForGonePool(AsyncPool* pool, zval* resource,
+                                       const char* call) {
+  ReportOwnerGoneDuringCall(pool, call, resource);
+  pool->active_count--;
+  PoolClose(&pool->base);
+  DestroyResource(pool, resource);
+  ZVAL_UNDEF(resource);
+}
+
 }  // namespace
 
 bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
@@ -316,12 +343,18 @@ bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
   // Hooks, the factory and waiting may suspend; meanwhile the last owner
   // may let go of the pool (even the waiter's own waker does, when it
   // cleans up): it must outlive this call.
-  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
-  const bool acquired = Acquire(pool, result, timeout_ms);
+  EnterCall(pool);
+  bool acquired = Acquire(pool, result, timeout_ms);
+  if (UNEXPECTED(acquired && pool->NoOwnerLeft())) {
+    DropForGonePool(pool, result, "ZEND_ASYNC_POOL_ACQUIRE");
+    if (EG(exception) == nullptr) ThrowPoolException("Pool is closed");
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
+    acquired = false;
+  }
   if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
     LedgerLend(pool, result);
   }
-  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  LeaveCall(pool);
   return acquired;
 }
 
@@ -331,12 +364,17 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
     return false;
   }
   AsyncPool* pool = AsyncPool::FromAbi(base);
-  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
-  const bool acquired = TryAcquire(pool, result);
+  EnterCall(pool);
+  bool acquired = TryAcquire(pool, result);
+  if (UNEXPECTED(acquired && pool->NoOwnerLeft())) {
+    DropForGonePool(pool, result, "ZEND_ASYNC_POOL_TRY_ACQUIRE");
+    if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
+    acquired = false;
+  }
   if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
     LedgerLend(pool, result);
   }
-  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  LeaveCall(pool);
   return acquired;
 }
 
@@ -567,9 +605,9 @@ void PoolReleaseFrom(zend_async_pool_t* base, zval* resource,
   AsyncPool* pool = AsyncPool::FromAbi(base);
   // beforeRelease and the strategy may suspend (or drop the last owner's
   // reference): the pool must outlive this call.
-  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  EnterCall(pool);
   Release(pool, resource, call);
-  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  LeaveCall(pool);
 }
 
 void PoolRelease(zend_async_pool_t* base, zval* resource) {
@@ -619,7 +657,7 @@ void PoolClose(zend_async_pool_t* base) {
   // Destructors may drop the last reference to the pool; dispose (which
   // closes an open pool) runs with no reference left and needs no guard.
   const bool guard = pool->event()->ref_count > 0;
-  if (guard) ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  if (guard) EnterCall(pool);
   // What was in flight stays current; one raised meanwhile becomes its
   // previous.
   mock_zend::ParkedException parked(ZEND_MOCK_PARKED_STAYS_CURRENT);
@@ -639,7 +677,7 @@ void PoolClose(zend_async_pool_t* base) {
   DestroyIdle(pool);
 
   parked.Restore();
-  if (guard) ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  if (guard) LeaveCall(pool);
 }
 
 // ===========================================================================
@@ -654,6 +692,20 @@ void PoolClose(zend_async_pool_t* base) {
 // resources the factory makes a replacement. A destructor or factory
 // exception ends the tick (it stays pending for the reactor). Afterwards
 // one waiter is woken if a place is free.
+//
+// The tick is a timer callback: it runs in the scheduler context, as
+// upstream's, where a suspension is refused with Error "Cannot suspend in
+// the scheduler context". A hook that asks to suspend there (the
+// healthcheck, the factory or the destructor doing I/O) is reported with
+// an E_WARNING naming the pool and the hook, the refusal is discarded
+// rather than left to end the request, and the tick goes on:
+//   healthcheck  its verdict stands: upstream's "an exception is
+//                unhealthy" unless it caught the refusal itself;
+//   factory      no replacement is made (the pool stays below min_size
+//                until an acquire makes one);
+//   destructor   the resource is gone, as after any destructor.
+// Which suspension happened there is told by RefusedSuspensions(), not by
+// the exception's text.
 // ===========================================================================
 
 namespace {
@@ -664,14 +716,47 @@ AsyncPool* PoolOfCallback(zend_async_event_callback_t* callback) {
       offsetof(AsyncPool, healthcheck_callback));
 }
 
+// A hook the tick called asked to suspend and was refused: discards the
+// refusal (or whatever the hook left pending after it) and warns, naming
+// the pool, the hook and what the tick did about it (`outcome`).
+[[gnu::cold]] void ContainSuspension(AsyncPool* pool, const char* hook,
+                                     const char* outcome) {
+  DiscardException();
+  char token[ZEND_ASYNC_REF_NAME_SIZE];
+  zend_error(E_WARNING,
+             "%s healthcheck tick: the %s cannot suspend, the tick runs in "
+             "the scheduler context; %s",
+             PoolToken(pool, token), hook, outcome);
+}
+
+// Whether a suspension was refused since RefusedSuspensions() was `before`.
+bool AskedToSuspend(uint64_t before) { return RefusedSuspensions() != before; }
+
+// Destroys `resource` (owned) in the tick; false when a destructor
+// exception must end the tick.
+bool DestroyInTick(AsyncPool* pool, zval* resource) {
+  const uint64_t before = RefusedSuspensions();
+  DestroyResource(pool, resource);
+  if (UNEXPECTED(AskedToSuspend(before))) {
+    ContainSuspension(pool, "destructor", "the resource is destroyed");
+  }
+  return EG(exception) == nullptr;
+}
+
 // Makes a replacement for a destroyed resource; false when a factory
 // exception must end the tick.
 bool Refill(AsyncPool* pool) {
   zval resource;
   ZVAL_UNDEF(&resource);
   pool->active_count++;
+  const uint64_t before = RefusedSuspensions();
   const bool made = CallFactory(pool, &resource);
   pool->active_count--;
+  if (UNEXPECTED(AskedToSuspend(before))) {
+    ContainSuspension(
+        pool, "factory",
+        made ? "the resource it made is kept" : "no replacement is made");
+  }
   if (made) {
     pool->idle.PushBack(resource);
     return true;
@@ -684,11 +769,17 @@ void Tick(AsyncPool* pool) {
   for (uint32_t i = 0; i < count && !pool->idle.empty(); i++) {
     zval resource = pool->idle.PopFront();
     pool->active_count++;
+    const uint64_t before = RefusedSuspensions();
     const bool healthy = CallHealthcheck(pool, &resource);
     pool->active_count--;
+    if (UNEXPECTED(AskedToSuspend(before))) {
+      ContainSuspension(pool, "healthcheck",
+                        healthy ? "the resource is kept"
+                                : "the resource is taken as unhealthy");
+    }
     if (healthy) {
       if (pool->closed()) {
-        DestroyResource(pool, &resource);
+        DestroyInTick(pool, &resource);
         break;
       }
       pool->idle.PushBack(resource);
@@ -697,8 +788,7 @@ void Tick(AsyncPool* pool) {
     if (ZEND_ASYNC_REF_TRACING()) {
       TracePoolReject(pool, &resource, "healthcheck");
     }
-    DestroyResource(pool, &resource);
-    if (EG(exception) != nullptr) break;
+    if (!DestroyInTick(pool, &resource)) break;
     if (pool->total() < pool->base.min_size && !pool->closed() &&
         !Refill(pool)) {
       break;
@@ -713,9 +803,9 @@ void OnTick(zend_async_event_t* /*event*/,
   AsyncPool* pool = PoolOfCallback(callback);
   if (pool->closed() || !HasHealthcheck(pool)) return;
   // A check may drop the last reference to the pool.
-  ZEND_ASYNC_EVENT_ADD_REF(pool->event());
+  EnterCall(pool);
   Tick(pool);
-  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  LeaveCall(pool);
 }
 
 // The callback is embedded in the pool: nothing to free.

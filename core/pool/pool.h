@@ -83,9 +83,19 @@
 // and the healthcheck hold one while they run (hooks may suspend). The
 // last ZEND_ASYNC_EVENT_RELEASE disposes it: closes it if it is open, then
 // frees everything. A caller must not use the pool after letting go of
-// its reference.
+// its reference. An acquire that gets its resource after the last owner
+// let go (its factory, beforeAcquire or wait suspended meanwhile) closes
+// the pool and fails with "Pool is closed", destroying the resource: the
+// pool is disposed when the call returns, so the resource could never
+// come back to be destroyed.
 //
-// Threading: the request's thread; hooks may suspend the calling coroutine.
+// Threading: the request's thread. The factory and the hooks called by
+// acquire, tryAcquire, release and the pre-warm run in the caller's
+// coroutine and may suspend it. The healthcheck tick runs in the scheduler
+// context (a timer callback, as upstream): the healthcheck, the factory
+// and the destructor it calls cannot suspend there; a suspension is
+// refused with a warning naming the pool and the hook, and the tick goes
+// on (pool.cc, "Healthcheck").
 
 #ifndef ZAR_CORE_POOL_POOL_H_
 #define ZAR_CORE_POOL_POOL_H_
@@ -118,6 +128,11 @@ struct AsyncPool {
   uint32_t reserved_count = 0;
   // Parked acquires, FIFO; reserved ones form a prefix.
   internal::WaiterQueue waiters;
+  // Calls in progress that hold a guard reference to the event (acquire,
+  // tryAcquire, release, close, the healthcheck tick): while
+  // event()->ref_count == calls, nobody else holds the pool, and it is
+  // disposed when the last of them returns (NoOwnerLeft).
+  uint32_t calls = 0;
   // Periodic, HIDDEN timer while a healthcheck runs (interval > 0 and a
   // healthcheck set); nullptr otherwise and after close.
   zend_async_timer_event_t* healthcheck_timer = nullptr;
@@ -140,6 +155,9 @@ struct AsyncPool {
   zend_async_event_t* event() { return &base.event; }
 
   bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
+  // Only the calls in progress hold the pool: its owners have let go, so
+  // nothing it lends from now on could ever be released into it.
+  bool NoOwnerLeft() const { return base.event.ref_count <= calls; }
   // count(): idle + active.
   uint32_t total() const { return idle.size() + active_count; }
   // Places nobody has reserved; may be <= 0.
@@ -196,6 +214,11 @@ zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
 //   Async\TimeoutException "Operation has been cancelled by timeout"
 //     (timeout_ms > 0 elapsed; 0 or negative waits forever),
 //   a cancellation of the waiting coroutine, a destructor's exception.
+// Async\PoolException "Pool is closed" also when the resource was got
+// after the pool's last owner let go (see Lifetime): the pool is closed
+// and the resource destroyed. A pool closed (but still owned) while the
+// factory or beforeAcquire ran still hands the resource out, as upstream;
+// its release into the closed pool destroys it.
 // May suspend the current coroutine (waiting, or inside a PHP hook); waits
 // from outside a coroutine launch the scheduler first. Never waits after a
 // failed factory.
@@ -203,7 +226,9 @@ bool PoolAcquire(zend_async_pool_t* pool, zval* result, zend_long timeout_ms);
 
 // try_acquire_fn: like PoolAcquire but never waits, never throws its own
 // errors and never takes a place reserved for a waiter. False when closed,
-// INACTIVE, or nothing is free (a factory's exception stays pending).
+// INACTIVE, or nothing is free (a factory's exception stays pending), and
+// when the last owner let go while the factory or beforeAcquire ran (the
+// pool is closed and the resource destroyed, as PoolAcquire).
 bool PoolTryAcquire(zend_async_pool_t* pool, zval* result);
 
 // release_fn: gives `resource` back (borrowed: the caller's zval is left

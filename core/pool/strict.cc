@@ -190,6 +190,25 @@ bool RefuseUnusablePool(const zend_async_pool_t* pool, const char* call) {
   return true;
 }
 
+void ReportUndefinedFactoryResult(AsyncPool* pool) {
+  if (!ZEND_ASYNC_REF_STRICT()) return;
+  zend_async_ref_strict_report(
+      "zend_async_pool_factory_fn",
+      "%s: returned true but left the resource undefined; taken as a failed "
+      "creation",
+      PoolName(pool).c_str());
+}
+
+void ReportOwnerGoneDuringCall(AsyncPool* pool, const char* call,
+                               const zval* resource) {
+  if (!ZEND_ASYNC_REF_STRICT()) return;
+  zend_async_ref_strict_report(
+      call,
+      "%s: its last owner let go of it while the call was in progress; "
+      "resource %s is destroyed and the call fails",
+      PoolName(pool).c_str(), Describe(resource).c_str());
+}
+
 void ReportOpenPoolsAtRequestEnd() {
   for (PoolLedger* ledger = ledgers; ledger != nullptr; ledger = ledger->next) {
     AsyncPool* pool = ledger->pool;

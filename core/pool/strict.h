@@ -74,6 +74,20 @@ void DestroyPoolLedger(AsyncPool* pool);
 [[gnu::cold]] bool RefuseUnusablePool(const zend_async_pool_t* pool,
                                       const char* call);
 
+// A C factory returned true but left its result IS_UNDEF (CallFactory
+// takes that as a failed creation). Strict mode: reported as
+// "zend_async_pool_factory_fn: <pool>: returned true but left the resource
+// undefined; taken as a failed creation". No-op otherwise.
+[[gnu::cold]] void ReportUndefinedFactoryResult(AsyncPool* pool);
+
+// `call` (an acquire or tryAcquire) got `resource` after the pool's last
+// owner let go of it (AsyncPool::NoOwnerLeft): the resource is destroyed
+// and the call fails. Strict mode: reported, naming `call`, the pool and
+// the resource, as the owner's lifetime mistake (it disposed of a pool
+// still in use). No-op otherwise.
+[[gnu::cold]] void ReportOwnerGoneDuringCall(AsyncPool* pool, const char* call,
+                                             const zval* resource);
+
 // Request end: reports every open pool with a ledger that still has
 // waiters or callbacks registered on its event.
 void ReportOpenPoolsAtRequestEnd();

@@ -100,6 +100,14 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
 // every coroutine to completion (run_after_main.cc).
 bool Suspend(bool from_main, bool is_bailout);
 
+// How many suspensions were refused with Error "Cannot suspend in the
+// scheduler context" (asked for in a reactor callback, a microtask or an
+// event's start()) since the process started. Whoever runs foreign code
+// there (the pool's healthcheck tick) compares it before and after the
+// call to tell that refusal from the code's own exceptions. The request's
+// thread.
+uint64_t RefusedSuspensions();
+
 // enqueue_coroutine_fn: makes the coroutine runnable (idempotent).
 // NULL means the current coroutine (launching the scheduler if needed).
 bool Enqueue(zend_coroutine_t* coroutine);

@@ -26,6 +26,9 @@ namespace {
 
 using internal::SchedulerState;
 
+// RefusedSuspensions(): the request's thread only.
+uint64_t refused_suspensions = 0;
+
 // Fails a suspension before it switched: `message` is thrown (chained
 // with the parked exception) and the waker is cleaned.
 [[gnu::noinline]] bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
@@ -153,6 +156,7 @@ using internal::SchedulerState;
 
   if (UNEXPECTED(ZEND_ASYNC_IS_SCHEDULER_CONTEXT ||
                  coroutine == ZEND_ASYNC_SCHEDULER)) {
+    refused_suspensions++;
     if (ZEND_ASYNC_REF_STRICT()) ReportSuspendInSchedulerContext(coroutine);
     zend_throw_error(nullptr, "Cannot suspend in the scheduler context");
     zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
@@ -257,6 +261,8 @@ using internal::SchedulerState;
 }
 
 }  // namespace
+
+uint64_t RefusedSuspensions() { return refused_suspensions; }
 
 bool Suspend(bool from_main, bool is_bailout) {
   if (UNEXPECTED(from_main)) return internal::RunAfterMain(is_bailout);

@@ -286,5 +286,49 @@ TEST_F(PoolCloseTest, LentResourcesAreDestroyedWhenReleasedAfterClose) {
   EXPECT_EQ(destroyed, 2);
 }
 
+// The factory suspends, the pool is closed meanwhile (its owner still holds
+// it): the acquire hands out what the factory made, as a lent resource of
+// a closed pool, and its release destroys it. Nothing is lost.
+TEST_F(PoolCloseTest, AcquireWhoseFactorySuspendsAcrossCloseHandsItOut) {
+  Log log;
+  int made = 0;
+  int destroyed = 0;
+  bool slow = true;
+  Zval pool;
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory =
+                           [&](mock_zend::Call& call) {
+                             if (slow) {
+                               slow = false;
+                               log.push_back("factory suspends");
+                               Delay(2);
+                             }
+                             ZVAL_LONG(call.result(), ++made);
+                             log.push_back("made " + std::to_string(made));
+                           },
+                       .destructor = CountingDestructor(&destroyed, &log),
+                       .max = 2});
+    Spawn([&] {
+      Zval resource = Acquire(pool);
+      log.push_back("acquired " + Render(resource.get()) + " " +
+                    TakeExceptionText());
+      EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+      Release(pool, resource);
+      EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    });
+    Yield();  // inside the factory
+    EXPECT_POOL_INVARIANTS(pool);
+    EXPECT_EQ(ActiveCount(pool), 1);
+    log.push_back("close");
+    Close(pool);
+    EXPECT_POOL_INVARIANTS(pool);
+  }));
+  EXPECT_EQ(Joined(log),
+            "factory suspends close made 1 acquired 1  destroy(1)");
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(destroyed, 1);
+  EXPECT_EQ(Count(pool), 0);
+}
+
 }  // namespace
 }  // namespace zar::pool_testing

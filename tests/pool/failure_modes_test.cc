@@ -335,33 +335,6 @@ TEST_F(PoolFailureModesTest, CloseWhileWaitersReservationsAndHooksInFlight) {
   EXPECT_EQ(Count(pool), 0);
 }
 
-// The last owner lets go of the pool while a coroutine waits in it (and
-// its waker lets go of it while the acquire completes): the acquire keeps
-// the pool alive until it returns, then the pool is disposed.
-TEST_F(PoolFailureModesTest, OwnerDroppingThePoolWhileACoroutineWaits) {
-  c_made = c_destroyed = 0;
-  Log log;
-  EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
-        CFactory, CDestructor, nullptr, nullptr, nullptr, 1, 2, 0);
-    zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));  // 2 lent
-    Spawn([&, pool] {
-      zval r;
-      ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
-      // The pool is gone now: the resource is the waiter's to dispose of.
-      log.push_back("waiter got " + Render(&r));
-    });
-    Yield();
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);    // idle, reserved for the waiter
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);  // the owner is gone
-    log.push_back("owner gone");
-  }));
-  EXPECT_EQ(Joined(log), "owner gone waiter got 2");
-  EXPECT_EQ(c_destroyed, 0) << "nothing was idle when it was disposed";
-}
-
 // Nested acquire from one coroutine at max=1 cannot be served: with a
 // timeout it fails instead of hanging.
 TEST_F(PoolFailureModesTest, NestedAcquireAtMaxOneTimesOut) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "mock_zend/inspect.h"
 #include "pdo_sim/client.h"
 #include "tests/strict/support/strict_test.h"
 #include "zend_async_ref/testing/coroutines.h"
@@ -273,6 +274,120 @@ TEST_F(PoolStrictTest, UsingADisposedPoolIsRefusedAndReported) {
                                       "ZEND_ASYNC_POOL_CLOSE: " + name +
                                           ": used after it was disposed"}));
   });
+}
+
+// A C factory that returns true and leaves its result unset made nothing:
+// the acquire fails as any failed creation does, and strict mode names the
+// factory's mistake.
+bool FactoryLeavingItsResultUnset(zend_async_pool_t* /*pool*/,
+                                  zval* /*result*/) {
+  return true;
+}
+
+TEST_F(PoolStrictTest, FactoryLeavingItsResultUndefinedIsReported) {
+  RunMain([&] {
+    zend_async_pool_t* pool =
+        ZEND_ASYNC_NEW_POOL(FactoryLeavingItsResultUnset, nullptr, nullptr,
+                            nullptr, nullptr, 0, 2, 0);
+    zval resource;
+    ZVAL_UNDEF(&resource);
+    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+    EXPECT_EQ(TakeException(),
+              "Async\\PoolException \"Failed to create pool resource\"");
+    EXPECT_TRUE(Z_ISUNDEF(resource));
+    EXPECT_EQ(Diagnostics(),
+              Strings{"zend_async_pool_factory_fn: Pool#1 Pool(idle=0, "
+                      "active=1, reserved=0, max=2): returned true but left "
+                      "the resource undefined; taken as a failed creation"});
+    EXPECT_EQ(Info(&pool->event), "Pool(idle=0, active=0, reserved=0, max=2)");
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+}
+
+// The owner lets go of its pool while an acquire's factory is suspended:
+// the acquire fails with "Pool is closed" and destroys what the factory
+// made (as without strict mode); strict mode names the owner's mistake.
+int slow_made = 0;
+int slow_destroyed = 0;
+bool SlowFactory(zend_async_pool_t* /*pool*/, zval* result) {
+  zar::testing::Delay(2);
+  ZVAL_LONG(result, ++slow_made);
+  return true;
+}
+void CountDestroyed(zend_async_pool_t* /*pool*/, zval* /*resource*/) {
+  slow_destroyed++;
+}
+
+TEST_F(PoolStrictTest, OwnerLettingGoDuringAnAcquireIsReported) {
+  slow_made = slow_destroyed = 0;
+  std::string outcome;
+  RunMain([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
+        SlowFactory, CountDestroyed, nullptr, nullptr, nullptr, 0, 2, 0);
+    zar::testing::Spawn([&, pool] {
+      zval resource;
+      ZVAL_UNDEF(&resource);
+      EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
+      outcome = TakeException();
+    });
+    zar::testing::Yield();  // inside the factory
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  });
+  EXPECT_EQ(outcome, "Async\\PoolException \"Pool is closed\"");
+  EXPECT_EQ(slow_made, 1);
+  EXPECT_EQ(slow_destroyed, 1);
+  EXPECT_EQ(Diagnostics(),
+            Strings{"ZEND_ASYNC_POOL_ACQUIRE: Pool#1 Pool(idle=0, active=1, "
+                    "reserved=0, max=2): its last owner let go of it while "
+                    "the call was in progress; resource int(1) is destroyed "
+                    "and the call fails"});
+}
+
+// A C healthcheck that asks to suspend in the tick (the scheduler
+// context): strict mode reports the refused suspension, the pool warns
+// naming itself and the hook, and the request goes on.
+int suspending_checks = 0;
+bool SuspendingHealthcheck(zend_async_pool_t* /*pool*/, zval* /*resource*/) {
+  suspending_checks++;
+  return ZEND_ASYNC_SUSPEND();  // refused: false, Error pending
+}
+bool MakeOne(zend_async_pool_t* /*pool*/, zval* result) {
+  ZVAL_LONG(result, 1);
+  return true;
+}
+
+TEST_F(PoolStrictTest, HealthcheckThatSuspendsIsReportedAndTheRequestGoesOn) {
+  suspending_checks = 0;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
+        MakeOne, nullptr, SuspendingHealthcheck, nullptr, nullptr, 1, 2, 2);
+    for (int i = 0; i < 50 && suspending_checks == 0; i++) {
+      zar::testing::Delay(2);
+    }
+    ZEND_ASYNC_POOL_CLOSE(pool);
+    EXPECT_EQ(TakeException(), "");
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  }));
+  ASSERT_GE(suspending_checks, 1);
+  const Strings diagnostics = Diagnostics();
+  ASSERT_EQ(diagnostics.size(), static_cast<size_t>(suspending_checks));
+  for (const std::string& diagnostic : diagnostics) {
+    EXPECT_EQ(diagnostic.rfind("ZEND_ASYNC_SUSPEND: cannot suspend in the "
+                               "scheduler context",
+                               0),
+              0u)
+        << diagnostic;
+  }
+  size_t warnings = 0;
+  for (const mock_zend::ReportedError& error : mock_zend::ReportedErrors()) {
+    if (error.type != E_WARNING) continue;
+    warnings++;
+    EXPECT_EQ(error.message,
+              "Pool#1 healthcheck tick: the healthcheck cannot suspend, the "
+              "tick runs in the scheduler context; the resource is taken as "
+              "unhealthy");
+  }
+  EXPECT_EQ(warnings, static_cast<size_t>(suspending_checks));
 }
 
 }  // namespace
