@@ -223,9 +223,15 @@ void PoolModel::Interrupt(int actor, const std::string& error) {
   Wake(actor, error);
 }
 
-void PoolModel::OpenGate() {
+void PoolModel::OpenGate(bool fail) {
   for (const int actor : gated_) {
     creating_--;
+    if (fail) {
+      // The place it held goes to a waiter.
+      WakeWaiter();
+      Fail(actor, kFactoryError);
+      continue;
+    }
     lent_.insert(actors_[actor].id);
     Finish(actor, actors_[actor].id);
   }

@@ -86,8 +86,9 @@ class PoolModel {
   // A parked actor is woken with `error` (cancellation, timeout); it runs
   // at the next Settle.
   void Interrupt(int actor, const std::string& error);
-  // Every factory suspended at the gate returns its resource.
-  void OpenGate();
+  // Every factory suspended at the gate returns its resource or, with
+  // `fail`, throws Exception("factory failed").
+  void OpenGate(bool fail);
   // beforeAcquire rejects `id` from now on (it is destroyed when taken).
   void MarkStale(int64_t id) { stale_.insert(id); }
   // One healthcheck tick in which exactly the ids in `sick` are unhealthy.

@@ -42,6 +42,7 @@ struct Real {
   bool reject_release = false;
   bool hooks_yield = false;
   bool gate_open = false;
+  bool gate_fails = false;
   int64_t next_id = 1;
   int64_t made = 0;
   uint32_t gated = 0;
@@ -82,6 +83,10 @@ bool Factory(zend_async_pool_t*, zval* result) {
       while (real != nullptr && !real->gate_open) zar::testing::Yield();
       if (real == nullptr) return false;
       real->gated--;
+      if (real->gate_fails) {
+        zend_throw_exception(zend_ce_exception, "factory failed", 0);
+        return false;
+      }
       break;
     case FactoryMode::kOk:
       break;
@@ -350,9 +355,11 @@ void Apply(const Op& op, PoolModel& model) {
     }
     case OpKind::kOpenGate:
       real->gate_open = true;
+      real->gate_fails = op.rejected;
       zar::testing::YieldTimes(kSettleTurns);
       real->gate_open = false;
-      model.OpenGate();
+      real->gate_fails = false;
+      model.OpenGate(op.rejected);
       model.Settle();
       break;
     case OpKind::kMarkStale:
@@ -516,6 +523,7 @@ Sequence Generate(uint64_t seed, int max_length) {
       op.rejected = below(5) == 0;
     } else if (kind < 87) {
       op.kind = OpKind::kOpenGate;
+      op.rejected = below(3) == 0;
     } else if (kind < 91) {
       op.kind = OpKind::kMarkStale;
     } else if (kind < 94) {
@@ -619,7 +627,8 @@ std::string Describe(const Op& op) {
              "], then release held[" + std::to_string(op.pick2) + "]" +
              verdict + " before it runs" + yield;
     case OpKind::kOpenGate:
-      return "open the gate";
+      return op.rejected ? "open the gate: the suspended factories throw"
+                         : "open the gate";
     case OpKind::kMarkStale:
       return "idle[" + std::to_string(op.pick) +
              "] goes stale (beforeAcquire rejects it)";

@@ -46,7 +46,7 @@ enum class OpKind {
   kClose,              // ZEND_ASYNC_POOL_CLOSE
   kCancel,             // a parked actor (waiters[pick]) is cancelled
   kCancelThenRelease,  // the same, then held[pick2] released, no turn between
-  kOpenGate,           // suspended factories return
+  kOpenGate,           // suspended factories return (`rejected`: throw)
   kMarkStale,          // idle[pick] will be rejected by beforeAcquire
   kTick,               // idle[pick] is unhealthy; a healthcheck tick runs
   kBreaker,            // circuit_state := breaker
