@@ -23,8 +23,9 @@ namespace {
 // Scheduler turns a step is given to settle: a woken waiter runs in one,
 // a hand-on to the next waiter takes another, a suspending hook one more.
 constexpr int kSettleTurns = 8;
-// Timed operations wait on 1 ms reactor timers, at most this many times.
-constexpr int kMaxTimerWaits = 2000;
+// Timed operations wait on 1 ms reactor timers, at most this many times
+// (a 1 ms timeout or healthcheck takes one or two; more is a hang).
+constexpr int kMaxTimerWaits = 200;
 
 // ---- The real side: what the C handlers see and do ------------------------
 
