@@ -22,6 +22,9 @@ namespace {
 
 // Scheduler turns a step is given to settle: a woken waiter runs in one,
 // a hand-on to the next waiter takes another, a suspending hook one more.
+// A step takes at least kMinTurns, then stops as soon as the real actors
+// have come as far as the model's; more than kSettleTurns is a hang.
+constexpr int kMinTurns = 2;
 constexpr int kSettleTurns = 8;
 // Timed operations wait on 1 ms reactor timers, at most this many times
 // (a 1 ms timeout or healthcheck takes one or two; more is a hang).
@@ -169,39 +172,54 @@ std::string RealActorText(const RealActor& a) {
 std::string Compare(const PoolModel& model) {
   if (!real->handler_error.empty()) return real->handler_error;
   std::ostringstream diff;
-  auto expect = [&](const std::string& what, const std::string& actual,
-                    const std::string& expected) {
+  // Values are compared as they are; text is made only for a difference.
+  auto expect = [&](const std::string& what, auto actual, auto expected,
+                    auto text) {
     if (actual != expected) {
-      diff << what << ": expected " << expected << ", actual " << actual
-           << "\n";
+      diff << what << ": expected " << text(expected) << ", actual "
+           << text(actual) << "\n";
     }
+  };
+  auto number = [](uint64_t n) { return std::to_string(n); };
+  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  auto ordered = [](const std::vector<int64_t>& ids) {
+    return Ids(ids, false);
   };
   Stats stats;
   std::string error;
   if (!ReadStats(&stats, &error)) return error;
-  expect("idle", std::to_string(stats.idle),
-         std::to_string(model.idle().size()));
-  expect("active", std::to_string(stats.active),
-         std::to_string(model.active()));
-  expect("reserved", std::to_string(stats.reserved),
-         std::to_string(model.reserved()));
-  expect("closed",
-         ZEND_ASYNC_EVENT_IS_CLOSED(&real->pool->event) ? "true" : "false",
-         model.closed() ? "true" : "false");
+  expect("idle", uint64_t{stats.idle}, uint64_t{model.idle().size()}, number);
+  expect("active", uint64_t{stats.active}, uint64_t{model.active()}, number);
+  expect("reserved", uint64_t{stats.reserved}, uint64_t{model.reserved()},
+         number);
+  expect("closed", ZEND_ASYNC_EVENT_IS_CLOSED(&real->pool->event),
+         model.closed(), flag);
   for (size_t i = 0; i < model.actors().size(); i++) {
-    expect("actor " + std::to_string(i), RealActorText(*real->actors[i]),
-           ModelActorText(model.actors()[i]));
+    const Actor& m = model.actors()[i];
+    const RealActor& r = *real->actors[i];
+    const bool same = m.state == Actor::State::kGot
+                          ? r.finished && r.got && r.id == m.id
+                      : m.state == Actor::State::kFailed
+                          ? r.finished && !r.got && r.error == m.error
+                          : !r.finished;
+    if (!same) {
+      diff << "actor " << i << ": expected " << ModelActorText(m) << ", actual "
+           << RealActorText(r) << "\n";
+    }
   }
-  expect("held", Ids(real->held, true), Ids(model.held(), true));
-  expect("destroyed (in order)", Ids(real->destroyed, false),
-         Ids(model.destroyed(), false));
-  const std::set<int64_t> live = model.Live();
-  expect("alive", Ids({real->live.begin(), real->live.end()}, false),
-         Ids({live.begin(), live.end()}, false));
-  expect("factory calls", std::to_string(real->next_id - 1),
-         std::to_string(model.factory_calls()));
-  expect("factories suspended", std::to_string(real->gated),
-         std::to_string(model.creating()));
+  std::vector<int64_t> real_held = real->held;
+  std::vector<int64_t> model_held = model.held();
+  std::sort(real_held.begin(), real_held.end());
+  std::sort(model_held.begin(), model_held.end());
+  expect("held", real_held, model_held, ordered);
+  expect("destroyed (in order)", real->destroyed, model.destroyed(), ordered);
+  expect("alive", real->live, model.Live(), [](const std::set<int64_t>& ids) {
+    return Ids({ids.begin(), ids.end()}, false);
+  });
+  expect("factory calls", uint64_t(real->next_id - 1),
+         uint64_t(model.factory_calls()), number);
+  expect("factories suspended", uint64_t{real->gated},
+         uint64_t{model.creating()}, number);
   // The invariants, stated on the real pool alone.
   const uint64_t counted = stats.idle + stats.active;
   const uint64_t lent_or_made =
@@ -249,9 +267,28 @@ void SpawnActor(zend_long timeout_ms) {
   real->coroutines.emplace_back(coroutine);
 }
 
+// As many real actors have finished as model ones, and as many factories
+// wait at the gate.
+bool CameAsFar(const PoolModel& model) {
+  if (real->gated != model.creating()) return false;
+  size_t model_finished = 0;
+  size_t real_finished = 0;
+  for (size_t i = 0; i < model.actors().size(); i++) {
+    const Actor::State state = model.actors()[i].state;
+    model_finished +=
+        state == Actor::State::kGot || state == Actor::State::kFailed;
+    real_finished += real->actors[i]->finished;
+  }
+  return model_finished == real_finished;
+}
+
+// The model settles, then the real pool gets its turns.
 void Settle(PoolModel& model) {
-  zar::testing::YieldTimes(kSettleTurns);
   model.Settle();
+  for (int turn = 0; turn < kSettleTurns; turn++) {
+    if (turn >= kMinTurns && CameAsFar(model)) return;
+    zar::testing::Yield();
+  }
 }
 
 // Waits on reactor timers until `done` holds (bounded).
@@ -286,15 +323,13 @@ void Apply(const Op& op, PoolModel& model) {
       real->factory_mode = op.factory;
       model.ArmFactory(op.factory);
       SpawnActor(0);
-      zar::testing::YieldTimes(kSettleTurns);
       model.Acquire();
-      model.Settle();
+      Settle(model);
       break;
     case OpKind::kTimedAcquire: {
       SpawnActor(1);
-      zar::testing::YieldTimes(kSettleTurns);
       const int actor = model.Acquire();
-      model.Settle();
+      Settle(model);
       if (model.actors()[actor].state == Actor::State::kParked) {
         RealActor* record = real->actors.back().get();
         WaitForTimers([record] { return record->finished; });
@@ -357,11 +392,10 @@ void Apply(const Op& op, PoolModel& model) {
     case OpKind::kOpenGate:
       real->gate_open = true;
       real->gate_fails = op.rejected;
-      zar::testing::YieldTimes(kSettleTurns);
+      model.OpenGate(op.rejected);
+      Settle(model);
       real->gate_open = false;
       real->gate_fails = false;
-      model.OpenGate(op.rejected);
-      model.Settle();
       break;
     case OpKind::kMarkStale:
       if (model.idle().empty()) break;
