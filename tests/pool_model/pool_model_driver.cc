@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
@@ -520,6 +521,26 @@ std::optional<std::string> RunSequence(const Sequence& sequence) {
   return failure;
 }
 
+// How often each operation comes: `kind` (0..99) below `below` and not
+// below the previous entry's.
+struct WeightedKind {
+  uint32_t below;
+  OpKind kind;
+};
+constexpr WeightedKind kKinds[] = {
+    {28, OpKind::kAcquire},
+    {30, OpKind::kTimedAcquire},
+    {40, OpKind::kTryAcquire},
+    {68, OpKind::kRelease},
+    {71, OpKind::kClose},
+    {77, OpKind::kCancel},
+    {81, OpKind::kCancelThenRelease},
+    {87, OpKind::kOpenGate},
+    {91, OpKind::kMarkStale},
+    {94, OpKind::kTick},
+    {100, OpKind::kBreaker},
+};
+
 Sequence Generate(uint64_t seed, int max_length) {
   std::mt19937_64 rng(seed);
   auto below = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
@@ -540,31 +561,20 @@ Sequence Generate(uint64_t seed, int max_length) {
                                : FactoryMode::kGate;
     op.hooks_yield = below(8) == 0;
     const uint32_t kind = below(100);
-    if (kind < 28) {
-      op.kind = OpKind::kAcquire;
-    } else if (kind < 30) {
-      op.kind = OpKind::kTimedAcquire;
-    } else if (kind < 40) {
-      op.kind = OpKind::kTryAcquire;
-    } else if (kind < 68) {
-      op.kind = OpKind::kRelease;
-      op.rejected = below(5) == 0;
-    } else if (kind < 71) {
-      op.kind = OpKind::kClose;
-    } else if (kind < 77) {
-      op.kind = OpKind::kCancel;
-    } else if (kind < 81) {
-      op.kind = OpKind::kCancelThenRelease;
-      op.rejected = below(5) == 0;
-    } else if (kind < 87) {
-      op.kind = OpKind::kOpenGate;
-      op.rejected = below(3) == 0;
-    } else if (kind < 91) {
+    for (const WeightedKind& entry : kKinds) {
+      if (kind < entry.below) {
+        op.kind = entry.kind;
+        break;
+      }
+    }
+    if (op.kind == OpKind::kTick && !s.healthcheck) {
       op.kind = OpKind::kMarkStale;
-    } else if (kind < 94) {
-      op.kind = s.healthcheck ? OpKind::kTick : OpKind::kMarkStale;
-    } else {
-      op.kind = OpKind::kBreaker;
+    }
+    if (op.kind == OpKind::kRelease || op.kind == OpKind::kCancelThenRelease) {
+      op.rejected = below(5) == 0;
+    } else if (op.kind == OpKind::kOpenGate) {
+      op.rejected = below(3) == 0;
+    } else if (op.kind == OpKind::kBreaker) {
       const uint32_t state = below(3);
       op.breaker = state == 0   ? Breaker::kActive
                    : state == 1 ? Breaker::kInactive
@@ -603,22 +613,16 @@ Sequence Shrink(const Sequence& failing, int max_runs) {
     // suspend, a release that is not rejected; and the pool without its
     // healthcheck when no tick needs it.
     for (size_t i = 0; i < best.ops.size() && runs < max_runs; i++) {
-      const Op op = best.ops[i];
-      if (op.factory != FactoryMode::kOk) {
+      // `edit` makes op i plainer; false when it already is.
+      auto try_plainer = [&](const std::function<bool(Op&)>& edit) {
         Sequence candidate = best;
-        candidate.ops[i].factory = FactoryMode::kOk;
-        changed |= still_fails(candidate);
-      }
-      if (best.ops[i].hooks_yield) {
-        Sequence candidate = best;
-        candidate.ops[i].hooks_yield = false;
-        changed |= still_fails(candidate);
-      }
-      if (best.ops[i].rejected) {
-        Sequence candidate = best;
-        candidate.ops[i].rejected = false;
-        changed |= still_fails(candidate);
-      }
+        if (edit(candidate.ops[i])) changed |= still_fails(candidate);
+      };
+      try_plainer([](Op& op) {
+        return std::exchange(op.factory, FactoryMode::kOk) != FactoryMode::kOk;
+      });
+      try_plainer([](Op& op) { return std::exchange(op.hooks_yield, false); });
+      try_plainer([](Op& op) { return std::exchange(op.rejected, false); });
     }
     if (best.healthcheck) {
       Sequence candidate = best;
