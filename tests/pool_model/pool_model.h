@@ -99,7 +99,7 @@ class PoolModel {
 
   // ---- What the driver compares.
   const std::deque<int64_t>& idle() const { return idle_; }
-  // Lent (held, or with an acquirer inside beforeAcquire) and being made.
+  // Lent (the driver holds them) and being made (a factory at the gate).
   uint32_t active() const {
     return static_cast<uint32_t>(lent_.size()) + creating_;
   }

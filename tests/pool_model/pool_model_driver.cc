@@ -305,8 +305,11 @@ int PickWaiter(const PoolModel& model, uint32_t pick) {
   return model.waiters()[pick % model.waiters().size()];
 }
 
+// The driver releases `id`, which the model says it holds (when the real
+// side does not, the step's comparison reports it; the release goes on).
 void ReleaseHeld(PoolModel& model, int64_t id, bool rejected) {
-  real->held.erase(std::find(real->held.begin(), real->held.end(), id));
+  const auto held = std::find(real->held.begin(), real->held.end(), id);
+  if (held != real->held.end()) real->held.erase(held);
   zval resource;
   ZVAL_LONG(&resource, id);
   real->reject_release = rejected;
@@ -315,7 +318,8 @@ void ReleaseHeld(PoolModel& model, int64_t id, bool rejected) {
   model.Release(id, rejected);
 }
 
-// Returns whether the op applied (false: a no-op in this state).
+// Runs one op on both sides; an op whose target does not exist (no
+// resource held, no waiter, nothing idle) is a no-op on both.
 void Apply(const Op& op, PoolModel& model) {
   real->hooks_yield = op.hooks_yield;
   coverage.ops++;
