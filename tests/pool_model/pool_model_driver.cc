@@ -545,14 +545,16 @@ constexpr WeightedKind kKinds[] = {
     {100, OpKind::kBreaker},
 };
 
-Sequence Generate(uint64_t seed, int max_length) {
+Sequence Generate(uint64_t seed, int max_length, bool healthcheck) {
   std::mt19937_64 rng(seed);
   auto below = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
   Sequence s;
   s.seed = seed;
   s.max = 1 + below(4);
   s.min = below(std::min<uint32_t>(s.max, 2) + 1);
-  s.healthcheck = below(4) == 0;
+  // Drawn either way, so that a seed makes the same operations with the
+  // healthcheck left out.
+  s.healthcheck = below(4) == 0 && healthcheck;
   const int length = 1 + static_cast<int>(below(max_length));
   for (int i = 0; i < length; i++) {
     Op op;

@@ -3,7 +3,7 @@
 // and on the model (pool_model.h) in lockstep, compared after every step;
 // a failing sequence shrunk to the operations the failure needs.
 //
-//   Sequence s = Generate(seed);
+//   Sequence s = Generate(seed, 24, /*healthcheck=*/true);
 //   std::optional<std::string> failure = RunSequence(s);   // in a request,
 //                                                          // on the main flow
 //   Sequence small = Shrink(s);     // greedy: drops one op at a time while
@@ -83,8 +83,9 @@ struct Coverage {
 };
 const Coverage& CoverageSoFar();
 
-// The sequence of `seed`: pool sizes, healthcheck, 1 to `max_length` ops.
-Sequence Generate(uint64_t seed, int max_length);
+// The sequence of `seed`: pool sizes, healthcheck (never without
+// `healthcheck`), 1 to `max_length` ops.
+Sequence Generate(uint64_t seed, int max_length, bool healthcheck);
 
 // Runs `sequence` on a fresh pool and the model. Returns nullopt when they
 // agreed throughout, else what differed, at which step. Call inside a

@@ -6,7 +6,8 @@
 // ZAR_POOL_MODEL_LENGTH operations (default 24) on a ZEND_ASYNC_NEW_POOL
 // pool and on the model in lockstep (pool_model_driver.h). The first
 // failing sequence is shrunk and reported with its seed; ZAR_POOL_MODEL_SEED
-// replays that one seed (and prints its operations).
+// replays that one seed (and prints its operations);
+// ZAR_POOL_MODEL_HEALTHCHECK=0 leaves the healthcheck out of every pool.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -46,13 +47,15 @@ TEST_F(PoolModelTest, RandomSequencesMatchTheModel) {
   const int length =
       static_cast<int>(FromEnvironment("ZAR_POOL_MODEL_LENGTH", 24));
   ASSERT_GT(length, 0) << "ZAR_POOL_MODEL_LENGTH must be at least 1";
+  const bool healthcheck =
+      FromEnvironment("ZAR_POOL_MODEL_HEALTHCHECK", 1) != 0;
 
   const auto start = std::chrono::steady_clock::now();
   uint64_t ran = 0;
   bool failed = false;
   EXPECT_TRUE(RunMain([&] {
     for (uint64_t seed = first; seed < first + count; seed++) {
-      const Sequence sequence = Generate(seed, length);
+      const Sequence sequence = Generate(seed, length, healthcheck);
       if (replaying) std::printf("%s", Describe(sequence).c_str());
       const std::optional<std::string> failure = RunSequence(sequence);
       ran++;
@@ -62,7 +65,9 @@ TEST_F(PoolModelTest, RandomSequencesMatchTheModel) {
       const std::optional<std::string> shrunk_failure = RunSequence(shrunk);
       ADD_FAILURE() << "the pool differs from the model, seed " << seed
                     << " (replay: ZAR_POOL_MODEL_SEED=" << seed
-                    << " ZAR_POOL_MODEL_LENGTH=" << length << ")\n"
+                    << " ZAR_POOL_MODEL_LENGTH=" << length
+                    << (healthcheck ? "" : " ZAR_POOL_MODEL_HEALTHCHECK=0")
+                    << ")\n"
                     << *failure << "shrunk from " << sequence.ops.size()
                     << " to " << shrunk.ops.size() << " ops:\n"
                     << Describe(shrunk)
