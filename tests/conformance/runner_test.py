@@ -10,6 +10,10 @@
     runner_test.py broken RUNNER LIB OUT   --impl of a pool that wakes the
                                            newest waiter: exit 1, the FIFO
                                            behaviours among the failures
+    runner_test.py model RUNNER LIB        --impl of that pool, --filter
+                                           "pool model": the random sequences
+                                           fail, with the seed, its replay
+                                           and the shrunk sequence
     runner_test.py adapter RUNNER LIB      --impl of the reference pool built
                                            through the pool adapter
                                            (zend_async_ref_add_conformance_impl):
@@ -41,7 +45,7 @@ import sys
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
     "scheduler", "reactor", "pool", "circuit breaker", "healthcheck",
-    "PDO pool",
+    "pool model", "PDO pool",
 ]
 
 # The pool's FIFO behaviours: waiters are served in arrival order, whoever
@@ -222,6 +226,27 @@ def test_broken(runner, library, out):
           "behaviours without waiters still pass")
 
 
+def test_model(runner, library):
+    result = run(runner, "--impl", library, "--filter", "pool model")
+    check(result.returncode == 1, "exit status 1 (got %d)" % result.returncode)
+    check("FAIL PoolModelTest.RandomSequencesMatchTheModel" in result.stdout,
+          "the model behaviour fails")
+    seed = re.search(r"the pool differs from the model, seed (\d+) "
+                     r"\(replay: ZAR_POOL_MODEL_SEED=(\d+)", result.stdout)
+    check(seed is not None and seed.group(1) == seed.group(2),
+          "the failure names its seed and how to replay it")
+    shrunk = re.search(r"shrunk from (\d+) to (\d+) ops:", result.stdout)
+    check(shrunk is not None and
+          0 < int(shrunk.group(2)) <= int(shrunk.group(1)),
+          "the failure shows the shrunk sequence")
+    check(re.search(r"^ +1\. acquire in a new coroutine", result.stdout,
+                    re.M) is not None,
+          "the shrunk sequence is one readable line per operation")
+    check(re.search(r"actor \d+: expected got \d+, actual pending",
+                    result.stdout) is not None,
+          "the difference names the waiter the model serves first")
+
+
 def test_adapter(runner, library):
     result = run(runner, "--impl", library)
     check(result.returncode == 0, "exit status 0 (got %d)" % result.returncode)
@@ -378,6 +403,8 @@ def main(argv):
         test_json(runner, argv[3])
     elif mode == "broken":
         test_broken(runner, argv[3], argv[4])
+    elif mode == "model":
+        test_model(runner, argv[3])
     elif mode == "adapter":
         test_adapter(runner, argv[3])
     elif mode == "usage":

@@ -16,6 +16,7 @@ constexpr std::string_view kPool = "pool";
 constexpr std::string_view kCircuitBreaker = "circuit breaker";
 constexpr std::string_view kHealthcheck = "healthcheck";
 constexpr std::string_view kPdoPool = "PDO pool";
+constexpr std::string_view kPoolModel = "pool model";
 
 struct Entry {
   std::string_view name;  // "Suite" or "Suite.Test"
@@ -93,6 +94,9 @@ constexpr Entry kTable[] = {
     {"PoolTryAcquireTest", kPool},
     {"PoolWaitingTest", kPool},
 
+    // tests/pool_model: random sequences checked against the pool model.
+    {"PoolModelTest", kPoolModel},
+
     // tests/pdo: PDO (host side) over the implementation's pool.
     {"BindingTest", kPdoPool},
     {"BrokenTest", kPdoPool},
@@ -134,8 +138,9 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration, kLifecycle, kEvents,         kWaker,       kScheduler,
-      kReactor,      kPool,      kCircuitBreaker, kHealthcheck, kPdoPool};
+      kRegistration, kLifecycle, kEvents, kWaker,
+      kScheduler,    kReactor,   kPool,   kCircuitBreaker,
+      kHealthcheck,  kPoolModel, kPdoPool};
   return kNames;
 }
 
