@@ -28,12 +28,6 @@ volatile int depth_limit = INT_MAX;
 }
 
 TEST_F(StackOverflowDeathTest, OverflowNamesTheCoroutineAndItsStackSize) {
-#if defined(ZAR_SANITIZE)
-  // AddressSanitizer's instrumented frames and its own SIGSEGV handling
-  // (on its alternate stack) make the fault it reports its own
-  // "stack-overflow" error, printed and exited by ASan itself.
-  GTEST_SKIP() << "AddressSanitizer reports stack overflows itself";
-#endif
   const std::string expected =
       "Fatal error: Coroutine #[0-9]+ \\(spawned at /app/deep\\.php:7\\) "
       "overflowed its stack of " +
@@ -47,6 +41,12 @@ TEST_F(StackOverflowDeathTest, OverflowNamesTheCoroutineAndItsStackSize) {
 }
 
 TEST_F(StackOverflowDeathTest, OtherFaultsKeepTheirDefaultAction) {
+#if defined(ZAR_SANITIZE)
+  // The sanitizers' own handlers come first: UBSan reports the null store
+  // and AddressSanitizer's SEGV handler (the one ours chains to) reports
+  // the fault and exits, so there is no default action to observe.
+  GTEST_SKIP() << "the sanitizers handle this fault themselves";
+#endif
   EXPECT_EXIT(RunMain([] {
                 Spawn([](mock_zend::Call&) {
                   volatile int* nowhere = nullptr;
