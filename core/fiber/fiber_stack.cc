@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -37,7 +38,8 @@ size_t SizeFromEnvironment() {
   return parsed != 0 ? parsed : kDefaultStackSize;
 }
 
-// Lines of /proc/self/maps: the memory mappings the process has now.
+}  // namespace
+
 size_t CountMappings() {
   FILE* maps = std::fopen("/proc/self/maps", "r");
   if (maps == nullptr) return 0;
@@ -47,7 +49,6 @@ size_t CountMappings() {
   return lines;
 }
 
-// vm.max_map_count, or 0 when it cannot be read.
 size_t MaxMapCount() {
   FILE* file = std::fopen("/proc/sys/vm/max_map_count", "r");
   if (file == nullptr) return 0;
@@ -57,8 +58,6 @@ size_t MaxMapCount() {
   return static_cast<size_t>(value);
 }
 
-}  // namespace
-
 std::string StackFailureMessage(const StackFailure& failure) {
   char text[512];
   const char* prefix = std::strcmp(failure.call, "mprotect") == 0
@@ -67,7 +66,12 @@ std::string StackFailureMessage(const StackFailure& failure) {
   int length =
       std::snprintf(text, sizeof text, "%s: %s failed: %s (%d)", prefix,
                     failure.call, std::strerror(failure.error), failure.error);
-  std::string message(text, static_cast<size_t>(length));
+  // snprintf returns the length it wanted: a cut message keeps what fits.
+  const auto fitted = [&text](int wanted) {
+    return wanted < 0 ? size_t{0}
+                      : std::min(static_cast<size_t>(wanted), sizeof text - 1);
+  };
+  std::string message(text, fitted(length));
   if (failure.error != ENOMEM) return message;
 
   // ENOMEM means either limit: the count of mappings decides which. A
@@ -91,7 +95,7 @@ std::string StackFailureMessage(const StackFailure& failure) {
         "(RLIMIT_AS, \"ulimit -v\")",
         failure.size, mappings, limit);
   }
-  message.append(text, static_cast<size_t>(length));
+  message.append(text, fitted(length));
   return message;
 }
 

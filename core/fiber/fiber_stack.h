@@ -59,6 +59,12 @@ struct StackFailure {
 // Reads /proc/self/maps and /proc/sys/vm/max_map_count (failure path only).
 std::string StackFailureMessage(const StackFailure& failure);
 
+// The memory mappings the process has now (lines of /proc/self/maps), and
+// vm.max_map_count; 0 when unreadable. Each reads a file: not for hot
+// paths.
+size_t CountMappings();
+size_t MaxMapCount();
+
 class FiberStack {
  public:
   FiberStack() = default;

@@ -93,10 +93,12 @@ bool Factory(zend_async_pool_t*, zval* result) {
 
 // Spawns up to `limit` coroutines running `entry`, yielding every 1024 so
 // they start and park. Returns how many were spawned; prints the spawn's
-// exception if one failed.
+// exception if one failed, the time taken and the resident memory each
+// parked coroutine added.
 size_t SpawnParked(size_t limit, void (*entry)(),
                    std::vector<zar::testing::CoroutineRef>* refs = nullptr) {
   size_t spawned = 0;
+  const long before = ResidentKiB();
   const Clock::time_point start = Clock::now();
   while (spawned < limit) {
     zend_coroutine_t* coroutine = ZEND_ASYNC_SPAWN();
@@ -110,7 +112,13 @@ size_t SpawnParked(size_t limit, void (*entry)(),
     if (++spawned % 1024 == 0) zar::testing::Yield();
   }
   zar::testing::Yield();
-  std::printf("  spawned %zu in %.3f s\n", spawned, Seconds(start));
+  const double seconds = Seconds(start);
+  const long after = ResidentKiB();
+  std::printf(
+      "  parked %zu in %.3f s; VmRSS %ld -> %ld KiB: %.1f KiB per parked "
+      "coroutine\n",
+      spawned, seconds, before, after,
+      spawned != 0 ? double(after - before) / double(spawned) : 0.0);
   return spawned;
 }
 
@@ -121,16 +129,9 @@ void RunTimers(size_t limit) {
   mock_zend::Request request;
   request.RunMain([limit] {
     zar::testing::Yield();  // launched: the baseline includes the scheduler
-    const long before = ResidentKiB();
     std::vector<zar::testing::CoroutineRef> refs;
     refs.reserve(limit);
     const size_t spawned = SpawnParked(limit, ParkOnTimer, &refs);
-    const long after = ResidentKiB();
-    std::printf(
-        "  parked %zu coroutines; VmRSS %ld -> %ld KiB: %.1f KiB per "
-        "parked coroutine\n",
-        spawned, before, after,
-        spawned != 0 ? double(after - before) / double(spawned) : 0.0);
     const Clock::time_point start = Clock::now();
     for (zar::testing::CoroutineRef& ref : refs) {
       zar::testing::Cancel(ref.get());
@@ -154,14 +155,7 @@ void RunPool(size_t limit) {
                                1, 0);
     zval held;
     ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0);
-    const long before = ResidentKiB();
     const size_t spawned = SpawnParked(limit, ParkInAcquire);
-    const long after = ResidentKiB();
-    std::printf(
-        "  parked %zu timed waiters; VmRSS %ld -> %ld KiB: %.1f KiB "
-        "per parked coroutine\n",
-        spawned, before, after,
-        spawned != 0 ? double(after - before) / double(spawned) : 0.0);
     Clock::time_point start = Clock::now();
     ZEND_ASYNC_POOL_CLOSE(pool);
     const double close_seconds = Seconds(start);

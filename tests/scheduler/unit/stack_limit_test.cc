@@ -19,33 +19,18 @@
 #include <cstdio>
 #include <string>
 
+#include "core/fiber/fiber_stack.h"
 #include "tests/scheduler/support/scheduler_test.h"
 
 namespace zar::scheduler_testing {
 namespace {
 
 using ::testing::MatchesRegex;
+using zar::core::CountMappings;
+using zar::core::MaxMapCount;
 using zar::testing::YieldUntil;
 
 class StackLimitTest : public SchedulerTest {};
-
-size_t MaxMapCount() {
-  FILE* file = std::fopen("/proc/sys/vm/max_map_count", "r");
-  if (file == nullptr) return 0;
-  unsigned long long value = 0;
-  if (std::fscanf(file, "%llu", &value) != 1) value = 0;
-  std::fclose(file);
-  return static_cast<size_t>(value);
-}
-
-size_t CountMappings() {
-  FILE* maps = std::fopen("/proc/self/maps", "r");
-  if (maps == nullptr) return 0;
-  size_t lines = 0;
-  for (int c; (c = std::fgetc(maps)) != EOF;) lines += c == '\n';
-  std::fclose(maps);
-  return lines;
-}
 
 // Takes `count` memory mappings: a PROT_NONE region of `count` pages whose
 // every other page is made readable, so no two neighbours merge. Unmapped
