@@ -120,5 +120,33 @@ TEST_F(StackLimitTest,
   EXPECT_EQ(failed, 0u);
 }
 
+// A stack larger than the address space: ENOMEM with mappings to spare is
+// memory, and the message names the stack size and the knobs.
+TEST_F(StackLimitTest, TheSpawnerGetsAMemoryFailureNamingTheStackSize) {
+  constexpr size_t kHuge = size_t{1} << 50;  // 1 PiB
+  bool ran = false;
+  std::string error;
+  EXPECT_TRUE(RunMain([&] {
+    zar::testing::Yield();  // launched: the scheduler's stack is mapped
+    zar::core::SetDefaultStackSize(kHuge);
+    zend_coroutine_t* coroutine = Spawn([&](mock_zend::Call&) { ran = true; });
+    zar::core::SetDefaultStackSize(0);
+    EXPECT_EQ(coroutine, nullptr);
+    error = TakeExceptionText();
+    EXPECT_NE(Spawn([&](mock_zend::Call&) { ran = true; }), nullptr);
+  }));
+  EXPECT_THAT(error,
+              MatchesRegex("Exception: Fiber stack allocate failed: mmap "
+                           "failed: Cannot allocate memory \\(12\\); no "
+                           "memory for a coroutine stack of " +
+                           std::to_string(kHuge) +
+                           " bytes \\([0-9]+ memory mappings of "
+                           "vm.max_map_count [0-9]+ in use\\); lower the "
+                           "stack size \\(ZEND_ASYNC_REF_STACK_SIZE\\) or "
+                           "raise the address-space limit \\(RLIMIT_AS, "
+                           "\"ulimit -v\"\\)"));
+  EXPECT_TRUE(ran);  // the next spawn, with the default size, ran
+}
+
 }  // namespace
 }  // namespace zar::scheduler_testing
