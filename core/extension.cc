@@ -3,14 +3,17 @@
 //   MINIT      applies ZEND_ASYNC_REF_STRICT and ZEND_ASYNC_REF_TRACE;
 //              defines the classes, registers the scheduler and the pool
 //              (under kSchedulerModuleName) and the reactor (under
-//              kReactorModuleName) through the ABI.
+//              kReactorModuleName) through the ABI; installs the stack
+//              overflow report (a SIGSEGV handler on an alternate signal
+//              stack, core/scheduler/stack_overflow.h).
 //   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); no scheduler state
 //              exists until the first spawn launches it. Trace ids start
 //              again; strict mode's event quarantine opens.
 //   RSHUTDOWN  strict mode reports what is still registered; releases
 //              whatever scheduler state is left, then the reactor's
 //              request state; empties the quarantine.
-//   MSHUTDOWN  forgets the class entries (the engine frees them).
+//   MSHUTDOWN  forgets the class entries (the engine frees them); removes
+//              the stack overflow report.
 //   GINIT      zeroes the module globals (ext/async/php_async.h), whose
 //              uvloop the reactor initialises per request.
 
@@ -24,6 +27,7 @@
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/registration.h"
 #include "core/scheduler/scheduler.h"
+#include "core/scheduler/stack_overflow.h"
 #include "core/version.h"
 
 extern "C" {
@@ -50,6 +54,7 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
   RegisterPool();
+  InstallStackOverflowReport();
   return SUCCESS;
 }
 
@@ -60,6 +65,7 @@ zend_result ModuleShutdown(SHUTDOWN_FUNC_ARGS) {
   ObservabilityModuleShutdown();
   ForgetPoolClasses();
   ForgetClasses();
+  RemoveStackOverflowReport();
   return SUCCESS;
 }
 

@@ -56,9 +56,9 @@ Fiber* Fiber::ForThread() {
   return fiber;
 }
 
-Fiber* Fiber::New(Body body, size_t stack_size) {
+Fiber* Fiber::New(Body body, size_t stack_size, StackFailure* failure) {
   auto* fiber = new Fiber();
-  if (!fiber->stack_.Allocate(stack_size)) {
+  if (!fiber->stack_.Allocate(stack_size, failure)) {
     delete fiber;
     return nullptr;
   }

@@ -55,9 +55,10 @@ class Fiber {
   static Fiber* ForThread();
 
   // A fiber that runs body(self) on a new stack of `stack_size` bytes the
-  // first time it is switched to. nullptr when the stack cannot be mapped.
-  // The caller owns it.
-  static Fiber* New(Body body, size_t stack_size);
+  // first time it is switched to. nullptr when the stack cannot be mapped
+  // (`*failure`, when given, says why). The caller owns it.
+  static Fiber* New(Body body, size_t stack_size,
+                    StackFailure* failure = nullptr);
 
   // Frees a fiber that is not running. Its stack is unmapped without
   // unwinding it: nothing on it may own resources.

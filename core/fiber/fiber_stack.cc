@@ -3,9 +3,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <utility>
 
 #if defined(ZAR_SANITIZE)
@@ -35,6 +39,65 @@ size_t SizeFromEnvironment() {
 }
 
 }  // namespace
+
+size_t CountMappings() {
+  FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return 0;
+  size_t lines = 0;
+  for (int c; (c = std::fgetc(maps)) != EOF;) lines += c == '\n';
+  std::fclose(maps);
+  return lines;
+}
+
+size_t MaxMapCount() {
+  FILE* file = std::fopen("/proc/sys/vm/max_map_count", "r");
+  if (file == nullptr) return 0;
+  unsigned long long value = 0;
+  if (std::fscanf(file, "%llu", &value) != 1) value = 0;
+  std::fclose(file);
+  return static_cast<size_t>(value);
+}
+
+std::string StackFailureMessage(const StackFailure& failure) {
+  char text[512];
+  const char* prefix = std::strcmp(failure.call, "mprotect") == 0
+                           ? "Fiber stack protect failed"
+                           : "Fiber stack allocate failed";
+  int length =
+      std::snprintf(text, sizeof text, "%s: %s failed: %s (%d)", prefix,
+                    failure.call, std::strerror(failure.error), failure.error);
+  // snprintf returns the length it wanted: a cut message keeps what fits.
+  const auto fitted = [&text](int wanted) {
+    return wanted < 0 ? size_t{0}
+                      : std::min(static_cast<size_t>(wanted), sizeof text - 1);
+  };
+  std::string message(text, fitted(length));
+  if (failure.error != ENOMEM) return message;
+
+  // ENOMEM means either limit: the count of mappings decides which. A
+  // process within a few mappings of the limit has reached it.
+  const size_t limit = MaxMapCount();
+  const size_t mappings = CountMappings();
+  if (limit != 0 && mappings + 8 >= limit) {
+    const size_t suggested = limit < 131072 ? 262144 : limit * 2;
+    length = std::snprintf(
+        text, sizeof text,
+        "; the process has reached vm.max_map_count (%zu memory mappings, 2 "
+        "per coroutine stack); raise it with \"sysctl -w "
+        "vm.max_map_count=%zu\"",
+        limit, suggested);
+  } else {
+    length = std::snprintf(
+        text, sizeof text,
+        "; no memory for a coroutine stack of %zu bytes (%zu memory mappings "
+        "of vm.max_map_count %zu in use); lower the stack size "
+        "(ZEND_ASYNC_REF_STACK_SIZE) or raise the address-space limit "
+        "(RLIMIT_AS, \"ulimit -v\")",
+        failure.size, mappings, limit);
+  }
+  message.append(text, fitted(length));
+  return message;
+}
 
 size_t ParseStackSize(const char* text) {
   if (text == nullptr || !std::isdigit(static_cast<unsigned char>(*text))) {
@@ -89,17 +152,23 @@ FiberStack& FiberStack::operator=(FiberStack&& other) noexcept {
   return *this;
 }
 
-bool FiberStack::Allocate(size_t size) {
+bool FiberStack::Allocate(size_t size, StackFailure* failure) {
   const size_t usable =
       RoundUpToPages(size < kMinStackSize ? kMinStackSize : size);
   const size_t guard = PageSize();
   void* mapping = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mapping == MAP_FAILED) return false;
+  if (mapping == MAP_FAILED) {
+    if (failure != nullptr) *failure = {"mmap", errno, usable};
+    return false;
+  }
+  // Splitting the guard page off makes the second memory mapping (VMA) of
+  // the stack: at vm.max_map_count it is this call that fails.
   if (mprotect(mapping, guard, PROT_NONE) != 0) {
     const int saved = errno;
     munmap(mapping, usable + guard);
     errno = saved;
+    if (failure != nullptr) *failure = {"mprotect", saved, usable};
     return false;
   }
   mapping_ = mapping;

@@ -12,7 +12,10 @@
 // kDefaultStackSize. Sizes below kMinStackSize are raised to it.
 //
 // Failure: Allocate() returns false (errno set) when the kernel refuses the
-// mapping; the stack is then empty.
+// mapping or its guard page; the stack is then empty, and the StackFailure
+// passed in says which call failed. StackFailureMessage() turns it into the
+// text a user can act on: the kernel's reason and, for ENOMEM, which limit
+// was reached (vm.max_map_count or memory) and how to raise it.
 //
 // Threading: a FiberStack is used by one thread at a time. The default size
 // is process-wide and must be set before fibers are created.
@@ -22,6 +25,7 @@
 #define ZAR_CORE_FIBER_FIBER_STACK_H_
 
 #include <cstddef>
+#include <string>
 
 namespace zar::core {
 
@@ -40,6 +44,27 @@ void SetDefaultStackSize(size_t bytes);
 // when `text` is not such a number.
 size_t ParseStackSize(const char* text);
 
+// Why a stack could not be had: the system call that failed, its errno,
+// and the usable size that was asked for.
+struct StackFailure {
+  const char* call = nullptr;  // "mmap" or "mprotect"
+  int error = 0;
+  size_t size = 0;
+};
+
+// The message for a failed stack allocation, upstream's prefix first:
+//   Fiber stack allocate failed: mmap failed: Cannot allocate memory (12);
+//   the process has reached vm.max_map_count (65530 memory mappings, 2 per
+//   coroutine stack); raise it with "sysctl -w vm.max_map_count=262144"
+// Reads /proc/self/maps and /proc/sys/vm/max_map_count (failure path only).
+std::string StackFailureMessage(const StackFailure& failure);
+
+// The memory mappings the process has now (lines of /proc/self/maps), and
+// vm.max_map_count; 0 when unreadable. Each reads a file: not for hot
+// paths.
+size_t CountMappings();
+size_t MaxMapCount();
+
 class FiberStack {
  public:
   FiberStack() = default;
@@ -51,8 +76,9 @@ class FiberStack {
   FiberStack& operator=(FiberStack&& other) noexcept;
 
   // Maps a stack of `size` usable bytes (rounded up to pages, at least
-  // kMinStackSize) plus one guard page. REQUIRES: empty().
-  bool Allocate(size_t size);
+  // kMinStackSize) plus one guard page. REQUIRES: empty(). On failure
+  // `*failure` (when given) says why.
+  bool Allocate(size_t size, StackFailure* failure = nullptr);
   // Unmaps the stack; no-op when empty.
   void Release();
 

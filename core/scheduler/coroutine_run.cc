@@ -2,7 +2,8 @@
 //
 // A worker fiber runs one coroutine after another. When its coroutine
 // finishes it looks at the run queue: a coroutine that never started is
-// adopted in place (no switch); one that runs on another fiber is switched
+// adopted in place (no switch; the fiber reserved for it at its spawn is
+// given back to the pool); one that runs on another fiber is switched
 // to, this fiber parking in the pool (or exiting when the pool is full);
 // with nothing queued it parks and switches to the scheduler fiber. A
 // parked fiber is resumed by RunNext with a new coroutine assigned.
@@ -96,8 +97,10 @@ void WorkerFiberBody(Fiber* self) {
           finished[0] != '\0' ? finished : "scheduler",
           next != nullptr ? &next->coroutine : &s->scheduler->coroutine);
     }
-    if (next != nullptr && next->fiber == nullptr) {
-      // Adopt a coroutine that never ran: no switch.
+    if (next != nullptr && !ZEND_COROUTINE_IS_STARTED(&next->coroutine)) {
+      // Adopt a coroutine that never ran: no switch. The stack reserved
+      // for it at its spawn goes back to the pool.
+      if (next->fiber != nullptr) ReturnFiber(s, next->fiber);
       self->data = next;
       next->fiber = self;
       ZEND_ASYNC_CURRENT_COROUTINE = &next->coroutine;

@@ -11,6 +11,10 @@ void FinishUnstarted(SchedulerState* s, AsyncCoroutine* coroutine) {
   zend_object* error = waker->error;
   waker->error = nullptr;
   waker->status = ZEND_ASYNC_WAKER_NO_STATUS;  // out of the queue
+  if (coroutine->fiber != nullptr) {  // the stack reserved at the spawn
+    ReturnFiber(s, coroutine->fiber);
+    coroutine->fiber = nullptr;
+  }
 
   zend_coroutine_t* previous = ZEND_ASYNC_CURRENT_COROUTINE;
   ZEND_ASYNC_CURRENT_COROUTINE = &coroutine->coroutine;

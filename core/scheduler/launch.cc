@@ -5,6 +5,10 @@
 // the thread stack; the scheduler coroutine gets its own fiber in a fresh
 // scope. Both scopes are pinned: the scheduler disposes them itself.
 
+extern "C" {
+#include "Zend/zend_exceptions.h"
+}
+
 #include "core/fiber/fiber_stack.h"
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
@@ -39,10 +43,11 @@ bool AdoptMainFlow(SchedulerState* s, zend_async_scope_t* scope) {
 
 // Creates the scheduler coroutine, its scope and its fiber.
 bool CreateSchedulerCoroutine(SchedulerState* s) {
+  StackFailure failure;
   s->scheduler_fiber =
-      Fiber::New(&internal::SchedulerFiberBody, DefaultStackSize());
+      Fiber::New(&internal::SchedulerFiberBody, DefaultStackSize(), &failure);
   if (s->scheduler_fiber == nullptr) {
-    zend_throw_error(nullptr, "Cannot allocate the scheduler's stack");
+    zend_throw_exception(nullptr, StackFailureMessage(failure).c_str(), 0);
     return false;
   }
   zend_async_scope_t* scope = NewScope(nullptr, false);

@@ -215,8 +215,15 @@ void RemoveFromRunQueue(SchedulerState* state, AsyncCoroutine* coroutine);
 // Tables and pools (scheduler_state.cc).
 void RegisterCoroutine(SchedulerState* state, AsyncCoroutine* coroutine);
 void UnregisterCoroutine(SchedulerState* state, AsyncCoroutine* coroutine);
-// A fiber to start `coroutine` on (pooled or new): assigns it. False (with
-// an Error thrown) when no stack can be mapped.
+// An idle fiber: a pooled one, or a new one with a new stack. NULL, with
+// an Exception "Fiber stack allocate failed: …" thrown (the limit reached
+// and how to raise it, StackFailureMessage), when no stack can be mapped.
+Fiber* TakeFiber(SchedulerState* state);
+// Gives back an idle fiber that runs nothing (pooled, or freed when the
+// pool is full).
+void ReturnFiber(SchedulerState* state, Fiber* fiber);
+// A fiber to start `coroutine` on (TakeFiber): assigns it. False (with the
+// exception thrown) when no stack can be mapped.
 bool AssignFiber(SchedulerState* state, AsyncCoroutine* coroutine);
 // Parks an idle fiber for reuse; false when the pool is full.
 bool ParkFiber(SchedulerState* state, Fiber* fiber);

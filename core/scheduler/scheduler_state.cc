@@ -9,6 +9,10 @@
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
 
+extern "C" {
+#include "Zend/zend_exceptions.h"
+}
+
 namespace zar::core {
 namespace internal {
 SchedulerState* current_state = nullptr;
@@ -27,6 +31,10 @@ void AbandonCoroutines(SchedulerState* s) {
   }
   ZEND_HASH_FOREACH_END();
   for (AsyncCoroutine* co : left) {
+    // A stack reserved for a coroutine that never ran holds nothing.
+    if (co->fiber != nullptr && !ZEND_COROUTINE_IS_STARTED(&co->coroutine)) {
+      Fiber::Delete(co->fiber);
+    }
     co->fiber = nullptr;
     ZEND_ASYNC_WAKER_DESTROY(&co->coroutine);
     UnregisterCoroutine(s, co);
@@ -60,15 +68,23 @@ void UnregisterCoroutine(SchedulerState* s, AsyncCoroutine* coroutine) {
   }
 }
 
-bool AssignFiber(SchedulerState* s, AsyncCoroutine* coroutine) {
-  Fiber* fiber = s->idle_count != 0
-                     ? s->idle_fibers[--s->idle_count]
-                     : Fiber::New(&WorkerFiberBody, DefaultStackSize());
-  if (fiber == nullptr) {
-    zend_throw_error(nullptr, "Cannot allocate a coroutine stack: %s",
-                     strerror(errno));
-    return false;
+Fiber* TakeFiber(SchedulerState* s) {
+  if (s->idle_count != 0) return s->idle_fibers[--s->idle_count];
+  StackFailure failure;
+  Fiber* fiber = Fiber::New(&WorkerFiberBody, DefaultStackSize(), &failure);
+  if (UNEXPECTED(fiber == nullptr)) {
+    zend_throw_exception(nullptr, StackFailureMessage(failure).c_str(), 0);
   }
+  return fiber;
+}
+
+void ReturnFiber(SchedulerState* s, Fiber* fiber) {
+  if (!ParkFiber(s, fiber)) Fiber::Delete(fiber);
+}
+
+bool AssignFiber(SchedulerState* s, AsyncCoroutine* coroutine) {
+  Fiber* fiber = TakeFiber(s);
+  if (fiber == nullptr) return false;
   fiber->data = coroutine;
   coroutine->fiber = fiber;
   return true;

@@ -85,8 +85,17 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
   scope = ResolveScope(s, scope, scope_provider);
   if (scope == nullptr) return nullptr;
 
+  // The coroutine's stack is reserved now, so that a process out of
+  // memory mappings (vm.max_map_count) or memory fails here, in the
+  // spawner, and not later in the scheduler, where nobody could catch it.
+  Fiber* fiber = internal::TakeFiber(s);
+  if (UNEXPECTED(fiber == nullptr)) return nullptr;
+
   zend_coroutine_t* coroutine = NewCoroutine(scope);
-  if (coroutine == nullptr) return nullptr;
+  if (coroutine == nullptr) {
+    internal::ReturnFiber(s, fiber);
+    return nullptr;
+  }
   ApplyCurrentLocation(&coroutine->filename, &coroutine->lineno);
 
   zval options;
@@ -95,11 +104,14 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
       scope->before_coroutine_enqueue(coroutine, scope, &options);
   zval_ptr_dtor(&options);
   if (!accepted || EG(exception) != nullptr) {
+    internal::ReturnFiber(s, fiber);
     OBJ_RELEASE(&AsyncCoroutine::FromAbi(coroutine)->std);
     return nullptr;
   }
 
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  fiber->data = self;
+  self->fiber = fiber;
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(coroutine);
   waker->status = ZEND_ASYNC_WAKER_QUEUED;
   internal::PushRunnable(s, self, /*front=*/priority > 0);

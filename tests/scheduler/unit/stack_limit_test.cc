@@ -1,0 +1,152 @@
+// The reference's coroutine stacks at the process's limit of memory
+// mappings: each stack is two mappings (the stack and its guard page), so
+// under vm.max_map_count (65530 by default) a process holds about 32,700
+// of them. The stack is reserved when the coroutine is spawned, so the
+// spawner is the one that gets the failure, as an Exception naming the
+// limit and how to raise it, and every coroutine spawned before goes on.
+//
+// To reach the limit in a fraction of a second the test first takes most
+// of the mappings itself (one PROT_NONE region split into single pages,
+// which costs no memory), leaving room for about a thousand stacks; the
+// limit reached is still the kernel's. tools/bench/zar_scale_bench reaches
+// it with stacks alone (docs/scheduler.md, "Limits").
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "core/fiber/fiber_stack.h"
+#include "tests/scheduler/support/scheduler_test.h"
+
+namespace zar::scheduler_testing {
+namespace {
+
+using ::testing::MatchesRegex;
+using zar::core::CountMappings;
+using zar::core::MaxMapCount;
+using zar::testing::YieldUntil;
+
+class StackLimitTest : public SchedulerTest {};
+
+// Takes `count` memory mappings: a PROT_NONE region of `count` pages whose
+// every other page is made readable, so no two neighbours merge. Unmapped
+// (in one call) when it goes.
+class MappingFiller {
+ public:
+  explicit MappingFiller(size_t count)
+      : page_(static_cast<size_t>(sysconf(_SC_PAGESIZE))),
+        size_(count * page_) {
+    region_ = mmap(nullptr, size_, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region_ == MAP_FAILED) {
+      region_ = nullptr;
+      return;
+    }
+    for (size_t page = 1; page < count; page += 2) {
+      if (mprotect(static_cast<char*>(region_) + page * page_, page_,
+                   PROT_READ) != 0) {
+        break;
+      }
+    }
+  }
+  ~MappingFiller() {
+    if (region_ != nullptr) munmap(region_, size_);
+  }
+  MappingFiller(const MappingFiller&) = delete;
+  MappingFiller& operator=(const MappingFiller&) = delete;
+  bool ok() const { return region_ != nullptr; }
+
+ private:
+  size_t page_;
+  size_t size_;
+  void* region_ = nullptr;
+};
+
+// Stacks left room for: 2 mappings each.
+constexpr size_t kRoomForStacks = 1000;
+
+TEST_F(StackLimitTest,
+       TheSpawnerGetsTheMappingLimitAndEarlierCoroutinesFinish) {
+  const size_t limit = MaxMapCount();
+  if (limit == 0 || limit > 1000000) {
+    GTEST_SKIP() << "vm.max_map_count is " << limit
+                 << ": too high to reach in a unit test";
+  }
+  const size_t in_use = CountMappings();
+  ASSERT_LT(in_use + 2 * kRoomForStacks, limit);
+  MappingFiller filler(limit - in_use - 2 * kRoomForStacks);
+  ASSERT_TRUE(filler.ok());
+  size_t spawned = 0;
+  size_t finished = 0;
+  size_t failed = 0;
+  std::string error;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_event_t* release = NewPlainEvent();
+    for (;;) {
+      zend_coroutine_t* coroutine = Spawn([&](mock_zend::Call&) {
+        if (WaitFor(release)) {
+          finished++;
+        } else {
+          failed++;
+        }
+      });
+      if (coroutine == nullptr) break;
+      spawned++;
+      if (spawned % 1024 == 0) Yield();  // they start and park
+    }
+    error = TakeExceptionText();
+    Yield();
+    FirePlainEvent(release);
+    YieldUntil([&] { return finished + failed == spawned; }, 100);
+    ZEND_ASYNC_EVENT_RELEASE(release);
+  }));
+  EXPECT_THAT(
+      error,
+      MatchesRegex("Exception: Fiber stack (allocate|protect) failed: "
+                   "(mmap|mprotect) failed: Cannot allocate memory \\(12\\); "
+                   "the process has reached vm.max_map_count \\(" +
+                   std::to_string(limit) +
+                   " memory mappings, 2 per coroutine stack\\); raise it "
+                   "with \"sysctl -w vm.max_map_count=[0-9]+\""));
+  // Two mappings per stack: about kRoomForStacks stacks fitted (less what
+  // the request itself mapped meanwhile).
+  EXPECT_GT(spawned, kRoomForStacks / 2);
+  EXPECT_LE(spawned, kRoomForStacks);
+  EXPECT_EQ(finished, spawned);
+  EXPECT_EQ(failed, 0u);
+}
+
+// A stack larger than the address space: ENOMEM with mappings to spare is
+// memory, and the message names the stack size and the knobs.
+TEST_F(StackLimitTest, TheSpawnerGetsAMemoryFailureNamingTheStackSize) {
+  constexpr size_t kHuge = size_t{1} << 50;  // 1 PiB
+  bool ran = false;
+  std::string error;
+  EXPECT_TRUE(RunMain([&] {
+    zar::testing::Yield();  // launched: the scheduler's stack is mapped
+    zar::core::SetDefaultStackSize(kHuge);
+    zend_coroutine_t* coroutine = Spawn([&](mock_zend::Call&) { ran = true; });
+    zar::core::SetDefaultStackSize(0);
+    EXPECT_EQ(coroutine, nullptr);
+    error = TakeExceptionText();
+    EXPECT_NE(Spawn([&](mock_zend::Call&) { ran = true; }), nullptr);
+  }));
+  EXPECT_THAT(error,
+              MatchesRegex("Exception: Fiber stack allocate failed: mmap "
+                           "failed: Cannot allocate memory \\(12\\); no "
+                           "memory for a coroutine stack of " +
+                           std::to_string(kHuge) +
+                           " bytes \\([0-9]+ memory mappings of "
+                           "vm.max_map_count [0-9]+ in use\\); lower the "
+                           "stack size \\(ZEND_ASYNC_REF_STACK_SIZE\\) or "
+                           "raise the address-space limit \\(RLIMIT_AS, "
+                           "\"ulimit -v\"\\)"));
+  EXPECT_TRUE(ran);  // the next spawn, with the default size, ran
+}
+
+}  // namespace
+}  // namespace zar::scheduler_testing
