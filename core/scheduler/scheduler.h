@@ -154,6 +154,11 @@ namespace internal {
 inline constexpr uint32_t kPollInterval = 64;
 // Idle fibers kept for reuse; a finished fiber beyond that is freed.
 inline constexpr uint32_t kFiberPoolSize = 128;
+// A spawn reserves its coroutine's stack while fewer coroutines than this
+// are runnable (spawn.cc): coroutines that run and park one after another
+// meet a stack limit in their spawner, while a burst of spawns does not map
+// a stack for each coroutine that has not run yet.
+inline constexpr uint32_t kSpawnReservationWindow = 64;
 
 // The per-request state of a launched scheduler.
 //

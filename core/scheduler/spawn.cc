@@ -88,12 +88,19 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
   // The coroutine's stack is reserved now, so that a process out of
   // memory mappings (vm.max_map_count) or memory fails here, in the
   // spawner, and not later in the scheduler, where nobody could catch it.
-  Fiber* fiber = internal::TakeFiber(s);
-  if (UNEXPECTED(fiber == nullptr)) return nullptr;
+  // In a burst (kSpawnReservationWindow coroutines already runnable) the
+  // stack is left to the first run, as before reservations: most such
+  // coroutines start on the fiber a finished one leaves, and one that finds
+  // no stack then finishes with the failure as its own result.
+  Fiber* fiber = nullptr;
+  if (s->run_queue.size() < internal::kSpawnReservationWindow) {
+    fiber = internal::TakeFiber(s);
+    if (UNEXPECTED(fiber == nullptr)) return nullptr;
+  }
 
   zend_coroutine_t* coroutine = NewCoroutine(scope);
   if (coroutine == nullptr) {
-    internal::ReturnFiber(s, fiber);
+    if (fiber != nullptr) internal::ReturnFiber(s, fiber);
     return nullptr;
   }
   ApplyCurrentLocation(&coroutine->filename, &coroutine->lineno);
@@ -104,14 +111,16 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
       scope->before_coroutine_enqueue(coroutine, scope, &options);
   zval_ptr_dtor(&options);
   if (!accepted || EG(exception) != nullptr) {
-    internal::ReturnFiber(s, fiber);
+    if (fiber != nullptr) internal::ReturnFiber(s, fiber);
     OBJ_RELEASE(&AsyncCoroutine::FromAbi(coroutine)->std);
     return nullptr;
   }
 
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
-  fiber->data = self;
-  self->fiber = fiber;
+  if (fiber != nullptr) {
+    fiber->data = self;
+    self->fiber = fiber;
+  }
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(coroutine);
   waker->status = ZEND_ASYNC_WAKER_QUEUED;
   internal::PushRunnable(s, self, /*front=*/priority > 0);

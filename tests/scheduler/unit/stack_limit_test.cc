@@ -96,7 +96,7 @@ TEST_F(StackLimitTest,
       });
       if (coroutine == nullptr) break;
       spawned++;
-      if (spawned % 1024 == 0) Yield();  // they start and park
+      Yield();  // it starts and parks: the run queue stays short
     }
     error = TakeExceptionText();
     Yield();
@@ -118,6 +118,35 @@ TEST_F(StackLimitTest,
   EXPECT_LE(spawned, kRoomForStacks);
   EXPECT_EQ(finished, spawned);
   EXPECT_EQ(failed, 0u);
+}
+
+// A burst of spawns beyond the reservation window reserves no stacks: the
+// coroutines start on the fiber finished ones leave, so far more of them
+// than the mappings left could hold run to completion.
+TEST_F(StackLimitTest,
+       ABurstOfCoroutinesThatDoNotSuspendIsNotBoundedByTheLimit) {
+  const size_t limit = MaxMapCount();
+  if (limit == 0 || limit > 1000000) {
+    GTEST_SKIP() << "vm.max_map_count is " << limit
+                 << ": too high to reach in a unit test";
+  }
+  const size_t in_use = CountMappings();
+  ASSERT_LT(in_use + 2 * kRoomForStacks, limit);
+  MappingFiller filler(limit - in_use - 2 * kRoomForStacks);
+  ASSERT_TRUE(filler.ok());
+  constexpr size_t kBurst = 5 * kRoomForStacks;
+  size_t spawned = 0;
+  size_t finished = 0;
+  EXPECT_TRUE(RunMain([&] {
+    for (size_t i = 0; i < kBurst; i++) {
+      if (Spawn([&](mock_zend::Call&) { finished++; }) == nullptr) break;
+      spawned++;
+    }
+    EXPECT_EQ(TakeExceptionText(), "");
+    YieldUntil([&] { return finished == spawned; }, 100);
+  }));
+  EXPECT_EQ(spawned, kBurst);
+  EXPECT_EQ(finished, kBurst);
 }
 
 // A stack larger than the address space: ENOMEM with mappings to spare is
