@@ -5,7 +5,7 @@
 // Input: a configuration byte, then one or two bytes per operation (at
 // most kMaxSteps operations).
 //
-//   config bits 0-1  min (0..3); bits 2-3: max - min (1..4... as 1 + n)
+//   config bits 0-1  min (0..3); bits 2-3: max - min - 1 (max - min 1..4)
 //          bit 4     a healthcheck hook, ticking every 1 ms
 //          bit 5     the beforeAcquire and beforeRelease hooks
 //          bit 6     strict mode (then foreign and double releases are tried)
@@ -19,7 +19,7 @@
 //     3  the director releases one held   10  healthcheck: healthy/unhealthy/
 //     4  an actor releases one held           throws/suspends
 //     5  close()                          11  beforeAcquire x beforeRelease:
-//     6  cancel a waiting actor               accept/reject/throw each
+//     6  cancel a waiting actor               accept/reject/throw/suspend each
 //     7  the director yields              12  the destructor throws or not
 //                                         13  activate/deactivate/recover
 //                                         14  (strict) release a foreign
@@ -66,7 +66,7 @@ using zar::testing::CoroutineRef;
 
 enum class FactoryMode { kOk, kThrows, kSuspends, kSuspendsThenThrows };
 enum class HealthMode { kHealthy, kUnhealthy, kThrows, kSuspends };
-enum class HookMode { kAccept, kReject, kThrows };
+enum class HookMode { kAccept, kReject, kThrows, kSuspends };
 
 struct Held {
   Zval resource;
@@ -229,6 +229,10 @@ mock_zend::NativeBody Hook(HookMode* mode) {
         break;
       case HookMode::kThrows:
         Throw("hook failed");
+        break;
+      case HookMode::kSuspends:
+        zar::testing::Delay(1);
+        ZVAL_BOOL(call.result(), EG(exception) == nullptr);
         break;
     }
   };
@@ -420,8 +424,8 @@ void Step(World& w, uint8_t op, zar::fuzz::Input& in) {
       break;
     case 11: {
       const uint8_t modes = in.Byte();
-      w.before_acquire_mode = static_cast<HookMode>(modes % 3);
-      w.before_release_mode = static_cast<HookMode>(modes / 3 % 3);
+      w.before_acquire_mode = static_cast<HookMode>(modes % 4);
+      w.before_release_mode = static_cast<HookMode>(modes / 4 % 4);
       break;
     }
     case 12:
