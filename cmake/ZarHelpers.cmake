@@ -27,6 +27,15 @@ if(ZAR_SANITIZE)
   target_compile_definitions(zar_build_flags INTERFACE
     $<BUILD_INTERFACE:ZAR_SANITIZE=1>)
 endif()
+# ZAR_FUZZ (tools/fuzz, docs/fuzzing.md): every target is instrumented for
+# libFuzzer's coverage feedback; only the fuzz executables link libFuzzer.
+if(ZAR_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "ZAR_FUZZ needs Clang (CC=clang CXX=clang++): libFuzzer is Clang's")
+  endif()
+  target_compile_options(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:-fsanitize=fuzzer-no-link>)
+endif()
 install(TARGETS zar_build_flags EXPORT ZendAsyncRefTargets)
 
 # The C++ runtime. The libraries are static and C++ inside, so whatever

@@ -37,7 +37,10 @@ Result Executor::Run() {
     result_ = Result{};
     result_.sleep_ms = sleep_ms_;
     if (!Statement()) {
-      if (result_.ok) Fail(SyntaxError(parser_));
+      if (result_.ok) {
+        Fail(parser_.literal_error() ? *parser_.literal_error()
+                                     : SyntaxError(parser_));
+      }
       return result_;
     }
     sleep_ms_ = result_.sleep_ms;

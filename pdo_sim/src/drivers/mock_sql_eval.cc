@@ -1,7 +1,9 @@
 // zend-async-ref pdo_sim: the mock SQL server's expressions
 // (mock_sql_executor.h): values, '+' and '=', functions, COUNT and SUM.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "pdo_sim/src/drivers/mock_sql_executor.h"
 
@@ -149,7 +151,14 @@ bool Executor::Call(const Expr& e, const Table* table, const Row* row,
     *out = session_.database;
   } else if (e.name == "SLEEP") {
     const double seconds = args.empty() ? 0 : AsNumber(args[0]).value_or(0);
-    result_.sleep_ms += static_cast<uint32_t>(std::lround(seconds * 1000));
+    // MySQL refuses a negative duration; a huge one sleeps the longest
+    // the statement can (UINT32_MAX ms in all).
+    if (!(seconds >= 0)) {
+      return Fail(Error{"HY000", 1210, "Incorrect arguments to sleep"});
+    }
+    const double ms = std::min(seconds * 1000, double{UINT32_MAX});
+    const uint32_t room = UINT32_MAX - result_.sleep_ms;
+    result_.sleep_ms += std::min(static_cast<uint32_t>(std::lround(ms)), room);
     *out = int64_t{0};
   } else if (e.name == "GET_LOCK") {
     auto it = locks_.find(name_arg());

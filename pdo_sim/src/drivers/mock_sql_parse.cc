@@ -4,6 +4,8 @@
 #include "pdo_sim/src/drivers/mock_sql_parse.h"
 
 #include <cctype>
+#include <charconv>
+#include <system_error>
 
 namespace pdo_sim::mock::internal {
 namespace {
@@ -118,6 +120,35 @@ bool IsAggregate(const Expr& expr) {
 
 namespace {
 
+// A number token (digits and dots) as a value: an integer when it has no
+// dot and fits 64 bits, else a double (a larger integer too, as MySQL
+// makes it a DECIMAL). False when it is not one number ("1.2.3") or
+// exceeds a double.
+bool ParseNumber(const std::string& text, Value* out) {
+  const char* const end = text.data() + text.size();
+  if (text.find('.') == std::string::npos) {
+    int64_t integer = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), end, integer);
+    if (ec == std::errc() && ptr == end) {
+      *out = integer;
+      return true;
+    }
+  }
+  double number = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), end, number);
+  if (ec != std::errc() || ptr != end) return false;
+  *out = number;
+  return true;
+}
+
+// Whether a number token fails only by being too large for a double.
+bool NumberOverflows(const std::string& text) {
+  double number = 0;
+  const char* const end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, number);
+  return ec == std::errc::result_out_of_range && ptr == end;
+}
+
 // `*expr` becomes `*expr op rhs`.
 void MakeBinary(const char* op, Expr rhs, Expr* expr) {
   Expr node;
@@ -207,10 +238,13 @@ bool Parser::ParseFactor(Expr* expr) {
   switch (token.type) {
     case Token::kNumber: {
       Next();
-      if (token.text.find('.') != std::string::npos) {
-        expr->literal = std::stod(token.text);
-      } else {
-        expr->literal = static_cast<int64_t>(std::stoll(token.text));
+      if (!ParseNumber(token.text, &expr->literal)) {
+        if (!literal_error_ && NumberOverflows(token.text)) {
+          literal_error_ = Error{
+              "22007", 1367,
+              "Illegal double '" + token.text + "' value found during parsing"};
+        }
+        return false;
       }
       break;
     }

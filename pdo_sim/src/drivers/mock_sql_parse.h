@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,11 @@ class Parser {
   // "near '...'" text of the syntax error at the current token.
   std::string Near() const;
 
+  // Set when ParseExpr failed on a number too large for a double (MySQL's
+  // 22007/1367 "Illegal double"); the caller reports it instead of a
+  // syntax error. Other failures leave it empty.
+  const std::optional<Error>& literal_error() const { return literal_error_; }
+
  private:
   bool ParseComparison(Expr* expr);
   bool ParseAdditive(Expr* expr);
@@ -102,6 +108,7 @@ class Parser {
   std::string_view sql_;
   const std::vector<Token>& tokens_;
   size_t pos_;
+  std::optional<Error> literal_error_;
 };
 
 // Case-insensitive comparison; `upper` must be uppercase.

@@ -314,6 +314,21 @@ TEST_F(MockSqlTest, SleepAddsItsDurationToTheStatement) {
   EXPECT_EQ(result.sleep_ms, 20u);
 }
 
+// Seen while writing fuzz_sql (tools/fuzz/corpus/sql/negative-sleep):
+// SLEEP(-1) asked the driver to sleep UINT32_MAX - 999 ms.
+TEST_F(MockSqlTest, SleepWithANegativeDurationFailsWithIncorrectArguments) {
+  const Result result = Run(a_, "SELECT SLEEP('-1')");
+  EXPECT_EQ(result.error.sqlstate, "HY000");
+  EXPECT_EQ(result.error.native_code, 1210);
+  EXPECT_EQ(result.error.message, "Incorrect arguments to sleep");
+  EXPECT_EQ(Run(a_, "SELECT SLEEP('nan')").error.native_code, 1210);
+}
+
+TEST_F(MockSqlTest, SleepsOfAStatementAddUpToAtMostUint32MaxMilliseconds) {
+  const Result result = Ok(a_, "SELECT SLEEP(4294967), SLEEP('1e300')");
+  EXPECT_EQ(result.sleep_ms, UINT32_MAX);
+}
+
 TEST_F(MockSqlTest, DoEvaluatesAndReturnsNoRows) {
   const Result result = Ok(a_, "DO @x := 1");
   EXPECT_TRUE(result.rows.empty());
@@ -350,6 +365,31 @@ TEST_F(MockSqlTest, SyntaxErrorQuotesTheTextFromWhereItStopped) {
             "corresponds to your MySQL server version for the right syntax "
             "to use near '' at line 1");
   EXPECT_EQ(Run(a_, "DROP TABLE t").error.native_code, 1064);
+}
+
+// Seen while writing fuzz_sql (tools/fuzz/corpus/sql/integer-beyond-64-bits):
+// such a literal threw std::out_of_range out of the parser, ending the process.
+TEST_F(MockSqlTest, AnIntegerBeyond64BitsIsADouble) {
+  EXPECT_EQ(Select(a_, "SELECT 99999999999999999999, 9223372036854775807"),
+            (Rows{{1e20, int64_t{INT64_MAX}}}));
+}
+
+TEST_F(MockSqlTest, ANumberBeyondADoubleFailsWithIllegalDouble) {
+  const std::string huge(400, '9');
+  const Result result = Run(a_, "SELECT " + huge + ".5");
+  EXPECT_EQ(result.error.sqlstate, "22007");
+  EXPECT_EQ(result.error.native_code, 1367);
+  EXPECT_EQ(result.error.message,
+            "Illegal double '" + huge + ".5' value found during parsing");
+}
+
+TEST_F(MockSqlTest, ANumberWithTwoDotsIsASyntaxError) {
+  const Result result = Run(a_, "SELECT 1.2.3");
+  EXPECT_EQ(result.error.native_code, 1064);
+  EXPECT_EQ(result.error.message,
+            "You have an error in your SQL syntax; check the manual that "
+            "corresponds to your MySQL server version for the right syntax "
+            "to use near '' at line 1");
 }
 
 TEST_F(MockSqlTest, UnterminatedStringIsASyntaxError) {
