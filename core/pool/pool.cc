@@ -24,6 +24,8 @@
 #include "core/scheduler/scheduler.h"
 
 extern "C" {
+#include "Zend/zend_API.h"
+#include "Zend/zend_exceptions.h"
 #include "zend_async_ref/strict.h"
 }
 
@@ -689,9 +691,8 @@ void PoolClose(zend_async_pool_t* base) {
 // healthy ones go back to idle (or are destroyed if the pool closed
 // meanwhile, which ends the tick); unhealthy ones (false or an exception,
 // swallowed) are destroyed, and if the pool then has fewer than min_size
-// resources the factory makes a replacement. A destructor or factory
-// exception ends the tick (it stays pending for the reactor). Afterwards
-// one waiter is woken if a place is free.
+// resources the factory makes a replacement. Afterwards one waiter is
+// woken if a place is free.
 //
 // The tick is a timer callback: it runs in the scheduler context, as
 // upstream's, where a suspension is refused with Error "Cannot suspend in
@@ -705,7 +706,13 @@ void PoolClose(zend_async_pool_t* base) {
 //                until an acquire makes one);
 //   destructor   the resource is gone, as after any destructor.
 // Which suspension happened there is told by RefusedSuspensions(), not by
-// the exception's text.
+// the exception's text. A factory or destructor that throws there (a
+// database down when the replacement is made) is contained the same way:
+// upstream leaves its exception pending after the timer callback, where
+// the scheduler takes it for the request's uncaught error and ends the
+// request; here an E_WARNING names the pool, the hook and the exception
+// ("Pool#1 healthcheck tick: the factory threw RuntimeException: down; no
+// replacement is made"), the exception is discarded and the tick goes on.
 // ===========================================================================
 
 namespace {
@@ -729,23 +736,44 @@ AsyncPool* PoolOfCallback(zend_async_event_callback_t* callback) {
              PoolToken(pool, token), hook, outcome);
 }
 
+// A hook the tick called threw: discards the exception and warns, naming
+// the pool, the hook, the exception's class and message and what the tick
+// did about it (`outcome`).
+[[gnu::cold]] void ContainException(AsyncPool* pool, const char* hook,
+                                    const char* outcome) {
+  zend_object* exception = EG(exception);
+  zval rv;
+  const zval* message =
+      zend_read_property_ex(zend_get_exception_base(exception), exception,
+                            ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &rv);
+  char token[ZEND_ASYNC_REF_NAME_SIZE];
+  zend_error(E_WARNING, "%s healthcheck tick: the %s threw %s: %s; %s",
+             PoolToken(pool, token), hook, ZSTR_VAL(exception->ce->name),
+             message != nullptr && Z_TYPE_P(message) == IS_STRING
+                 ? Z_STRVAL_P(message)
+                 : "",
+             outcome);
+  DiscardException();
+}
+
 // Whether a suspension was refused since RefusedSuspensions() was `before`.
 bool AskedToSuspend(uint64_t before) { return RefusedSuspensions() != before; }
 
-// Destroys `resource` (owned) in the tick; false when a destructor
-// exception must end the tick.
-bool DestroyInTick(AsyncPool* pool, zval* resource) {
+// Destroys `resource` (owned) in the tick; a suspension or an exception
+// of the destructor is contained.
+void DestroyInTick(AsyncPool* pool, zval* resource) {
   const uint64_t before = RefusedSuspensions();
   DestroyResource(pool, resource);
   if (UNEXPECTED(AskedToSuspend(before))) {
     ContainSuspension(pool, "destructor", "the resource is destroyed");
+  } else if (UNEXPECTED(EG(exception) != nullptr)) {
+    ContainException(pool, "destructor", "the resource is destroyed");
   }
-  return EG(exception) == nullptr;
 }
 
-// Makes a replacement for a destroyed resource; false when a factory
-// exception must end the tick.
-bool Refill(AsyncPool* pool) {
+// Makes a replacement for a destroyed resource; a suspension or an
+// exception of the factory is contained (no replacement is made).
+void Refill(AsyncPool* pool) {
   zval resource;
   ZVAL_UNDEF(&resource);
   pool->active_count++;
@@ -756,12 +784,12 @@ bool Refill(AsyncPool* pool) {
     ContainSuspension(
         pool, "factory",
         made ? "the resource it made is kept" : "no replacement is made");
+  } else if (UNEXPECTED(EG(exception) != nullptr)) {
+    ContainException(
+        pool, "factory",
+        made ? "the resource it made is kept" : "no replacement is made");
   }
-  if (made) {
-    pool->idle.PushBack(resource);
-    return true;
-  }
-  return EG(exception) == nullptr;
+  if (made) pool->idle.PushBack(resource);
 }
 
 void Tick(AsyncPool* pool) {
@@ -788,10 +816,9 @@ void Tick(AsyncPool* pool) {
     if (ZEND_ASYNC_REF_TRACING()) {
       TracePoolReject(pool, &resource, "healthcheck");
     }
-    if (!DestroyInTick(pool, &resource)) break;
-    if (pool->total() < pool->base.min_size && !pool->closed() &&
-        !Refill(pool)) {
-      break;
+    DestroyInTick(pool, &resource);
+    if (pool->total() < pool->base.min_size && !pool->closed()) {
+      Refill(pool);
     }
   }
   if (pool->unreserved() > 0) WakeWaiter(pool);

@@ -150,25 +150,18 @@ mock_zend::NativeBody Factory(World* w) {
   return [w](mock_zend::Call& call) {
     const FactoryMode mode = w->factory_mode;
     w->factories_running++;
-    // Called from a healthcheck tick (the scheduler context), the factory
-    // neither suspends nor throws: either ends the request today. The
-    // suspension is issue 13's "a healthcheck tick whose replacement
-    // factory suspends" (seed healthcheck-replacement-suspends); the
-    // exception is docs/pool.md's "a destructor or factory exception ends
-    // the tick (it stays pending for the reactor)", which then ends the
-    // request (seed healthcheck-replacement-throws). Drop this once the
-    // tick contains both.
-    const bool in_tick = ZEND_ASYNC_IS_SCHEDULER_CONTEXT;
-    if ((mode == FactoryMode::kSuspends ||
-         mode == FactoryMode::kSuspendsThenThrows) &&
-        !in_tick) {
+    // Called from a healthcheck tick (the scheduler context) the
+    // suspension is refused and the tick contains it, as it contains an
+    // exception (seeds healthcheck-replacement-suspends and
+    // healthcheck-replacement-throws).
+    if (mode == FactoryMode::kSuspends ||
+        mode == FactoryMode::kSuspendsThenThrows) {
       zar::testing::Delay(1);
     }
     w->factories_running--;
     if (EG(exception) != nullptr) return;  // the suspension failed
-    if ((mode == FactoryMode::kThrows ||
-         mode == FactoryMode::kSuspendsThenThrows) &&
-        !in_tick) {
+    if (mode == FactoryMode::kThrows ||
+        mode == FactoryMode::kSuspendsThenThrows) {
       Throw("factory failed");
       return;
     }
@@ -191,8 +184,7 @@ mock_zend::NativeBody Destructor(World* w) {
                    static_cast<long>(id), Describe(*w).c_str());
     w->live.erase(id);
     w->destroyed++;
-    // Not in a healthcheck tick: see Factory.
-    if (w->destructor_throws && !ZEND_ASYNC_IS_SCHEDULER_CONTEXT) {
+    if (w->destructor_throws) {
       Throw("destructor failed");
     }
   };

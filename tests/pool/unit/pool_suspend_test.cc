@@ -9,7 +9,8 @@
 //   - the healthcheck tick runs in the scheduler context, as upstream's: a
 //     healthcheck, factory or destructor that asks to suspend there is
 //     refused, and the reference warns, naming the pool and the hook, and
-//     goes on with the tick instead of ending the request.
+//     goes on with the tick instead of ending the request; a factory or
+//     destructor that throws there is contained the same way.
 
 #include <gtest/gtest.h>
 
@@ -334,33 +335,33 @@ TEST_F(PoolSuspendTest, HealthcheckThatSuspendsWarnsAndIsTakenAsUnhealthy) {
   EXPECT_EQ(Joined(destroyed_log), "destroy(1) destroy(2)");
 }
 
-// The "ends the whole request": the replacement's factory suspends
-// in the tick; now the replacement is skipped with a warning and the
-// request goes on (the next acquire makes one).
-TEST_F(PoolSuspendTest,
-       HealthcheckReplacementWhoseFactorySuspendsIsSkippedAndTheRequestGoesOn) {
+// The healthcheck finds resource 1 unhealthy and the replacement factory
+// (its second call) fails by `fail` (suspending, or throwing): the
+// replacement is skipped with `warning`, the request goes on, and the next
+// acquire makes resource 2.
+void ExpectReplacementSkipped(const std::function<void()>& fail,
+                              const std::string& warning) {
   int made = 0;
   int destroyed = 0;
   int checks = 0;
   int factory_calls = 0;
-  EXPECT_TRUE(RunMain([&] {
-    Zval pool =
-        NewPhpPool({.factory =
-                        [&](mock_zend::Call& call) {
-                          if (++factory_calls == 2) {
-                            EXPECT_FALSE(SuspendOnce());
-                            return;  // the refusal is pending: no resource
-                          }
-                          ZVAL_LONG(call.result(), ++made);
-                        },
-                    .destructor = CountingDestructor(&destroyed),
-                    .healthcheck =
-                        [&](mock_zend::Call& call) {
-                          ZVAL_BOOL(call.result(), ++checks != 1);
-                        },
-                    .min = 1,
-                    .max = 2,
-                    .healthcheck_interval = 2});
+  EXPECT_TRUE(zar::testing::RunMain([&] {
+    Zval pool = NewPhpPool({.factory =
+                                [&](mock_zend::Call& call) {
+                                  if (++factory_calls == 2) {
+                                    fail();  // pending: no resource
+                                    return;
+                                  }
+                                  ZVAL_LONG(call.result(), ++made);
+                                },
+                            .destructor = CountingDestructor(&destroyed),
+                            .healthcheck =
+                                [&](mock_zend::Call& call) {
+                                  ZVAL_BOOL(call.result(), ++checks != 1);
+                                },
+                            .min = 1,
+                            .max = 2,
+                            .healthcheck_interval = 2});
     WaitForChecks(checks, 1);
     Delay(1);
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
@@ -372,10 +373,29 @@ TEST_F(PoolSuspendTest,
     Close(pool);
     EXPECT_EQ(TakeExceptionText(), "");
   }));
-  EXPECT_EQ(Warnings(), std::vector<std::string>{
-                            TickWarning("factory", "no replacement is made")});
+  EXPECT_EQ(Warnings(), std::vector<std::string>{warning});
   EXPECT_EQ(made, 2);
   EXPECT_EQ(destroyed, 2);
+}
+
+// The "ends the whole request": the replacement's factory suspends
+// in the tick; now the replacement is skipped with a warning and the
+// request goes on (the next acquire makes one).
+TEST_F(PoolSuspendTest,
+       HealthcheckReplacementWhoseFactorySuspendsIsSkippedAndTheRequestGoesOn) {
+  ExpectReplacementSkipped([] { EXPECT_FALSE(SuspendOnce()); },
+                           TickWarning("factory", "no replacement is made"));
+}
+
+// A replacement factory that throws in the tick (the database is down):
+// upstream leaves the exception pending for the scheduler, which ends the
+// request; here it is contained the same way, the warning naming it.
+TEST_F(PoolSuspendTest,
+       HealthcheckReplacementWhoseFactoryThrowsIsSkippedAndTheRequestGoesOn) {
+  ExpectReplacementSkipped(
+      [] { ThrowRuntime("database is down"); },
+      "Pool#1 healthcheck tick: the factory threw RuntimeException: database "
+      "is down; no replacement is made");
 }
 
 TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatSuspendsWarnsAndGoesOn) {
@@ -405,6 +425,41 @@ TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatSuspendsWarnsAndGoesOn) {
   }));
   EXPECT_EQ(Warnings(), std::vector<std::string>{TickWarning(
                             "destructor", "the resource is destroyed")});
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(destroyed, 2);
+}
+
+// A destructor that throws in the tick: the resource is gone, the warning
+// names the exception, and the replacement is still made.
+TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatThrowsWarnsAndGoesOn) {
+  int made = 0;
+  int destroyed = 0;
+  int checks = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
+                            .destructor =
+                                [&](mock_zend::Call&) {
+                                  if (++destroyed == 1) {
+                                    ThrowRuntime("close failed");
+                                  }
+                                },
+                            .healthcheck =
+                                [&](mock_zend::Call& call) {
+                                  ZVAL_BOOL(call.result(), ++checks != 1);
+                                },
+                            .min = 1,
+                            .max = 2,
+                            .healthcheck_interval = 2});
+    WaitForChecks(checks, 2);
+    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_EQ(Count(pool), 1) << "replaced";
+    Close(pool);
+    EXPECT_EQ(TakeExceptionText(), "");
+  }));
+  EXPECT_EQ(Warnings(),
+            std::vector<std::string>{
+                "Pool#1 healthcheck tick: the destructor threw "
+                "RuntimeException: close failed; the resource is destroyed"});
   EXPECT_EQ(made, 2);
   EXPECT_EQ(destroyed, 2);
 }
