@@ -398,17 +398,19 @@ TEST_F(PoolSuspendTest,
       "is down; no replacement is made");
 }
 
-TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatSuspendsWarnsAndGoesOn) {
+// The healthcheck finds resource 1 unhealthy and its destructor fails by
+// `fail` (suspending, or throwing): the resource is gone with `warning`,
+// and the replacement is still made.
+void ExpectDestructorContained(const std::function<void()>& fail,
+                               const std::string& warning) {
   int made = 0;
   int destroyed = 0;
   int checks = 0;
-  EXPECT_TRUE(RunMain([&] {
+  EXPECT_TRUE(zar::testing::RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .destructor =
                                 [&](mock_zend::Call&) {
-                                  if (++destroyed == 1) {
-                                    EXPECT_FALSE(SuspendOnce());
-                                  }
+                                  if (++destroyed == 1) fail();
                                 },
                             .healthcheck =
                                 [&](mock_zend::Call& call) {
@@ -423,45 +425,22 @@ TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatSuspendsWarnsAndGoesOn) {
     Close(pool);
     EXPECT_EQ(TakeExceptionText(), "");
   }));
-  EXPECT_EQ(Warnings(), std::vector<std::string>{TickWarning(
-                            "destructor", "the resource is destroyed")});
+  EXPECT_EQ(Warnings(), std::vector<std::string>{warning});
   EXPECT_EQ(made, 2);
   EXPECT_EQ(destroyed, 2);
 }
 
-// A destructor that throws in the tick: the resource is gone, the warning
-// names the exception, and the replacement is still made.
+TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatSuspendsWarnsAndGoesOn) {
+  ExpectDestructorContained(
+      [] { EXPECT_FALSE(SuspendOnce()); },
+      TickWarning("destructor", "the resource is destroyed"));
+}
+
 TEST_F(PoolSuspendTest, HealthcheckTickDestructorThatThrowsWarnsAndGoesOn) {
-  int made = 0;
-  int destroyed = 0;
-  int checks = 0;
-  EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool({.factory = CountingFactory(&made),
-                            .destructor =
-                                [&](mock_zend::Call&) {
-                                  if (++destroyed == 1) {
-                                    ThrowRuntime("close failed");
-                                  }
-                                },
-                            .healthcheck =
-                                [&](mock_zend::Call& call) {
-                                  ZVAL_BOOL(call.result(), ++checks != 1);
-                                },
-                            .min = 1,
-                            .max = 2,
-                            .healthcheck_interval = 2});
-    WaitForChecks(checks, 2);
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
-    EXPECT_EQ(Count(pool), 1) << "replaced";
-    Close(pool);
-    EXPECT_EQ(TakeExceptionText(), "");
-  }));
-  EXPECT_EQ(Warnings(),
-            std::vector<std::string>{
-                "Pool#1 healthcheck tick: the destructor threw "
-                "RuntimeException: close failed; the resource is destroyed"});
-  EXPECT_EQ(made, 2);
-  EXPECT_EQ(destroyed, 2);
+  ExpectDestructorContained([] { ThrowRuntime("close failed"); },
+                            "Pool#1 healthcheck tick: the destructor threw "
+                            "RuntimeException: close failed; the resource is "
+                            "destroyed");
 }
 
 }  // namespace
