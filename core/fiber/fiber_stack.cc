@@ -67,7 +67,7 @@ std::string StackFailureMessage(const StackFailure& failure) {
       std::snprintf(text, sizeof text, "%s: %s failed: %s (%d)", prefix,
                     failure.call, std::strerror(failure.error), failure.error);
   // snprintf returns the length it wanted: a cut message keeps what fits.
-  const auto fitted = [&text](int wanted) {
+  const auto fitted = [](int wanted) {
     return wanted < 0 ? size_t{0}
                       : std::min(static_cast<size_t>(wanted), sizeof text - 1);
   };
