@@ -93,9 +93,9 @@ bool Factory(zend_async_pool_t*, zval* result) {
 
 // Spawns up to `limit` coroutines running `entry`, yielding every 32 so
 // they start and park (fewer runnable than the spawn's reservation window:
-// each spawn reserves its stack, so the limit reaches the spawner). Returns how many were spawned; prints the spawn's
-// exception if one failed, the time taken and the resident memory each
-// parked coroutine added.
+// each spawn reserves its stack, so the limit reaches the spawner). Returns how
+// many were spawned; prints the spawn's exception if one failed, the time taken
+// and the resident memory each parked coroutine added.
 size_t SpawnParked(size_t limit, void (*entry)(),
                    std::vector<zar::testing::CoroutineRef>* refs = nullptr) {
   size_t spawned = 0;
