@@ -13,6 +13,13 @@
 // The fiber of the OS thread's own stack (ForThread()) has no FiberStack;
 // it stands for the main flow of the request.
 //
+// Layout: a fiber with a stack lives in its stack's top bytes (its control
+// block, one cache line, then the first frame below it), the way
+// Boost.Fiber keeps a fiber's context on the fiber's own stack: a switch to
+// it touches one region of memory, the control block next to the saved
+// registers and frames it returns through. The thread fiber is a heap
+// object.
+//
 // Switching uses jump_fcontext only: no allocation, no system call, no
 // clock. In a sanitizer build (ZAR_SANITIZE) every switch is announced to
 // AddressSanitizer (__sanitizer_start_switch_fiber before the jump,
@@ -60,8 +67,8 @@ class Fiber {
   static Fiber* New(Body body, size_t stack_size,
                     StackFailure* failure = nullptr);
 
-  // Frees a fiber that is not running. Its stack is unmapped without
-  // unwinding it: nothing on it may own resources.
+  // Frees a fiber that is not running. Its stack goes back (StackCache)
+  // without unwinding it: nothing on it may own resources.
   static void Delete(Fiber* fiber);
 
   // The fiber running now (nullptr before ForThread()).
@@ -86,12 +93,23 @@ class Fiber {
   bool has_stack() const { return !stack_.empty(); }
   const FiberStack& stack() const { return stack_; }
 
+  // Hints for a scheduler that knows which fiber it will switch to soon:
+  // load the control block (what SwitchTo reads), and the saved registers
+  // and the frames above them (what the switch returns through). Both only
+  // prefetch; PrefetchFrames reads the control block.
+  void PrefetchControl() const { __builtin_prefetch(this, 1); }
+  void PrefetchFrames() const;
+
   // Owner data (the scheduler keeps the coroutine running on the fiber).
   void* data = nullptr;
 
  private:
   Fiber() = default;
   ~Fiber() = default;
+
+  // Ends `fiber`'s life: a stack's fiber is destroyed in place and then its
+  // stack released; the thread fiber is deleted.
+  static void Destroy(Fiber* fiber);
 
   // Runs on this fiber right after a switch to it: records where the fiber
   // that switched here can be resumed (or frees it if it exited), and

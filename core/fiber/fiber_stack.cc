@@ -12,8 +12,15 @@
 #include <string>
 #include <utility>
 
+#include "core/fiber/stack_cache.h"
+
 #if defined(ZAR_SANITIZE)
 #include <sanitizer/asan_interface.h>
+#endif
+
+// Linux 6.13's guard markers; older C libraries do not name the advice.
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
 #endif
 
 namespace zar::core {
@@ -21,6 +28,32 @@ namespace {
 
 // 0 until set; then the size every new stack gets.
 size_t default_stack_size = 0;
+
+// How guards are made; a kernel without guard markers turns kMarker into
+// kMprotect at the first stack.
+StackGuard stack_guard = StackGuard::kMarker;
+
+// Stacks held by FiberStack objects, per thread.
+thread_local size_t stacks_in_use = 0;
+
+// Makes the lowest `guard` bytes of `mapping` its guard page. False (with
+// `*failure` filled) when the kernel refuses.
+bool InstallGuard(void* mapping, size_t guard, size_t usable,
+                  StackFailure* failure) {
+  if (stack_guard == StackGuard::kMarker) {
+    if (madvise(mapping, guard, MADV_GUARD_INSTALL) == 0) return true;
+    if (errno != EINVAL) {
+      if (failure != nullptr) *failure = {"madvise", errno, usable};
+      return false;
+    }
+    stack_guard = StackGuard::kMprotect;  // a kernel before 6.13
+  }
+  // Splitting the guard page off makes the second memory mapping (VMA) of
+  // the stack: at vm.max_map_count it is this call that fails.
+  if (mprotect(mapping, guard, PROT_NONE) == 0) return true;
+  if (failure != nullptr) *failure = {"mprotect", errno, usable};
+  return false;
+}
 
 size_t PageSize() {
   static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -60,9 +93,9 @@ size_t MaxMapCount() {
 
 std::string StackFailureMessage(const StackFailure& failure) {
   char text[512];
-  const char* prefix = std::strcmp(failure.call, "mprotect") == 0
-                           ? "Fiber stack protect failed"
-                           : "Fiber stack allocate failed";
+  const char* prefix = std::strcmp(failure.call, "mmap") == 0
+                           ? "Fiber stack allocate failed"
+                           : "Fiber stack protect failed";
   int length =
       std::snprintf(text, sizeof text, "%s: %s failed: %s (%d)", prefix,
                     failure.call, std::strerror(failure.error), failure.error);
@@ -82,10 +115,11 @@ std::string StackFailureMessage(const StackFailure& failure) {
     const size_t suggested = limit < 131072 ? 262144 : limit * 2;
     length = std::snprintf(
         text, sizeof text,
-        "; the process has reached vm.max_map_count (%zu memory mappings, 2 "
-        "per coroutine stack); raise it with \"sysctl -w "
-        "vm.max_map_count=%zu\"",
-        limit, suggested);
+        "; the process has reached vm.max_map_count (%zu memory mappings%s); "
+        "raise it with \"sysctl -w vm.max_map_count=%zu\"",
+        limit,
+        stack_guard == StackGuard::kMprotect ? ", 2 per coroutine stack" : "",
+        suggested);
   } else {
     length = std::snprintf(
         text, sizeof text,
@@ -137,6 +171,15 @@ size_t DefaultStackSize() {
 
 void SetDefaultStackSize(size_t bytes) { default_stack_size = bytes; }
 
+StackGuard CurrentStackGuard() { return stack_guard; }
+
+void SetStackGuard(StackGuard guard) {
+  stack_guard = guard;
+  if (StackCache* cache = StackCache::ForThread()) cache->Clear();
+}
+
+size_t FiberStack::InUse() { return stacks_in_use; }
+
 FiberStack::FiberStack(FiberStack&& other) noexcept
     : mapping_(std::exchange(other.mapping_, nullptr)),
       mapping_size_(std::exchange(other.mapping_size_, 0)),
@@ -156,24 +199,26 @@ bool FiberStack::Allocate(size_t size, StackFailure* failure) {
   const size_t usable =
       RoundUpToPages(size < kMinStackSize ? kMinStackSize : size);
   const size_t guard = PageSize();
-  void* mapping = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mapping == MAP_FAILED) {
-    if (failure != nullptr) *failure = {"mmap", errno, usable};
-    return false;
-  }
-  // Splitting the guard page off makes the second memory mapping (VMA) of
-  // the stack: at vm.max_map_count it is this call that fails.
-  if (mprotect(mapping, guard, PROT_NONE) != 0) {
-    const int saved = errno;
-    munmap(mapping, usable + guard);
-    errno = saved;
-    if (failure != nullptr) *failure = {"mprotect", saved, usable};
-    return false;
+  StackCache* cache = StackCache::ForThread();
+  void* mapping = cache != nullptr ? cache->Take(usable + guard) : nullptr;
+  if (mapping == nullptr) {
+    mapping = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) {
+      if (failure != nullptr) *failure = {"mmap", errno, usable};
+      return false;
+    }
+    if (!InstallGuard(mapping, guard, usable, failure)) {
+      const int saved = errno;
+      munmap(mapping, usable + guard);
+      errno = saved;
+      return false;
+    }
   }
   mapping_ = mapping;
   mapping_size_ = usable + guard;
   guard_size_ = guard;
+  stacks_in_use++;
   return true;
 }
 
@@ -181,10 +226,15 @@ void FiberStack::Release() {
   if (mapping_ == nullptr) return;
 #if defined(ZAR_SANITIZE)
   // Frames abandoned on this stack may have left poisoned redzones in the
-  // shadow memory; the next mapping at this address must start clean.
+  // shadow memory; whoever gets this memory next must find it clean.
   ASAN_UNPOISON_MEMORY_REGION(bottom(), size());
 #endif
-  munmap(mapping_, mapping_size_);
+  if (StackCache* cache = StackCache::ForThread()) {
+    cache->Give(mapping_, mapping_size_);
+  } else {
+    munmap(mapping_, mapping_size_);
+  }
+  stacks_in_use--;
   mapping_ = nullptr;
   mapping_size_ = 0;
   guard_size_ = 0;

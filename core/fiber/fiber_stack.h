@@ -1,10 +1,20 @@
 // zend-async-ref core: the machine stack of a fiber.
 //
 // A FiberStack is an anonymous private mapping whose lowest page is a guard
-// page (PROT_NONE): a coroutine that overflows its stack faults on the
-// guard page instead of silently overwriting the memory below. The usable
-// part grows down from top() to bottom(); its size is the requested size
-// rounded up to whole pages.
+// page: a coroutine that overflows its stack faults on the guard page
+// instead of silently overwriting the memory below. The usable part grows
+// down from top() to bottom(); its size is the requested size rounded up to
+// whole pages.
+//
+// The guard is a guard marker (madvise MADV_GUARD_INSTALL, Linux 6.13 and
+// later) where the kernel has them: it costs no memory mapping (VMA) of its
+// own, so adjacent stacks share one and vm.max_map_count does not bound
+// how many coroutines a process holds. On older kernels the guard page is
+// made PROT_NONE with mprotect, a second mapping per stack (docs/
+// scheduler.md, "Limits"). Both fault with SIGSEGV.
+//
+// Released stacks go to the thread's StackCache (stack_cache.h), and new
+// ones come from it before anything is mapped.
 //
 // The size of new stacks is DefaultStackSize(): the environment variable
 // ZEND_ASYNC_REF_STACK_SIZE (bytes; a number with an optional K, M or G
@@ -12,14 +22,15 @@
 // kDefaultStackSize. Sizes below kMinStackSize are raised to it.
 //
 // Failure: Allocate() returns false (errno set) when the kernel refuses the
-// mapping or its guard page; the stack is then empty, and the StackFailure
+// mapping or its guard; the stack is then empty, and the StackFailure
 // passed in says which call failed. StackFailureMessage() turns it into the
 // text a user can act on: the kernel's reason and, for ENOMEM, which limit
 // was reached (vm.max_map_count or memory) and how to raise it.
 //
 // Threading: a FiberStack is used by one thread at a time. The default size
 // is process-wide and must be set before fibers are created.
-// Lifetime: the destructor (or Release()) unmaps the memory.
+// Lifetime: the destructor (or Release()) gives the memory to the thread's
+// StackCache, which keeps it or unmaps it.
 
 #ifndef ZAR_CORE_FIBER_FIBER_STACK_H_
 #define ZAR_CORE_FIBER_FIBER_STACK_H_
@@ -44,18 +55,32 @@ void SetDefaultStackSize(size_t bytes);
 // when `text` is not such a number.
 size_t ParseStackSize(const char* text);
 
+// How guard pages are made (see the file comment).
+enum class StackGuard {
+  kMarker,    // madvise(MADV_GUARD_INSTALL): no mapping of its own
+  kMprotect,  // mprotect(PROT_NONE): a second mapping per stack
+};
+// The kind new stacks get: kMarker unless the kernel refused one (probed
+// at the first stack mapped), or SetStackGuard() chose.
+StackGuard CurrentStackGuard();
+// Makes new stacks use `guard` (kMarker only if the kernel has it; tests
+// of the fallback choose kMprotect). Empties the thread's StackCache, so
+// every stack mapped from now on is made the chosen way.
+void SetStackGuard(StackGuard guard);
+
 // Why a stack could not be had: the system call that failed, its errno,
 // and the usable size that was asked for.
 struct StackFailure {
-  const char* call = nullptr;  // "mmap" or "mprotect"
+  const char* call = nullptr;  // "mmap", "madvise" or "mprotect"
   int error = 0;
   size_t size = 0;
 };
 
 // The message for a failed stack allocation, upstream's prefix first:
-//   Fiber stack allocate failed: mmap failed: Cannot allocate memory (12);
-//   the process has reached vm.max_map_count (65530 memory mappings, 2 per
-//   coroutine stack); raise it with "sysctl -w vm.max_map_count=262144"
+//   Fiber stack protect failed: mprotect failed: Cannot allocate memory
+//   (12); the process has reached vm.max_map_count (65530 memory mappings,
+//   2 per coroutine stack); raise it with "sysctl -w vm.max_map_count=262144"
+// ("2 per coroutine stack" with mprotect guards only.)
 // Reads /proc/self/maps and /proc/sys/vm/max_map_count (failure path only).
 std::string StackFailureMessage(const StackFailure& failure);
 
@@ -75,12 +100,17 @@ class FiberStack {
   FiberStack(FiberStack&& other) noexcept;
   FiberStack& operator=(FiberStack&& other) noexcept;
 
-  // Maps a stack of `size` usable bytes (rounded up to pages, at least
-  // kMinStackSize) plus one guard page. REQUIRES: empty(). On failure
-  // `*failure` (when given) says why.
+  // A stack of `size` usable bytes (rounded up to pages, at least
+  // kMinStackSize) plus one guard page: a cached one, or a new mapping.
+  // REQUIRES: empty(). On failure `*failure` (when given) says why.
   bool Allocate(size_t size, StackFailure* failure = nullptr);
-  // Unmaps the stack; no-op when empty.
+  // Gives the stack to the thread's StackCache; no-op when empty. The
+  // memory may keep what was written to it.
   void Release();
+
+  // Stacks held by FiberStack objects of this thread now (not counting
+  // those in the cache).
+  static size_t InUse();
 
   bool empty() const { return mapping_ == nullptr; }
   // The highest address of the usable part (stacks grow down to bottom()).

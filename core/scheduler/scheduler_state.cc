@@ -1,11 +1,12 @@
 // The scheduler's per-request state: the coroutine table, the fiber pool,
-// and tearing it all down.
+// and tearing it all down (which trims the stack cache, stack_cache.h).
 
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
 #include "core/fiber/fiber_stack.h"
+#include "core/fiber/stack_cache.h"
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
 
@@ -147,6 +148,8 @@ void DestroyState() {
   Fiber::ClearCurrent();
   delete s;
   current_state = nullptr;
+  // Stacks beyond the cache's bound give their memory back now.
+  if (StackCache* cache = StackCache::ForThread()) cache->Trim();
 }
 
 }  // namespace internal

@@ -8,14 +8,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <inttypes.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "core/fiber/fiber_stack.h"
+#include "core/fiber/stack_cache.h"
 #include "tests/scheduler/support/scheduler_test.h"
 
 namespace zar::scheduler_testing {
@@ -25,31 +23,8 @@ using ::testing::ElementsAre;
 
 class SchedulerInternalTest : public SchedulerTest {};
 
-// The number of mappings in this process that look like coroutine stacks:
-// a one-page PROT_NONE guard right below a read-write region of the
-// default stack size (/proc/self/maps). Fibers the scheduler keeps count.
-size_t CountFiberStacks() {
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t stack_size = 1u << 20;  // the default (kDefaultStackSize)
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  uintptr_t guard_end = 0;  // end of the last one-page ---p mapping
-  size_t stacks = 0;
-  while (std::getline(maps, line)) {
-    uintptr_t start = 0, end = 0;
-    char permissions[5] = {};
-    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " %4s", &start, &end,
-                    permissions) != 3) {
-      continue;
-    }
-    const std::string perms(permissions);
-    if (perms == "rw-p" && start == guard_end && end - start == stack_size) {
-      stacks++;
-    }
-    guard_end = perms == "---p" && end - start == page ? end : 0;
-  }
-  return stacks;
-}
+// Coroutine stacks in use on this thread (not those in the stack cache).
+size_t CountFiberStacks() { return zar::core::FiberStack::InUse(); }
 
 // Upstream implements futures, channels and task groups; the reference
 // throws its own Error for each.
@@ -65,12 +40,16 @@ TEST_F(SchedulerInternalTest, UnsupportedFeaturesThrowInsteadOfCrashing) {
             "Error: Task groups is not supported by zend-async-ref");
 }
 
+// Every stack goes back when its coroutine ends; the end of the request
+// leaves StackCache::kWarmStacks of them holding memory in the cache, the
+// rest cold (memory returned), none waiting for its memory to go back.
 TEST_F(SchedulerInternalTest, EveryCoroutineStackIsReleased) {
+  constexpr int kCoroutines = zar::core::StackCache::kWarmStacks + 100;
   const size_t before = CountFiberStacks();
   size_t during = 0;
   int finished = 0;
   EXPECT_TRUE(RunMain([&] {
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < kCoroutines; i++) {
       Spawn([&](mock_zend::Call&) {
         Yield();
         finished++;
@@ -78,9 +57,14 @@ TEST_F(SchedulerInternalTest, EveryCoroutineStackIsReleased) {
     }
     Spawn([&](mock_zend::Call&) { during = CountFiberStacks(); });
   }));
-  EXPECT_EQ(finished, 300);
-  EXPECT_GT(during, before);
+  EXPECT_EQ(finished, kCoroutines);
+  EXPECT_GE(during, before + kCoroutines);
   EXPECT_EQ(CountFiberStacks(), before);
+  const zar::core::StackCache* cache = zar::core::StackCache::ForThread();
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->warm(), zar::core::StackCache::kWarmStacks);
+  EXPECT_EQ(cache->pending(), 0u);
+  EXPECT_GE(cache->cold(), kCoroutines - zar::core::StackCache::kWarmStacks);
 }
 
 // get_coroutines: a new array of coroutine objects the caller releases
