@@ -26,8 +26,9 @@
 //   BM_BoostFiberFloorTwoYields
 //       the same with 1,000 Boost.Fiber fibers: what Boost.Fiber's cycle
 //       spends on scheduling.
-// Afterwards the ratios ours/Boost.Fiber are printed with the targets, and
-// the floor next to Boost.Fiber's cycle.
+// Afterwards the ratios ours/Boost.Fiber are printed with their targets.
+// On a machine shared with other work pin the run to one CPU (taskset -c 1
+// zar_pool_bench ...): docs/scheduler.md, "Speed at scale", says why.
 //
 //   zar_pool_bench [--benchmark_min_time=2] [--benchmark_repetitions=5]
 
@@ -257,39 +258,29 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   void PrintRatios() const {
     Print("uncontended acquire+release", "BM_PoolAcquireReleaseUncontended",
-          "BM_BoostFiberChannelPopPush", 15.0);
+          "BM_BoostFiberChannelPopPush", 0.50, 15.0);
     Print("1,000 coroutines / 8 resources, per cycle",
-          "BM_PoolSharedByCoroutines", "BM_BoostFiberSharedByFibers", 0);
-    PrintFloor();
+          "BM_PoolSharedByCoroutines", "BM_BoostFiberSharedByFibers", 1.00, 0);
+    Print("scheduling floor among 1,000 coroutines (two yields per round)",
+          "BM_SchedulingFloorTwoYields", "BM_BoostFiberFloorTwoYields", 1.00,
+          0);
   }
 
  private:
+  // One line: ours, Boost.Fiber's, the ratio and its target (and a bound
+  // in nanoseconds when target_ns > 0).
   void Print(const char* what, const std::string& ours_name,
-             const std::string& theirs_name, double target_ns) const {
+             const std::string& theirs_name, double target_ratio,
+             double target_ns) const {
     const double ours = Get(ours_name);
     const double theirs = Get(theirs_name);
     if (ours <= 0 || theirs <= 0) return;
     absl::PrintF(
         "%s: ours %.1f ns, Boost.Fiber %.1f ns, ratio %.2f "
-        "(target <= 0.50%s)\n",
-        what, ours, theirs, ours / theirs,
-        target_ns > 0 ? " and <= 15 ns" : "");
-  }
-
-  // What scheduling alone costs per cycle (two suspensions and switches
-  // among 1,000 coroutines, no pool), ours and Boost.Fiber's, as shares of
-  // Boost.Fiber's whole cycle: target (2) leaves our pool and its waits
-  // whatever of 0.50 our floor does not already take.
-  void PrintFloor() const {
-    const double ours = Get("BM_SchedulingFloorTwoYields");
-    const double fibers = Get("BM_BoostFiberFloorTwoYields");
-    const double cycle = Get("BM_BoostFiberSharedByFibers");
-    if (ours <= 0 || fibers <= 0 || cycle <= 0) return;
-    absl::PrintF(
-        "scheduling floor of a cycle (two yields, no pool): ours %.1f ns "
-        "(%.2f of Boost.Fiber's cycle), Boost.Fiber %.1f ns (%.2f); "
-        "room left for the pool under target (2): %.1f ns\n",
-        ours, ours / cycle, fibers, fibers / cycle, cycle / 2 - ours);
+        "(target <= %.2f%s)\n",
+        what, ours, theirs, ours / theirs, target_ratio,
+        target_ns > 0 ? absl::StrFormat(" and <= %.0f ns", target_ns)
+                      : std::string());
   }
 
   double Get(const std::string& name) const {

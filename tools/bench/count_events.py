@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Instructions and L1 data-cache misses per operation of each benchmark.
+
+Runs every benchmark of zar_scheduler_bench and zar_pool_bench under
+Callgrind with its cache simulation (valgrind --tool=callgrind
+--cache-sim=yes) and prints, per operation (a round trip, an
+acquire+release, a round or cycle of the 1,000-coroutine workloads), the
+instructions executed and the simulated L1 data misses (reads and writes).
+The cache simulated is the machine's L1d and L2 (--d1, --ll; the defaults
+are an AMD Zen 5 core: 48 KiB 12-way L1d, 1 MiB 16-way L2). Counts are
+deterministic; they are not times.
+
+Operations are counted two ways. A benchmark of a short operation runs it
+many times, calibration runs included: its operations are the calls
+Callgrind records to a function each makes a known number of times (the
+ABI's suspend, Boost.Fiber's context::yield, the pool's acquire, the
+channel's push); a call that is a context switch arriving is not one. A
+benchmark whose iteration is a whole workload (1,000 coroutines, 10^6
+rounds or cycles) runs one iteration, which the benchmark library
+reports. What the process does besides (start-up, the engine) is measured
+by a run that matches no benchmark and subtracted; a benchmark's own
+set-up (an engine, a request, 1,000 spawns) is left in, a few
+instructions per operation at most.
+
+  tools/bench/count_events.py BUILD_DIR [--d1 49152,12,64] [--ll 1048576,16,64]
+
+BUILD_DIR is a build with -DZAR_BUILD_BENCHMARKS=ON (RelWithDebInfo or
+Release). Takes a few minutes: Callgrind runs code ~50 times slower.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SUSPEND = "zar::core::Suspend(bool, bool)"
+ACQUIRE = "zar::core::PoolAcquire("
+YIELD = "boost::fibers::context::yield()"
+PUSH = "boost::fibers::buffered_channel<int>::push("
+
+# (binary, benchmark, operation, the counted function and its calls per
+# operation, or None and the operations per iteration)
+BENCHMARKS = [
+    ("zar_scheduler_bench", "BM_SchedulerYieldRoundTrip", "round trip",
+     SUSPEND, 2),
+    ("zar_scheduler_bench", "BM_BoostFiberYieldRoundTrip", "round trip",
+     YIELD, 2),
+    ("zar_pool_bench", "BM_PoolAcquireReleaseUncontended", "acquire+release",
+     ACQUIRE, 1),
+    ("zar_pool_bench", "BM_BoostFiberChannelPopPush", "pop+push", PUSH, 1),
+    ("zar_pool_bench", "BM_SchedulingFloorTwoYields", "round", None,
+     1000 * 1000),
+    ("zar_pool_bench", "BM_BoostFiberFloorTwoYields", "round", None,
+     1000 * 1000),
+    ("zar_pool_bench", "BM_PoolSharedByCoroutines", "cycle", None,
+     1000 * 1000),
+    ("zar_pool_bench", "BM_BoostFiberSharedByFibers", "cycle", None,
+     1000 * 1000),
+]
+
+EVENTS = ("Ir", "D1mr", "D1mw")
+
+SWITCHES = re.compile(r"SwitchTo|jump_fcontext|ontop_fcontext|resume")
+
+
+def number(text):
+    return int(text.replace(",", ""))
+
+
+def read_profile(path, counted):
+    """Program totals of EVENTS, and the calls to functions whose name
+    contains `counted` (None: none), from a Callgrind profile."""
+    names = {}  # compressed name id -> name ("fn=(3) name", then "fn=(3)")
+
+    def name_of(value):
+        found = re.match(r"\((\d+)\)(?: (.*))?", value)
+        if not found:
+            return value
+        if found.group(2) is not None:
+            names[found.group(1)] = found.group(2)
+        return names.get(found.group(1), "")
+
+    events, totals, calls = None, None, 0
+    caller, callee = "", ""
+    with open(path) as profile:
+        for line in profile:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("summary:") or line.startswith("totals:"):
+                values = [int(value) for value in line.split()[1:]]
+                totals = {name: values[events.index(name)] for name in EVENTS}
+            elif line.startswith("fn="):
+                caller = name_of(line[3:].strip())
+            elif line.startswith("cfn="):
+                callee = name_of(line[4:].strip())
+            elif line.startswith("calls=") and counted is not None:
+                # A context switch shows as a call from the frame switched
+                # from: not a call of the function.
+                if counted in callee and not SWITCHES.search(caller):
+                    calls += int(line[6:].split()[0])
+    return totals, calls
+
+
+def run(build, binary, pattern, counted, d1, ll):
+    """Program totals of EVENTS, the calls to `counted` and the iterations
+    of the benchmark's final run, for one run."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "callgrind.out")
+        report = os.path.join(scratch, "report.json")
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--cache-sim=yes",
+             "--D1=" + d1, "--LL=" + ll, "--callgrind-out-file=" + out,
+             os.path.join(build, "tools", "bench", binary),
+             "--benchmark_filter=" + pattern, "--benchmark_min_time=0.5",
+             "--benchmark_out=" + report, "--benchmark_out_format=json"],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        totals, calls = read_profile(out, counted)
+        with open(report) as data:
+            text = data.read()  # empty when no benchmark matched
+    runs = json.loads(text).get("benchmarks", []) if text else []
+    iterations = runs[0]["iterations"] if runs else 0
+    return totals, calls, iterations
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("build")
+    parser.add_argument("--d1", default="49152,12,64")
+    parser.add_argument("--ll", default="1048576,16,64")
+    args = parser.parse_args()
+
+    baselines = {}
+    print("%-34s %16s %14s %12s" % ("benchmark", "operation", "instructions",
+                                      "L1d misses"))
+    for binary, name, operation, counted, per in BENCHMARKS:
+        if binary not in baselines:
+            baselines[binary], _, _ = run(args.build, binary, "^$", None,
+                                          args.d1, args.ll)
+        base = baselines[binary]
+        totals, calls, iterations = run(args.build, binary,
+                                        "^%s(/|$)" % re.escape(name), counted,
+                                        args.d1, args.ll)
+        operations = calls / per if counted is not None else iterations * per
+        if operations == 0:
+            print("%-34s: no operation counted" % name, file=sys.stderr)
+            continue
+        instructions = (totals["Ir"] - base["Ir"]) / operations
+        misses = (totals["D1mr"] + totals["D1mw"] - base["D1mr"] -
+                  base["D1mw"]) / operations
+        print("%-34s %16s %14.1f %12.2f" % (name, operation, instructions,
+                                             misses), flush=True)
+
+
+if __name__ == "__main__":
+    main()
