@@ -268,7 +268,7 @@ bool MakeRunnable(zend_coroutine_t* coroutine);
 // control block of the one behind it, and the saved registers and frames
 // of the one that runs after `next`. Only prefetches: every entry of the
 // run queue is a live coroutine; one not started yet has no fiber. With
-// 1,000 coroutines yielding in turn this halves a switch (docs/
+// 1,000 coroutines yielding in turn this takes a quarter off a switch (docs/
 // scheduler.md, "Speed at scale").
 inline void PrefetchQueued(const SchedulerState* state) {
   const RingBuffer<AsyncCoroutine*>& queue = state->run_queue;
