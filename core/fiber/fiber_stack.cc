@@ -55,6 +55,24 @@ bool InstallGuard(void* mapping, size_t guard, size_t usable,
   return false;
 }
 
+// A new mapping of `usable` bytes above a `guard`-byte guard page; nullptr
+// (errno and `*failure` set) when the kernel refuses.
+void* MapGuarded(size_t usable, size_t guard, StackFailure* failure) {
+  void* mapping = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) {
+    if (failure != nullptr) *failure = {"mmap", errno, usable};
+    return nullptr;
+  }
+  if (!InstallGuard(mapping, guard, usable, failure)) {
+    const int saved = errno;
+    munmap(mapping, usable + guard);
+    errno = saved;
+    return nullptr;
+  }
+  return mapping;
+}
+
 size_t PageSize() {
   static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   return page;
@@ -201,19 +219,15 @@ bool FiberStack::Allocate(size_t size, StackFailure* failure) {
   const size_t guard = PageSize();
   StackCache* cache = StackCache::ForThread();
   void* mapping = cache != nullptr ? cache->Take(usable + guard) : nullptr;
-  if (mapping == nullptr) {
-    mapping = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mapping == MAP_FAILED) {
-      if (failure != nullptr) *failure = {"mmap", errno, usable};
+  // Out of memory or mappings with stacks of another size cached: those
+  // go, and the new stack is tried once more.
+  for (int attempt = 0; mapping == nullptr; attempt++) {
+    mapping = MapGuarded(usable, guard, failure);
+    if (mapping != nullptr) break;
+    if (errno != ENOMEM || attempt > 0 || cache == nullptr || cache->empty()) {
       return false;
     }
-    if (!InstallGuard(mapping, guard, usable, failure)) {
-      const int saved = errno;
-      munmap(mapping, usable + guard);
-      errno = saved;
-      return false;
-    }
+    cache->Clear();
   }
   mapping_ = mapping;
   mapping_size_ = usable + guard;

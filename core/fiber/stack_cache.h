@@ -75,6 +75,9 @@ class StackCache {
   // Unmaps every cached stack.
   void Clear();
 
+  bool empty() const {
+    return warm_.empty() && pending_.empty() && cold_.empty();
+  }
   // Cached stacks holding their memory (warm, and pending beyond the
   // bound) and holding only their address range (cold).
   size_t warm() const { return warm_.size(); }
