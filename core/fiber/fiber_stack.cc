@@ -244,7 +244,8 @@ void FiberStack::Release() {
   ASAN_UNPOISON_MEMORY_REGION(bottom(), size());
 #endif
   if (StackCache* cache = StackCache::ForThread()) {
-    cache->Give(mapping_, mapping_size_);
+    cache->Give(mapping_, mapping_size_,
+                /*keep_range=*/stack_guard == StackGuard::kMarker);
   } else {
     munmap(mapping_, mapping_size_);
   }

@@ -51,13 +51,17 @@ void* StackCache::Take(size_t mapping_size) {
   return nullptr;
 }
 
-void StackCache::Give(void* mapping, size_t mapping_size) {
+void StackCache::Give(void* mapping, size_t mapping_size, bool keep_range) {
   if (mapping_size != mapping_size_) {
     Clear();
     mapping_size_ = mapping_size;
   }
   if (warm_.size() < kWarmStacks) {
     warm_.push_back(mapping);
+    return;
+  }
+  if (!keep_range) {
+    munmap(mapping, mapping_size);
     return;
   }
   pending_.push_back(mapping);

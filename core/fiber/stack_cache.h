@@ -19,7 +19,9 @@
 // kept; the rest are unmapped in the same pass, adjacent ones in one call.
 // Trim() (the scheduler calls it when a request's scheduler ends) does that
 // pass at once, whatever `pending` holds: after a request only kWarmStacks
-// stacks hold memory.
+// stacks hold memory. Stacks guarded with mprotect are two mappings each,
+// and vm.max_map_count then bounds the coroutines: beyond kWarmStacks
+// those are unmapped when released, keeping no address range.
 //
 // The guard page survives all this: with guard markers (MADV_GUARD_INSTALL)
 // MADV_DONTNEED leaves the marker in place; with the mprotect fallback the
@@ -67,8 +69,11 @@ class StackCache {
   // nullptr when the cache holds none of that size.
   void* Take(size_t mapping_size);
   // Keeps a released mapping (see the bound in the file comment); may
-  // return memory and unmap other cached stacks in a batch.
-  void Give(void* mapping, size_t mapping_size);
+  // return memory and unmap other cached stacks in a batch. Without
+  // `keep_range` (a stack whose guard is a mapping of its own, where
+  // mappings are the scarce resource) a stack beyond the bound is unmapped
+  // at once instead.
+  void Give(void* mapping, size_t mapping_size, bool keep_range = true);
   // Returns the memory of every stack beyond the bound now, and unmaps the
   // address ranges beyond kColdStacks.
   void Trim();

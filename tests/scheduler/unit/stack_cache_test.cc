@@ -137,6 +137,25 @@ TEST(StackCacheTest, AddressRangesBeyondTheColdBoundAreUnmapped) {
   EXPECT_EQ(mapped, StackCache::kWarmStacks + StackCache::kColdStacks);
 }
 
+// Stacks whose guard is a mapping of its own: beyond the bound they are
+// unmapped when given, and no address range is kept.
+TEST(StackCacheTest, WithoutKeepingRangesStacksBeyondTheBoundAreUnmapped) {
+  StackCache cache;
+  std::vector<char*> given;
+  for (size_t i = 0; i < StackCache::kWarmStacks + 2; i++) {
+    char* mapping = MapTouched();
+    ASSERT_NE(mapping, nullptr);
+    cache.Give(mapping, kMappingSize, /*keep_range=*/false);
+    given.push_back(mapping);
+  }
+  EXPECT_EQ(cache.warm(), StackCache::kWarmStacks);
+  EXPECT_EQ(cache.pending(), 0u);
+  EXPECT_EQ(cache.cold(), 0u);
+  EXPECT_TRUE(IsMapped(given[StackCache::kWarmStacks - 1]));
+  EXPECT_FALSE(IsMapped(given[StackCache::kWarmStacks]));
+  EXPECT_FALSE(IsMapped(given[StackCache::kWarmStacks + 1]));
+}
+
 TEST(StackCacheTest, FiberStacksComeBackFromTheThreadsCache) {
   void* first_top = nullptr;
   {
