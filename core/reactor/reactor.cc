@@ -5,6 +5,7 @@
 
 #include "core/reactor/reactor.h"
 
+#include "core/reactor/dns_event.h"
 #include "core/reactor/poll_event.h"
 #include "core/reactor/poll_proxy_event.h"
 #include "core/reactor/reactor_loop.h"
@@ -79,9 +80,9 @@ constexpr ReactorTable kReactor = {
     .new_process_event = reactor::NewProcessEventUnsupported,
     .new_thread_event = reactor::NewThreadEventUnsupported,
     .new_filesystem_event = reactor::NewFilesystemEventUnsupported,
-    .getnameinfo = reactor::GetNameInfoUnsupported,
-    .getaddrinfo = reactor::GetAddrInfoUnsupported,
-    .freeaddrinfo = reactor::FreeAddrInfoUnsupported,
+    .getnameinfo = reactor::GetNameInfo,
+    .getaddrinfo = reactor::GetAddrInfo,
+    .freeaddrinfo = reactor::FreeAddrInfo,
     .new_exec_event = reactor::NewExecEventUnsupported,
     .exec = reactor::ExecUnsupported,
     .new_trigger_event = reactor::NewTriggerEvent,

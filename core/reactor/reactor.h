@@ -7,8 +7,9 @@
 //                             startup, execute, shutdown
 //   reactor_event.{h,cc}      what every event shares: one emalloc'd block,
 //                             start/stop bookkeeping, closing the handle
-//   timer_event, poll_event, poll_proxy_event, signal_event, trigger_event
-//                             one file per event type of the ABI
+//   timer_event, poll_event, poll_proxy_event, signal_event, trigger_event,
+//   dns_event                 one file per event type of the ABI (DNS:
+//                             getaddrinfo and getnameinfo lookups)
 //   reactor_unsupported.{h,cc} the entries of groups not implemented (they
 //                             throw Error "... is not supported ...")
 //

@@ -209,12 +209,33 @@ void Destroy(EventCore* core) {
   Untrack(core);
   if (core->handle != nullptr) {
     uv_close(core->handle, OnHandleClosed);
+  } else if (core->request != nullptr) {
+    // A request that already runs cannot be cancelled (UV_EBUSY): either
+    // way its completion callback comes and frees the memory (EndRequest).
+    uv_cancel(core->request);
   } else {
     if (core->kind->closed != nullptr) {
       core->kind->closed(event);
     }
     FreeEventMemory(core);
   }
+}
+
+void BeginRequest(EventCore* core, uv_req_t* request) {
+  request->data = core;
+  core->request = request;
+}
+
+bool EndRequest(EventCore* core) {
+  core->request = nullptr;
+  if (!core->destroyed) {
+    return true;
+  }
+  if (core->kind->closed != nullptr) {
+    core->kind->closed(core->event);
+  }
+  FreeEventMemory(core);
+  return false;
 }
 
 void ShutdownAllEvents() {
@@ -291,6 +312,7 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
   core->id = ++last_event_id;
   core->disposed_name = nullptr;
   core->disposed_ref_count = 0;
+  core->request = nullptr;
   if (handle != nullptr) {
     handle->data = core;
     uv_unref(handle);

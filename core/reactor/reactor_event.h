@@ -34,6 +34,12 @@
 //                freed by the close callback (at once for an event without a
 //                handle). Runs once per event.
 //
+// Events backed by a libuv request instead of a handle (DNS lookups) have
+// no handle; their request runs from creation until its completion
+// callback. Destroy with the request still running cancels it (uv_cancel)
+// and leaves the memory to the completion callback, which must call
+// EndRequest first and touch nothing of the event when it returns false.
+//
 // Every handle is uv_unref'd at creation, so a created but never started
 // event never keeps the loop alive. F_HIDDEN must not change while an event
 // is started (the count would drift, as with the ABI macros anywhere).
@@ -95,6 +101,9 @@ struct EventCore {
   // ref_count when it was destroyed (malloc'd; see FreeEventMemory).
   char* disposed_name;
   uint32_t disposed_ref_count;
+  // Request-backed events: the running request (BeginRequest until
+  // EndRequest), else NULL.
+  uv_req_t* request;
 };
 
 // ---- Transitions -----------------------------------------------------------
@@ -115,6 +124,13 @@ void Unref(EventCore* core);
 void CloseEvent(EventCore* core);
 bool DisposeEvent(EventCore* core);
 void Destroy(EventCore* core);
+
+// Request-backed events. BeginRequest: `request` was submitted and its
+// completion callback will run. EndRequest, first thing in that callback:
+// the request is over; returns true when the event is still alive, false
+// when it was destroyed meanwhile (its memory is then freed here).
+void BeginRequest(EventCore* core, uv_req_t* request);
+bool EndRequest(EventCore* core);
 
 // Destroys every live event: first all are closed (so that stopping one,
 // e.g. a poll proxy, still finds the others intact), then each is

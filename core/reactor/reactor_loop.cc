@@ -45,13 +45,15 @@ bool LoopShutdown() {
   ShutdownAllEvents();
   ZEND_ASSERT(LiveEventCount() == 0);
 
-  // Only closing handles are left (and libuv's internal ones, which do not
-  // keep the loop alive): each pass runs every close callback queued
-  // before it.
+  // Only closing handles are left, and requests being cancelled or
+  // finishing (a DNS lookup already running in libuv's thread pool cannot
+  // be cancelled); libuv's internal handles do not keep the loop alive. A
+  // pass with closing handles does not block; one with only requests left
+  // sleeps until the next completes.
   uv_loop_t* loop = &ASYNC_G(uvloop);
   running = true;
   while (uv_loop_alive(loop) != 0) {
-    uv_run(loop, UV_RUN_NOWAIT);
+    uv_run(loop, UV_RUN_ONCE);
   }
   running = false;
 

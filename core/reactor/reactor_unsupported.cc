@@ -12,7 +12,6 @@ constexpr char kProcess[] =
 constexpr char kThread[] = "Thread events are not supported by zend-async-ref";
 constexpr char kFilesystem[] =
     "Filesystem events are not supported by zend-async-ref";
-constexpr char kDns[] = "DNS lookups are not supported by zend-async-ref";
 constexpr char kExec[] = "Exec is not supported by zend-async-ref";
 
 void ThrowUnsupported(const char* message) {
@@ -38,24 +37,6 @@ zend_async_filesystem_event_t* NewFilesystemEventUnsupported(zend_string*,
                                                              size_t) {
   ThrowUnsupported(kFilesystem);
   return nullptr;
-}
-
-zend_async_dns_nameinfo_t* GetNameInfoUnsupported(const struct sockaddr*, int,
-                                                  size_t) {
-  ThrowUnsupported(kDns);
-  return nullptr;
-}
-
-zend_async_dns_addrinfo_t* GetAddrInfoUnsupported(const char*, const char*,
-                                                  const struct addrinfo*,
-                                                  size_t) {
-  ThrowUnsupported(kDns);
-  return nullptr;
-}
-
-bool FreeAddrInfoUnsupported(struct addrinfo*) {
-  ThrowUnsupported(kDns);
-  return false;
 }
 
 zend_async_exec_event_t* NewExecEventUnsupported(zend_async_exec_mode,

@@ -1,6 +1,6 @@
 // zend-async-ref core: the reactor entries the reference does not implement.
 //
-// The reactor registration has 22 function slots; these fill the ones for
+// The reactor registration has 22 function slots; these fill the 5 for
 // groups the reference leaves out, so that a caller gets an Error instead
 // of a NULL call. Each throws Error "<what> is not supported by
 // zend-async-ref" and returns what its type uses for failure:
@@ -8,16 +8,12 @@
 //   new_process_event     "Process events are not supported ..."     NULL
 //   new_thread_event      "Thread events are not supported ..."      NULL
 //   new_filesystem_event  "Filesystem events are not supported ..."  NULL
-//   getnameinfo           "DNS lookups are not supported ..."        NULL
-//   getaddrinfo           "DNS lookups are not supported ..."        NULL
-//   freeaddrinfo          "DNS lookups are not supported ..."        false
 //   new_exec_event        "Exec is not supported ..."                NULL
 //   exec                  "Exec is not supported ..."                -1
 //
-// Groups registered through other register functions (async IO, the thread
-// pool, socket listening) are not registered at all, so the ABI's defaults
-// stand for them (NULL pointers, and "Socket listening API is not enabled"
-// for socket listening).
+// The thread pool group, registered through its own register function, is
+// not registered at all, so the ABI's defaults stand for it (NULL
+// pointers).
 //
 // Threading: the request's thread.
 
@@ -40,13 +36,6 @@ zend_async_thread_event_t* NewThreadEventUnsupported(
 zend_async_filesystem_event_t* NewFilesystemEventUnsupported(zend_string* path,
                                                              unsigned int flags,
                                                              size_t extra_size);
-zend_async_dns_nameinfo_t* GetNameInfoUnsupported(const struct sockaddr* addr,
-                                                  int flags, size_t extra_size);
-zend_async_dns_addrinfo_t* GetAddrInfoUnsupported(const char* node,
-                                                  const char* service,
-                                                  const struct addrinfo* hints,
-                                                  size_t extra_size);
-bool FreeAddrInfoUnsupported(struct addrinfo* ai);
 zend_async_exec_event_t* NewExecEventUnsupported(
     zend_async_exec_mode exec_mode, const char* cmd, zval* return_buffer,
     zval* return_value, zval* std_error, const char* cwd, const char* env,

@@ -44,7 +44,7 @@ import sys
 
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
-    "scheduler", "reactor", "pool", "circuit breaker", "healthcheck",
+    "scheduler", "reactor", "DNS", "pool", "circuit breaker", "healthcheck",
     "pool model", "PDO pool",
 ]
 

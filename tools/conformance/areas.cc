@@ -12,6 +12,7 @@ constexpr std::string_view kEvents = "events and callbacks";
 constexpr std::string_view kWaker = "waker";
 constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kReactor = "reactor";
+constexpr std::string_view kDns = "DNS";
 constexpr std::string_view kPool = "pool";
 constexpr std::string_view kCircuitBreaker = "circuit breaker";
 constexpr std::string_view kHealthcheck = "healthcheck";
@@ -68,6 +69,7 @@ constexpr Entry kTable[] = {
     {"SignalEventTest", kReactor},
     {"TimerEventTest", kReactor},
     {"TriggerEventTest", kReactor},
+    {"DnsTest", kDns},
 
     // tests/pool: the implementation's Async\Pool.
     {"PoolAcquireReleaseTest", kPool},
@@ -138,9 +140,9 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration, kLifecycle, kEvents, kWaker,
-      kScheduler,    kReactor,   kPool,   kCircuitBreaker,
-      kHealthcheck,  kPoolModel, kPdoPool};
+      kRegistration,   kLifecycle,   kEvents,    kWaker,
+      kScheduler,      kReactor,     kDns,       kPool,
+      kCircuitBreaker, kHealthcheck, kPoolModel, kPdoPool};
   return kNames;
 }
 

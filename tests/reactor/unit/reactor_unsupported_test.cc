@@ -37,23 +37,6 @@ TEST_F(ReactorUnsupportedTest, FilesystemEventsThrow) {
   zend_string_release(path);
 }
 
-TEST_F(ReactorUnsupportedTest, DnsLookupsThrow) {
-  constexpr char kDns[] =
-      "Error: DNS lookups are not supported by zend-async-ref";
-  struct sockaddr_storage address;
-  std::memset(&address, 0, sizeof(address));
-  EXPECT_EQ(
-      ZEND_ASYNC_GETNAMEINFO(reinterpret_cast<struct sockaddr*>(&address), 0),
-      nullptr);
-  EXPECT_EQ(TakeExceptionText(), kDns);
-
-  EXPECT_EQ(ZEND_ASYNC_GETADDRINFO("localhost", "80", nullptr), nullptr);
-  EXPECT_EQ(TakeExceptionText(), kDns);
-
-  EXPECT_FALSE(ZEND_ASYNC_FREEADDRINFO(nullptr));
-  EXPECT_EQ(TakeExceptionText(), kDns);
-}
-
 TEST_F(ReactorUnsupportedTest, ExecThrows) {
   constexpr char kExec[] = "Error: Exec is not supported by zend-async-ref";
   zval buffer, value;
