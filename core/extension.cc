@@ -21,6 +21,7 @@
 
 #include <cstring>
 
+#include "core/io/io.h"
 #include "core/observability.h"
 #include "core/pool/registration.h"
 #include "core/reactor/reactor.h"
@@ -53,6 +54,9 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   if (!RegisterPoolClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
+  // As php-async's MINIT: the IO group's result is not checked (a second
+  // registration in the process is refused by the ABI, the first stays).
+  RegisterIo();
   RegisterPool();
   InstallStackOverflowReport();
   return SUCCESS;

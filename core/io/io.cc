@@ -1,9 +1,17 @@
-// The registration of core/io/'s two ABI groups, each described once by a
-// designated-initialised table and passed from a single place, so that no
-// entry can land in the wrong position.
+// The ABI entries of core/io/'s two groups and their registration. Each
+// entry checks what holds for every handle type (closed, wrong type) with
+// php-async's messages and hands over to the type's file; each group is
+// described once by a designated-initialised table and passed from a single
+// place, so that no entry can land in the wrong position.
 
 #include "core/io/io.h"
 
+#include <cerrno>
+
+#include "core/io/file_io.h"
+#include "core/io/io_handle.h"
+#include "core/io/stream_io.h"
+#include "core/io/udp_io.h"
 #include "core/reactor/reactor.h"
 
 extern "C" {
@@ -11,9 +19,295 @@ extern "C" {
 }
 
 namespace zar::core {
+namespace {
+
+using io::IoHandle;
+using io::IoRequest;
+
+// uv_write and uv_udp_send refuse more than this in one call (libuv's
+// UV__IO_MAX_BYTES, in a private header).
+constexpr size_t kWriteMaxBytes = 0x7ffff000u;
+
+bool IsClosed(const zend_async_io_t* io) {
+  return (io->state & ZEND_ASYNC_IO_CLOSED) != 0;
+}
+
+// Traces a request that was submitted (not one refused or completed at
+// once); returns it.
+template <typename Request>
+Request* Submitted(IoHandle* io, const char* op, size_t bytes, Request* req) {
+  if (req != nullptr && !req->completed && ZEND_ASYNC_REF_TRACING()) {
+    io::TraceSubmit(io, op, bytes);
+  }
+  return req;
+}
 
 // ---- Socket listening ------------------------------------------------------
 
 // ---- Async IO --------------------------------------------------------------
+
+zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
+  if (IsClosed(abi)) {
+    zend_throw_error(nullptr, "Cannot read from closed IO handle");
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  IoRequest* req = io::NewRequest(io, "read");
+  req->max_size = max_size > INT_MAX ? INT_MAX : max_size;
+  if ((abi->state & ZEND_ASYNC_IO_EOF) != 0) {
+    req->abi.transferred = 0;
+    req->abi.completed = true;
+    return &req->abi;
+  }
+  if (buf != nullptr) {
+    req->abi.buf = buf;
+  } else {
+    req->abi.buf =
+        static_cast<char*>(emalloc(req->max_size > 0 ? req->max_size : 1));
+    req->buf_owned = true;
+  }
+  const size_t bytes = req->max_size;
+  return Submitted(io, "read", bytes,
+                   ZEND_ASYNC_IO_IS_STREAM(abi->type)
+                       ? io::StreamRead(io, req)
+                       : io::FileRead(io, req));  // FILE; UDP via read(2)
+}
+
+zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
+                           zend_async_io_write_free_cb_t free_cb) {
+  if (IsClosed(abi)) {
+    zend_throw_error(nullptr, "Cannot write to closed IO handle");
+    // A fire-and-forget caller handed the buffer over: it goes back once.
+    if (free_cb != nullptr) free_cb(const_cast<char*>(buf), abi);
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  IoRequest* req = io::NewRequest(io, "write");
+  req->abi.buf = const_cast<char*>(buf);
+  req->abi.free_cb = free_cb;
+  // What is submitted is what completes: a longer buffer becomes a short
+  // write, which a fire-and-forget caller could not see.
+  req->max_size = count > kWriteMaxBytes ? kWriteMaxBytes : count;
+  if (free_cb != nullptr && count > kWriteMaxBytes) {
+    zend_throw_error(nullptr,
+                     "Write of %zu bytes exceeds the %u a single write carries",
+                     count, static_cast<unsigned>(kWriteMaxBytes));
+    io::DisposeRequest(&req->abi);  // hands buf back through free_cb
+    return nullptr;
+  }
+  const size_t bytes = req->max_size;
+  return Submitted(io, "write", bytes,
+                   ZEND_ASYNC_IO_IS_STREAM(abi->type)
+                       ? io::StreamWrite(io, req)
+                       : io::FileWrite(io, req));  // FILE; UDP via write(2)
+}
+
+// A refused vectored write gives back at once what the call handed over.
+void GiveBack(zend_async_io_t* abi, const void* bufs, unsigned nbufs,
+              bool iov_mode, zend_async_io_write_free_cb_t free_cb,
+              void* user_data) {
+  if (iov_mode) {
+    if (free_cb != nullptr) free_cb(user_data, abi);
+    return;
+  }
+  auto* strings = static_cast<zend_string* const*>(bufs);
+  for (unsigned i = 0; i < nbufs; i++) zend_string_release(strings[i]);
+}
+
+zend_async_io_req_t* Writev(zend_async_io_t* abi, const void* bufs,
+                            unsigned nbufs, uint32_t flags,
+                            zend_async_io_write_free_cb_t free_cb,
+                            void* user_data) {
+  // Bit 0 is the mode; any other bit is refused.
+  const bool iov_mode = (flags & ZEND_ASYNC_IO_WRITEV_IOV) != 0;
+  if ((flags & ~ZEND_ASYNC_IO_WRITEV_IOV) != 0) {
+    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    zend_throw_error(nullptr, "Unsupported writev flags 0x%x", flags);
+    return nullptr;
+  }
+  if (!iov_mode && nbufs > UINT16_MAX) {
+    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    zend_throw_error(nullptr,
+                     "Vectored write of %u buffers exceeds the limit of %u",
+                     nbufs, static_cast<unsigned>(UINT16_MAX));
+    return nullptr;
+  }
+  if (nbufs == 0) {
+    if (iov_mode && free_cb != nullptr) free_cb(user_data, abi);
+    return nullptr;
+  }
+  if (IsClosed(abi) || !ZEND_ASYNC_IO_IS_STREAM(abi->type)) {
+    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    zend_throw_error(nullptr, IsClosed(abi)
+                                  ? "Cannot write to closed IO handle"
+                                  : "Vectored write only valid on stream IO");
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  return Submitted(
+      io, "writev", nbufs,
+      io::StreamWritev(io, bufs, nbufs, iov_mode, free_cb, user_data));
+}
+
+int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {
+  // Every handle is ready at once: reads and writes are requests.
+  return IsClosed(abi) ? -1 : 0;
+}
+
+zend_async_io_req_t* Flush(zend_async_io_t* abi) {
+  if (IsClosed(abi)) {
+    zend_throw_error(nullptr, "Cannot flush closed IO handle");
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
+    return io::CompletedRequest(io, "flush", 0);  // nothing buffered
+  }
+  return io::FileFlush(io);
+}
+
+zend_async_io_req_t* Stat(zend_async_io_t* abi, zend_stat_t* buf) {
+  if (IsClosed(abi)) {
+    zend_throw_error(nullptr, "Cannot stat closed IO handle");
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
+    zend_async_io_req_t* req =
+        io::CompletedRequest(io, "stat", fstat(io->fd, buf));
+    if (req->result != 0) {
+      req->exception = zend_async_new_exception(
+          ZEND_ASYNC_EXCEPTION_INPUT_OUTPUT, "Pipe stat error: fstat failed");
+    }
+    return req;
+  }
+  return io::FileStat(io, buf);
+}
+
+zend_off_t Seek(zend_async_io_t* abi, zend_off_t offset, int whence) {
+  if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
+    return -1;
+  }
+  return io::FileSeek(IoHandle::FromIo(abi), offset, whence);
+}
+
+zend_async_io_req_t* Sendfile(zend_async_io_t* out, zend_async_io_t* in,
+                              zend_off_t offset, size_t length) {
+  if (IsClosed(out)) {
+    zend_throw_error(nullptr, "Cannot sendfile: destination IO closed");
+    return nullptr;
+  }
+  if (IsClosed(in)) {
+    zend_throw_error(nullptr, "Cannot sendfile: source IO closed");
+    return nullptr;
+  }
+  if (in->type != ZEND_ASYNC_IO_TYPE_FILE) {
+    zend_throw_error(nullptr, "Sendfile source must be a file IO handle");
+    return nullptr;
+  }
+  IoHandle* source = IoHandle::FromIo(in);
+  return Submitted(source, "sendfile", length,
+                   io::Sendfile(IoHandle::FromIo(out), source, offset, length));
+}
+
+zend_async_udp_req_t* UdpSendTo(zend_async_io_t* abi, const char* buf,
+                                size_t count, const struct sockaddr* addr,
+                                socklen_t addr_len) {
+  if (IsClosed(abi)) {
+    zend_throw_error(nullptr, "Cannot send to closed UDP socket");
+    return nullptr;
+  }
+  if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
+    zend_throw_error(nullptr, "IO handle is not UDP type");
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  return Submitted(io, "sendto", count,
+                   io::UdpSendTo(io, buf, count, addr, addr_len));
+}
+
+ssize_t UdpTrySend(zend_async_io_t* abi, const char* buf, size_t count,
+                   const struct sockaddr* addr, socklen_t) {
+  if (IsClosed(abi)) return -EBADF;
+  if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) return -ENOTSOCK;
+  return io::UdpTrySend(IoHandle::FromIo(abi), buf, count, addr);
+}
+
+zend_async_udp_req_t* UdpRecvFrom(zend_async_io_t* abi, size_t max_size) {
+  if (IsClosed(abi)) {
+    zend_throw_error(nullptr, "Cannot receive from closed UDP socket");
+    return nullptr;
+  }
+  if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
+    zend_throw_error(nullptr, "IO handle is not UDP type");
+    return nullptr;
+  }
+  IoHandle* io = IoHandle::FromIo(abi);
+  return Submitted(io, "recvfrom", max_size, io::UdpRecvFrom(io, max_size));
+}
+
+int SetOption(zend_async_io_t* abi, zend_async_socket_option_t option,
+              int value) {
+  if (IsClosed(abi)) return -1;
+  return io::SetOption(IoHandle::FromIo(abi), option, value);
+}
+
+int UdpSetMembership(zend_async_io_t* abi, const char* multicast_addr,
+                     const char* interface_addr, bool join) {
+  if (IsClosed(abi) || abi->type != ZEND_ASYNC_IO_TYPE_UDP) return -1;
+  return io::UdpSetMembership(IoHandle::FromIo(abi), multicast_addr,
+                              interface_addr, join);
+}
+
+// Every slot of zend_async_io_register, in its parameter order.
+struct IoEntries {
+  zend_async_io_create_t create;
+  zend_async_io_read_t read;
+  zend_async_io_write_t write;
+  zend_async_io_writev_t writev;
+  zend_async_io_close_t close;
+  zend_async_io_await_t await;
+  zend_async_io_flush_t flush;
+  zend_async_io_stat_t stat;
+  zend_async_io_seek_t seek;
+  zend_async_io_sendfile_t sendfile;
+  zend_async_fs_open_t fs_open;
+  zend_async_udp_sendto_t udp_sendto;
+  zend_async_udp_try_send_t udp_try_send;
+  zend_async_udp_recvfrom_t udp_recvfrom;
+  zend_async_io_set_option_t set_option;
+  zend_async_udp_set_membership_t udp_set_membership;
+  zend_async_udp_bind_t udp_bind;
+};
+
+constexpr IoEntries kIo = {
+    .create = io::CreateHandle,
+    .read = Read,
+    .write = Write,
+    .writev = Writev,
+    .close = io::CloseHandle,
+    .await = Await,
+    .flush = Flush,
+    .stat = Stat,
+    .seek = Seek,
+    .sendfile = Sendfile,
+    .fs_open = io::FsOpen,
+    .udp_sendto = UdpSendTo,
+    .udp_try_send = UdpTrySend,
+    .udp_recvfrom = UdpRecvFrom,
+    .set_option = SetOption,
+    .udp_set_membership = UdpSetMembership,
+    .udp_bind = io::UdpBind,
+};
+
+}  // namespace
+
+bool RegisterIo() {
+  return zend_async_io_register(
+      kReactorModuleName, false, kIo.create, kIo.read, kIo.write, kIo.writev,
+      kIo.close, kIo.await, kIo.flush, kIo.stat, kIo.seek, kIo.sendfile,
+      kIo.fs_open, kIo.udp_sendto, kIo.udp_try_send, kIo.udp_recvfrom,
+      kIo.set_option, kIo.udp_set_membership, kIo.udp_bind);
+}
 
 }  // namespace zar::core

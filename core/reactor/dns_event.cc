@@ -52,8 +52,19 @@ struct NameInfoEvent {
 int Arm(zend_async_event_t*) { return 0; }
 void Disarm(zend_async_event_t*) {}
 
+// A lookup still owed its answer is cancelled: one not yet running in
+// libuv's thread pool answers UV_ECANCELED at once, a running one
+// finishes unseen. Either way the answer frees the memory (EndRequest).
+void CancelIfRunning(EventCore* core, uv_req_t* request) {
+  if (core->owed_callbacks > 0) {
+    uv_cancel(request);
+  }
+}
+
 void TeardownAddrInfo(zend_async_event_t* event) {
-  zend_async_dns_addrinfo_t* abi = &AddrInfoEvent::FromAbi(event)->abi;
+  AddrInfoEvent* self = AddrInfoEvent::FromAbi(event);
+  CancelIfRunning(&self->core, reinterpret_cast<uv_req_t*>(&self->request));
+  zend_async_dns_addrinfo_t* abi = &self->abi;
   if (abi->result != nullptr) {
     uv_freeaddrinfo(abi->result);
     abi->result = nullptr;
@@ -69,7 +80,9 @@ void TeardownAddrInfo(zend_async_event_t* event) {
 }
 
 void TeardownNameInfo(zend_async_event_t* event) {
-  zend_async_dns_nameinfo_t* abi = &NameInfoEvent::FromAbi(event)->abi;
+  NameInfoEvent* self = NameInfoEvent::FromAbi(event);
+  CancelIfRunning(&self->core, reinterpret_cast<uv_req_t*>(&self->request));
+  zend_async_dns_nameinfo_t* abi = &self->abi;
   if (abi->hostname != nullptr) {
     zend_string_release(abi->hostname);
     abi->hostname = nullptr;
@@ -198,7 +211,8 @@ zend_async_dns_addrinfo_t* GetAddrInfo(const char* node, const char* service,
   self->abi.node = CopyOrNull(node);
   self->abi.service = CopyOrNull(service);
   InitCore(&self->core, &kAddrInfoKind, &self->abi.base, nullptr);
-  BeginRequest(&self->core, reinterpret_cast<uv_req_t*>(&self->request));
+  self->request.data = &self->core;
+  BeginRequest(&self->core);
   if (ZEND_ASYNC_REF_TRACING()) TraceLookup(&self->core);
   return &self->abi;
 }
@@ -222,7 +236,8 @@ zend_async_dns_nameinfo_t* GetNameInfo(const struct sockaddr* addr, int flags,
     return nullptr;
   }
   InitCore(&self->core, &kNameInfoKind, &self->abi.base, nullptr);
-  BeginRequest(&self->core, reinterpret_cast<uv_req_t*>(&self->request));
+  self->request.data = &self->core;
+  BeginRequest(&self->core);
   if (ZEND_ASYNC_REF_TRACING()) TraceLookup(&self->core);
   return &self->abi;
 }

@@ -73,13 +73,20 @@ void FreeEventMemory(EventCore* core) {
   efree(event);
 }
 
-void OnHandleClosed(uv_handle_t* handle) {
-  auto* core = static_cast<EventCore*>(handle->data);
-  zend_async_event_t* event = core->event;
+// The destroyed event's last owed callback came: its memory goes.
+void Release(EventCore* core) {
   if (core->kind->closed != nullptr) {
-    core->kind->closed(event);
+    core->kind->closed(core->event);
   }
   FreeEventMemory(core);
+}
+
+void OnHandleClosed(uv_handle_t* handle) {
+  auto* core = static_cast<EventCore*>(handle->data);
+  core->handle = nullptr;
+  if (--core->owed_callbacks == 0 && core->destroyed) {
+    Release(core);
+  }
 }
 
 char* CopyString(const std::string& text) {
@@ -207,35 +214,30 @@ void Destroy(EventCore* core) {
     core->kind->teardown(event);
   }
   Untrack(core);
-  if (core->handle != nullptr) {
-    uv_close(core->handle, OnHandleClosed);
-  } else if (core->request != nullptr) {
-    // A request that already runs cannot be cancelled (UV_EBUSY): either
-    // way its completion callback comes and frees the memory (EndRequest).
-    uv_cancel(core->request);
-  } else {
-    if (core->kind->closed != nullptr) {
-      core->kind->closed(event);
-    }
-    FreeEventMemory(core);
+  if (core->handle != nullptr && !uv_is_closing(core->handle)) {
+    CloseHandleEarly(core);
+  }
+  if (core->owed_callbacks == 0) {
+    Release(core);
   }
 }
 
-void BeginRequest(EventCore* core, uv_req_t* request) {
-  request->data = core;
-  core->request = request;
-}
+void BeginRequest(EventCore* core) { core->owed_callbacks++; }
 
 bool EndRequest(EventCore* core) {
-  core->request = nullptr;
+  core->owed_callbacks--;
   if (!core->destroyed) {
     return true;
   }
-  if (core->kind->closed != nullptr) {
-    core->kind->closed(core->event);
+  if (core->owed_callbacks == 0) {
+    Release(core);
   }
-  FreeEventMemory(core);
   return false;
+}
+
+void CloseHandleEarly(EventCore* core) {
+  core->owed_callbacks++;
+  uv_close(core->handle, OnHandleClosed);
 }
 
 void ShutdownAllEvents() {
@@ -312,7 +314,7 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
   core->id = ++last_event_id;
   core->disposed_name = nullptr;
   core->disposed_ref_count = 0;
-  core->request = nullptr;
+  core->owed_callbacks = 0;
   if (handle != nullptr) {
     handle->data = core;
     uv_unref(handle);

@@ -30,15 +30,19 @@
 //                a reference (as upstream); otherwise Destroy.
 //   Destroy      stops completely, frees the callbacks
 //                (zend_async_callbacks_free), runs EventKind::teardown,
-//                forgets the event and uv_close()s its handle; the memory is
-//                freed by the close callback (at once for an event without a
-//                handle). Runs once per event.
+//                forgets the event and uv_close()s its handle (unless
+//                already closing); the memory is freed once no libuv
+//                callback is owed (see below). Runs once per event.
 //
-// Events backed by a libuv request instead of a handle (DNS lookups) have
-// no handle; their request runs from creation until its completion
-// callback. Destroy with the request still running cancels it (uv_cancel)
-// and leaves the memory to the completion callback, which must call
-// EndRequest first and touch nothing of the event when it returns false.
+// libuv callbacks still owed to an event keep its memory: each request
+// submitted for it (BeginRequest ... EndRequest: a DNS lookup, a file
+// operation) and its handle's close callback. Destroy frees the memory at
+// once when none is owed, else the last owed callback frees it; such a
+// callback calls EndRequest first and touches nothing of the event when it
+// returns false. A kind whose requests can be cancelled cancels them in its
+// teardown (uv_cancel). A handle may be closed before its event is
+// destroyed (CloseHandleEarly: an IO handle's close()); the event lives on
+// without it.
 //
 // Every handle is uv_unref'd at creation, so a created but never started
 // event never keeps the loop alive. F_HIDDEN must not change while an event
@@ -101,9 +105,9 @@ struct EventCore {
   // ref_count when it was destroyed (malloc'd; see FreeEventMemory).
   char* disposed_name;
   uint32_t disposed_ref_count;
-  // Request-backed events: the running request (BeginRequest until
-  // EndRequest), else NULL.
-  uv_req_t* request;
+  // libuv callbacks still to come that use the event's memory: requests
+  // in flight and a closing handle (see above).
+  uint32_t owed_callbacks;
 };
 
 // ---- Transitions -----------------------------------------------------------
@@ -125,12 +129,17 @@ void CloseEvent(EventCore* core);
 bool DisposeEvent(EventCore* core);
 void Destroy(EventCore* core);
 
-// Request-backed events. BeginRequest: `request` was submitted and its
+// Requests. BeginRequest: a request was submitted for the event and its
 // completion callback will run. EndRequest, first thing in that callback:
 // the request is over; returns true when the event is still alive, false
-// when it was destroyed meanwhile (its memory is then freed here).
-void BeginRequest(EventCore* core, uv_req_t* request);
+// when it was destroyed meanwhile (its memory is then freed here if no
+// other callback is owed).
+void BeginRequest(EventCore* core);
 bool EndRequest(EventCore* core);
+
+// uv_close()s the event's handle now; the event stays alive, without a
+// handle once the close callback ran. At most once; not after Destroy.
+void CloseHandleEarly(EventCore* core);
 
 // Destroys every live event: first all are closed (so that stopping one,
 // e.g. a poll proxy, still finds the others intact), then each is
@@ -165,7 +174,7 @@ void StopLoopIfException(uv_loop_t* loop);
 // fields every reactor event shares: ref_count 1, extra_offset, the
 // callbacks handlers (zend_async_callbacks_push / _remove), start, stop,
 // dispose and info; replay stays NULL. Event must have `abi` (whose first
-// member is `base`, the zend_async_event_t) and `core`, and static
+// member is the zend_async_event_t) and `core`, and static
 // FromAbi(zend_async_event_t*) and Info(zend_async_event_t*).
 template <typename Event>
 Event* AllocateEvent(size_t extra_size);
@@ -209,7 +218,9 @@ Event* AllocateEvent(size_t extra_size) {
   auto* self = static_cast<Event*>(safe_emalloc(1, extra_size, sizeof(Event)));
   std::memset(static_cast<void*>(self), 0, sizeof(Event) + extra_size);
 
-  zend_async_event_t* base = &self->abi.base;
+  // Every ABI event structure starts with its zend_async_event_t (`base`,
+  // or `event` for zend_async_io_t).
+  auto* base = reinterpret_cast<zend_async_event_t*>(&self->abi);
   base->ref_count = 1;
   base->extra_offset = static_cast<uint32_t>(sizeof(Event));
   base->add_callback = internal::AddCallback;

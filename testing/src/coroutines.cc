@@ -146,6 +146,48 @@ bool WaitFor(zend_async_event_t* event) {
   return Suspend(self);
 }
 
+namespace {
+
+// The waker callback of WaitForIo on the handle's event.
+struct IoRequestCallback {
+  zend_coroutine_event_callback_t base;
+  zend_async_io_req_t* req;
+};
+
+void ResumeOnIoRequest(zend_async_event_t* event,
+                       zend_async_event_callback_t* callback, void* result,
+                       zend_object* exception) {
+  auto* self = reinterpret_cast<IoRequestCallback*>(callback);
+  if (result != nullptr && (result != self->req || !self->req->completed)) {
+    return;  // another request of the handle, or a chunk of a multishot
+  }
+  // The request carries its own outcome; only a close is an exception.
+  zend_async_waker_callback_resolve(event, callback, nullptr,
+                                    result == nullptr ? exception : nullptr);
+}
+
+}  // namespace
+
+bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
+               zend_ulong timeout_ms) {
+  if (req->completed) return true;
+  zend_coroutine_t* self = Current();
+  if (self == nullptr) return false;
+  ZEND_ASYNC_WAKER_NEW(self);
+  auto* callback =
+      static_cast<IoRequestCallback*>(ecalloc(1, sizeof(IoRequestCallback)));
+  callback->base.base.callback = ResumeOnIoRequest;
+  callback->req = req;
+  zend_async_resume_when(self, &io->event, false, ResumeOnIoRequest,
+                         &callback->base);
+  if (timeout_ms > 0) {
+    zend_async_resume_when(self,
+                           &ZEND_ASYNC_NEW_TIMER_EVENT(timeout_ms, false)->base,
+                           true, zend_async_waker_callback_timeout, nullptr);
+  }
+  return Suspend(self);
+}
+
 AwaitOutcome Await(zend_coroutine_t* coroutine, zend_ulong timeout_ms) {
   zval result;
   ZVAL_UNDEF(&result);

@@ -52,15 +52,6 @@ std::string AddressOf(const struct addrinfo* ai) {
   return "[" + std::string(host) + "]:" + std::to_string(port);
 }
 
-struct sockaddr_in Loopback4(int port) {
-  struct sockaddr_in address;
-  std::memset(&address, 0, sizeof(address));
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return address;
-}
-
 // One lookup of each kind, of 127.0.0.1:80, not started, the caller's.
 struct Lookups {
   zend_async_dns_addrinfo_t* addr;
@@ -69,7 +60,7 @@ struct Lookups {
 
 Lookups NewLookupsOfLoopback() {
   const struct addrinfo hints = NumericHints(AF_INET);
-  const struct sockaddr_in address = Loopback4(80);
+  const struct sockaddr_in address = LoopbackAddress(80);
   return {
       ZEND_ASYNC_GETADDRINFO("127.0.0.1", "80", &hints),
       ZEND_ASYNC_GETNAMEINFO(reinterpret_cast<const struct sockaddr*>(&address),
@@ -170,7 +161,7 @@ TEST_F(DnsTest, AddrInfoWithoutNodeOrServiceThrowsAtCreation) {
 
 TEST_F(DnsTest, NameInfoAnswersWithHostnameAndService) {
   NotificationLog log;
-  const struct sockaddr_in address = Loopback4(443);
+  const struct sockaddr_in address = LoopbackAddress(443);
   zend_async_dns_nameinfo_t* lookup =
       ZEND_ASYNC_GETNAMEINFO(reinterpret_cast<const struct sockaddr*>(&address),
                              NI_NUMERICHOST | NI_NUMERICSERV);

@@ -12,6 +12,8 @@
 //              waiter2 waits; so idle 1, active 2, reserved 1, waiters 2
 //   fresh      spawned, never run (queued)
 //   timer      a periodic, HIDDEN timer event that was never started
+//   io, read   a pipe handle on descriptor 100 (one end of a socket pair)
+//              with a 16-byte read in flight
 //   zvals      int, string, object, pointer, array, null, float, bool
 //
 // Locations are fake script positions (zend_mock_set_location): "spawned
@@ -20,6 +22,9 @@
 // ends; the exit status is 0 when nothing leaked.
 //
 // Built with -O0 so that the locals stay readable.
+
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -122,6 +127,17 @@ void RunScene(void*) {
   zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(250, true);
   ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
 
+  // Descriptor 100, so that what gdb prints does not depend on what else
+  // the process has open.
+  int pair[2];
+  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair);
+  dup2(pair[0], 100);
+  close(pair[0]);
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(100, ZEND_ASYNC_IO_TYPE_PIPE,
+                           ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE);
+  zend_async_io_req_t* read = ZEND_ASYNC_IO_READ(io, nullptr, 16);
+
   zval zv_long, zv_string, zv_object, zv_ptr, zv_array, zv_null, zv_double,
       zv_bool;
   ZVAL_LONG(&zv_long, 42);
@@ -150,6 +166,9 @@ void RunScene(void*) {
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   scene.pool = nullptr;
   ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+  read->dispose(read);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  close(pair[1]);
   ZEND_ASYNC_EVENT_RELEASE(&finished->event);
   ZEND_ASYNC_EVENT_RELEASE(&cancelled->event);
   zval_ptr_dtor(&zv_string);

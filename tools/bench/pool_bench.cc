@@ -39,11 +39,11 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "core/extension.h"
 #include "core/pool/registration.h"
 #include "mock_zend/lifecycle.h"
+#include "tools/bench/time_reporter.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -236,69 +236,36 @@ BENCHMARK(BM_BoostFiberFloorTwoYields)
 // ---- Ratios
 // ------------------------------------------------------------------
 
-// The console report, remembering each benchmark's nanoseconds per
-// operation (per iteration, or per cycle when it has a "cycle" counter;
-// the mean when repeated).
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (run.error_occurred) continue;
-      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean") {
-        continue;
-      }
-      const std::string name = run.run_name.function_name;
-      auto cycle = run.counters.find("cycle");
-      nanoseconds_[name] = cycle != run.counters.end()
-                               ? cycle->second.value * 1e9
-                               : run.GetAdjustedRealTime();
-    }
-  }
+// One line: ours, Boost.Fiber's, the ratio and its target (and a bound in
+// nanoseconds when target_ns > 0).
+void PrintRatio(const zar::bench::TimeReporter& times, const char* what,
+                const std::string& ours_name, const std::string& theirs_name,
+                double target_ratio, double target_ns) {
+  const double ours = times.Get(ours_name);
+  const double theirs = times.Get(theirs_name);
+  if (ours <= 0 || theirs <= 0) return;
+  absl::PrintF(
+      "%s: ours %.1f ns, Boost.Fiber %.1f ns, ratio %.2f "
+      "(target <= %.2f%s)\n",
+      what, ours, theirs, ours / theirs, target_ratio,
+      target_ns > 0 ? absl::StrFormat(" and <= %.0f ns", target_ns)
+                    : std::string());
+}
 
-  void PrintRatios() const {
-    Print("uncontended acquire+release", "BM_PoolAcquireReleaseUncontended",
-          "BM_BoostFiberChannelPopPush", 0.50, 15.0);
-    Print("1,000 coroutines / 8 resources, per cycle",
-          "BM_PoolSharedByCoroutines", "BM_BoostFiberSharedByFibers", 1.00, 0);
-    Print("scheduling floor among 1,000 coroutines (two yields per round)",
-          "BM_SchedulingFloorTwoYields", "BM_BoostFiberFloorTwoYields", 1.00,
-          0);
-  }
-
- private:
-  // One line: ours, Boost.Fiber's, the ratio and its target (and a bound
-  // in nanoseconds when target_ns > 0).
-  void Print(const char* what, const std::string& ours_name,
-             const std::string& theirs_name, double target_ratio,
-             double target_ns) const {
-    const double ours = Get(ours_name);
-    const double theirs = Get(theirs_name);
-    if (ours <= 0 || theirs <= 0) return;
-    absl::PrintF(
-        "%s: ours %.1f ns, Boost.Fiber %.1f ns, ratio %.2f "
-        "(target <= %.2f%s)\n",
-        what, ours, theirs, ours / theirs, target_ratio,
-        target_ns > 0 ? absl::StrFormat(" and <= %.0f ns", target_ns)
-                      : std::string());
-  }
-
-  double Get(const std::string& name) const {
-    auto it = nanoseconds_.find(name);
-    return it != nanoseconds_.end() ? it->second : 0;
-  }
-
-  absl::flat_hash_map<std::string, double> nanoseconds_;
-};
+void PrintRatios(const zar::bench::TimeReporter& times) {
+  PrintRatio(times, "uncontended acquire+release",
+             "BM_PoolAcquireReleaseUncontended", "BM_BoostFiberChannelPopPush",
+             0.50, 15.0);
+  PrintRatio(times, "1,000 coroutines / 8 resources, per cycle",
+             "BM_PoolSharedByCoroutines", "BM_BoostFiberSharedByFibers", 1.00,
+             0);
+  PrintRatio(
+      times, "scheduling floor among 1,000 coroutines (two yields per round)",
+      "BM_SchedulingFloorTwoYields", "BM_BoostFiberFloorTwoYields", 1.00, 0);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  reporter.PrintRatios();
-  return 0;
+  return zar::bench::RunAndPrint(argc, argv, PrintRatios);
 }

@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "core/extension.h"
 #include "mock_zend/lifecycle.h"
+#include "tools/bench/time_reporter.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -100,52 +100,21 @@ BENCHMARK(BM_BoostFiberYieldRoundTrip)->Unit(benchmark::kNanosecond);
 // ---- Ratios
 // ------------------------------------------------------------------
 
-// The console report, remembering each benchmark's time per iteration (the
-// mean when repeated).
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (run.error_occurred) continue;
-      const std::string name = run.run_name.function_name;
-      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean") {
-        continue;
-      }
-      nanoseconds_[name] = run.GetAdjustedRealTime();
-    }
+void PrintRatios(const zar::bench::TimeReporter& times) {
+  const double ours = times.Get("BM_SchedulerYieldRoundTrip");
+  const double fcontext = times.Get("BM_FcontextRoundTrip");
+  const double fiber = times.Get("BM_BoostFiberYieldRoundTrip");
+  if (ours > 0 && fcontext > 0) {
+    absl::PrintF("ratio ours/fcontext    = %.2f\n", ours / fcontext);
   }
-
-  void PrintRatios() const {
-    const double ours = Get("BM_SchedulerYieldRoundTrip");
-    const double fcontext = Get("BM_FcontextRoundTrip");
-    const double fiber = Get("BM_BoostFiberYieldRoundTrip");
-    if (ours > 0 && fcontext > 0) {
-      absl::PrintF("ratio ours/fcontext    = %.2f\n", ours / fcontext);
-    }
-    if (ours > 0 && fiber > 0) {
-      absl::PrintF("ratio ours/boost_fiber = %.2f (target <= 0.50)\n",
-                   ours / fiber);
-    }
+  if (ours > 0 && fiber > 0) {
+    absl::PrintF("ratio ours/boost_fiber = %.2f (target <= 0.50)\n",
+                 ours / fiber);
   }
-
- private:
-  double Get(const std::string& name) const {
-    auto it = nanoseconds_.find(name);
-    return it != nanoseconds_.end() ? it->second : 0;
-  }
-
-  absl::flat_hash_map<std::string, double> nanoseconds_;
-};
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  reporter.PrintRatios();
-  return 0;
+  return zar::bench::RunAndPrint(argc, argv, PrintRatios);
 }

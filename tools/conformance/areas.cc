@@ -13,6 +13,7 @@ constexpr std::string_view kWaker = "waker";
 constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kReactor = "reactor";
 constexpr std::string_view kDns = "DNS";
+constexpr std::string_view kAsyncIo = "async IO";
 constexpr std::string_view kPool = "pool";
 constexpr std::string_view kCircuitBreaker = "circuit breaker";
 constexpr std::string_view kHealthcheck = "healthcheck";
@@ -25,8 +26,8 @@ struct Entry {
 };
 
 // Every suite of the conformance suites (tests/abi, tests/scheduler,
-// tests/reactor, tests/pool, tests/pdo), and the tests filed elsewhere than
-// their suite.
+// tests/reactor, tests/io, tests/pool, tests/pdo), and the tests filed
+// elsewhere than their suite.
 constexpr Entry kTable[] = {
     // tests/abi: the ABI host itself (registry, state machine, event base,
     // callbacks, wakers, coroutine helpers), with its own fake extension.
@@ -70,6 +71,12 @@ constexpr Entry kTable[] = {
     {"TimerEventTest", kReactor},
     {"TriggerEventTest", kReactor},
     {"DnsTest", kDns},
+
+    // tests/io
+    {"IoFileTest", kAsyncIo},
+    {"IoStreamFreeTest", kAsyncIo},
+    {"IoStreamTest", kAsyncIo},
+    {"IoUdpTest", kAsyncIo},
 
     // tests/pool: the implementation's Async\Pool.
     {"PoolAcquireReleaseTest", kPool},
@@ -140,9 +147,9 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration,   kLifecycle,   kEvents,    kWaker,
-      kScheduler,      kReactor,     kDns,       kPool,
-      kCircuitBreaker, kHealthcheck, kPoolModel, kPdoPool};
+      kRegistration, kLifecycle, kEvents,  kWaker, kScheduler,
+      kReactor,      kDns,       kAsyncIo, kPool,  kCircuitBreaker,
+      kHealthcheck,  kPoolModel, kPdoPool};
   return kNames;
 }
 

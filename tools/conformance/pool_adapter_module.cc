@@ -16,6 +16,7 @@
 //
 // Threading: the engine's thread.
 
+#include "core/io/io.h"
 #include "core/observability.h"
 #include "core/pool/pool.h"
 #include "core/pool/strict.h"
@@ -56,6 +57,7 @@ zend_result AdapterStartup(INIT_FUNC_ARGS) {
   if (!RegisterClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
+  RegisterIo();
   return zend_async_conformance_pool_startup(type, module_number);
 }
 

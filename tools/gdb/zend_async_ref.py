@@ -60,6 +60,7 @@ SUBTYPE_FLAGS = {
         (1 << 19, "YIELD"),
     ],
     "timer": [(1 << 13, "MULTISHOT")],
+    "IO": [(1 << 13, "MULTISHOT")],
 }
 COROUTINE_F_STARTED = 1 << 13
 COROUTINE_F_CANCELLED = 1 << 14
@@ -79,7 +80,20 @@ EVENT_KINDS = {
     "signal_event.cc": "signal",
     "poll_event.cc": "poll",
     "poll_proxy_event.cc": "poll proxy",
+    "dns_event.cc": "DNS",
+    "io_handle.cc": "IO",
 }
+
+IO_TYPES = {0: "pipe", 1: "file", 2: "tcp", 3: "udp", 4: "tty"}
+IO_STATE_BITS = [
+    (1 << 0, "READABLE"),
+    (1 << 1, "WRITABLE"),
+    (1 << 2, "CLOSED"),
+    (1 << 3, "EOF"),
+    (1 << 4, "APPEND"),
+    (1 << 5, "PRESERVE_FD"),
+    (1 << 6, "OWNS_FD"),
+]
 
 # Core's per-request scheduler state (core/scheduler/scheduler.h).
 SCHEDULER_STATE_SYMBOL = "zar::core::internal::current_state"
@@ -310,6 +324,8 @@ def event_summary(event):
         detail = coroutine_summary(cast_to(event, "zend_coroutine_t").dereference())
     elif kind == "pool":
         detail = pool_summary(cast_to(event, "zend_async_pool_t").dereference())
+    elif kind == "IO":
+        detail = io_summary(cast_to(event, "zend_async_io_t").dereference())
     elif kind == "timer":
         timer = cast_to(event, "zend_async_timer_event_t")
         if timer is not None:
@@ -317,6 +333,30 @@ def event_summary(event):
             detail = "%dms%s" % (int(timer["timeout"]),
                                  ", periodic" if bool(timer["is_periodic"]) else "")
     return head + (": " + detail if detail else "")
+
+
+def io_summary(io):
+    """An IO handle (zend_async_io_t): type, descriptor, state bits."""
+    type_ = IO_TYPES.get(int(io["type"]), "type(%d)" % int(io["type"]))
+    descriptor = int(io["descriptor"]["fd"])
+    state = int(io["state"])
+    bits = "|".join(name for bit, name in IO_STATE_BITS if state & bit) or "0"
+    return "%s fd=%d {%s}" % (type_, descriptor, bits)
+
+
+def io_request_summary(req):
+    """An IO request (zend_async_io_req_t or zend_async_udp_req_t)."""
+    parts = ["completed" if bool(req["completed"]) else "in flight",
+             "transferred=%d" % int(req["transferred"])]
+    if bool(req["io_closed"]):
+        parts.append("io_closed")
+    if not is_null(req["exception"]):
+        parts.append("exception=%s" % object_text(req["exception"]))
+    return "IO request {%s}" % ", ".join(parts)
+
+
+def summarize_io(value):
+    return event_summary(value["event"])
 
 
 # ---- Coroutines ---------------------------------------------------------------
@@ -571,6 +611,9 @@ STRUCT_PRINTERS = {
     "_zend_async_pool_s": pool_summary,
     "zar::core::AsyncPool": summarize_pool_impl,
     "_zend_async_timer_event_s": summarize_timer,
+    "_zend_async_io_s": summarize_io,
+    "_zend_async_io_req_s": io_request_summary,
+    "_zend_async_udp_req_s": io_request_summary,
     "_zval_struct": describe_zval,
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,
@@ -583,6 +626,9 @@ POINTER_PRINTERS = {
     "zar::core::AsyncCoroutine": summarize_coroutine_impl,
     "_zend_async_pool_s": pool_summary,
     "zar::core::AsyncPool": summarize_pool_impl,
+    "_zend_async_io_s": summarize_io,
+    "_zend_async_io_req_s": io_request_summary,
+    "_zend_async_udp_req_s": io_request_summary,
 }
 
 

@@ -1,9 +1,12 @@
 #include "tests/reactor/support/reactor_test.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <cstring>
 
 #include "gtest/gtest.h"
 #include "mock_zend/inspect.h"
@@ -65,6 +68,15 @@ void AddRecorder(zend_async_event_t* event, NotificationLog* log,
   recorder->hook = hook;
   recorder->hook_arg = hook_arg;
   ASSERT_TRUE(event->add_callback(event, &recorder->base));
+}
+
+struct sockaddr_in LoopbackAddress(int port) {
+  struct sockaddr_in address;
+  std::memset(&address, 0, sizeof(address));
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return address;
 }
 
 std::vector<std::string> Names(const NotificationLog& log) {

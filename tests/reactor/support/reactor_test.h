@@ -19,6 +19,8 @@
 #ifndef ZAR_TESTS_REACTOR_SUPPORT_REACTOR_TEST_H_
 #define ZAR_TESTS_REACTOR_SUPPORT_REACTOR_TEST_H_
 
+#include <netinet/in.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -80,6 +82,9 @@ bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
 std::string InfoOf(zend_async_event_t* event);
 
 using zar::testing::TakeExceptionText;
+
+// 127.0.0.1:`port`, as a sockaddr_in.
+struct sockaddr_in LoopbackAddress(int port);
 
 // A connected AF_UNIX stream socket pair, non-blocking; closes what is
 // still open.

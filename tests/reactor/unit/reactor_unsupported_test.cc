@@ -1,5 +1,5 @@
 // The groups the reference does not implement: every reactor slot of such
-// a group throws its exact Error; the IO, thread-pool and socket-listening
+// a group throws its exact Error; the thread-pool and socket-listening
 // groups are not registered at all. Upstream implements all of them, so
 // these are the reference's own texts and choices (label unit, not in the
 // conformance runner).
@@ -56,10 +56,7 @@ TEST_F(ReactorUnsupportedTest, ExecThrows) {
   EXPECT_EQ(Z_TYPE(value), IS_NULL);
 }
 
-TEST_F(ReactorUnsupportedTest, IoThreadPoolAndSocketListeningAreNotRegistered) {
-  EXPECT_EQ(zend_async_io_create_fn, nullptr);
-  EXPECT_EQ(zend_async_io_read_fn, nullptr);
-  EXPECT_EQ(zend_async_udp_bind_fn, nullptr);
+TEST_F(ReactorUnsupportedTest, ThreadPoolAndSocketListeningAreNotRegistered) {
   EXPECT_FALSE(zend_async_thread_pool_is_enabled());
   EXPECT_EQ(zend_async_new_thread_pool_fn, nullptr);
 

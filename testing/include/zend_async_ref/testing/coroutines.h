@@ -97,6 +97,19 @@ bool Delay(zend_ulong ms);
 // resolve callback; the event stays the caller's).
 bool WaitFor(zend_async_event_t* event);
 
+// Suspends the current coroutine until the IO request `req` of `io`
+// completes, as PHP's stream layer waits for one: a waker callback on the
+// handle's event that resumes on a notification carrying `req` once it is
+// completed, or on one without a request (the handle was closed: its
+// exception, "Stream was closed", is the resume's). With `timeout_ms` > 0
+// a one-shot timer ends the wait with Async\TimeoutException
+// (zend_async_waker_callback_timeout). The request stays the caller's (it
+// disposes it); its own outcome is in `req`. Returns true at once for a
+// request completed at submission; false when resumed with an exception
+// (left in flight).
+bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
+               zend_ulong timeout_ms = 0);
+
 // The outcome of an await: `result` described (mock_zend::Describe) or
 // `error` as "Class: message" ("" when none); `error_object` identifies
 // the exception (not a reference: compare only).

@@ -1,0 +1,834 @@
+// Async IO on stream handles (PIPE, TCP, TTY): create, read, write, writev,
+// close, and their errors. Every descriptor is a pipe, a socket pair or a
+// loopback socket.
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/io/support/io_test.h"
+#include "zend_async_ref/testing/coroutines.h"
+
+namespace zar::io_testing {
+namespace {
+
+using reactor_testing::InfoOf;
+using reactor_testing::RunUntil;
+using zar::testing::Await;
+using zar::testing::AwaitOutcome;
+using zar::testing::Spawn;
+using zar::testing::WaitForIo;
+
+class IoStreamTest : public IoTest {};
+
+void WriteAll(int fd, const std::string& text) {
+  ASSERT_EQ(write(fd, text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+}
+
+// ---- Creation ---------------------------------------------------------------
+
+TEST_F(IoStreamTest, CreateGivesAnOpenHandleOfTheTypeAndState) {
+  StreamPair pair;
+  zend_async_io_t* io =
+      pair.HandleOnA(ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  EXPECT_EQ(io->type, ZEND_ASYNC_IO_TYPE_PIPE);
+  EXPECT_EQ(io->state, static_cast<uint32_t>(ZEND_ASYNC_IO_READABLE |
+                                             ZEND_ASYNC_IO_WRITABLE));
+  EXPECT_GE(io->descriptor.fd, 0);
+  EXPECT_EQ(io->event.ref_count, 1u);
+  EXPECT_EQ(InfoOf(&io->event),
+            "IO(type=pipe, fd=" + std::to_string(io->descriptor.fd) + ")");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, ATcpHandleNamesItsSocket) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  zend_async_io_t* io = ZEND_ASYNC_IO_CREATE(fd, ZEND_ASYNC_IO_TYPE_TCP, 0);
+  ASSERT_NE(io, nullptr);
+  EXPECT_EQ(io->descriptor.socket, fd);
+  EXPECT_EQ(InfoOf(&io->event),
+            "IO(type=tcp, socket=" + std::to_string(fd) + ")");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, CreateOverABadDescriptorThrowsAndReturnsNull) {
+  EXPECT_EQ(ZEND_ASYNC_IO_CREATE(-1, ZEND_ASYNC_IO_TYPE_PIPE, 0), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Failed to open pipe handle: bad file descriptor");
+  EXPECT_EQ(ZEND_ASYNC_IO_CREATE(-1, ZEND_ASYNC_IO_TYPE_TCP, 0), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Failed to open TCP handle: bad file descriptor");
+}
+
+TEST_F(IoStreamTest, AStdioDescriptorIsDuplicatedAndKeptWithPreserveFd) {
+  // fd 0 of the test process: the handle works on a copy, and
+  // PRESERVE_FD leaves 0 open when the handle closes.
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(0, ZEND_ASYNC_IO_TYPE_PIPE,
+                           ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_PRESERVE_FD);
+  if (io == nullptr) {
+    TakeExceptionText();
+    GTEST_SKIP() << "stdin cannot be opened as a pipe here";
+  }
+  EXPECT_GT(io->descriptor.fd, 2);
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  EXPECT_NE(fcntl(0, F_GETFD), -1);
+}
+
+// ---- Read -------------------------------------------------------------------
+
+TEST_F(IoStreamTest, ReadDeliversWhatThePeerWroteIntoTheCallersBuffer) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+
+  char buf[16] = {};
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, buf, sizeof(buf));
+  ASSERT_NE(req, nullptr);
+  EXPECT_FALSE(req->completed);
+  EXPECT_EQ(req->buf, buf);
+  WriteAll(pair.b(), "hello");
+  EXPECT_TRUE(Drive(io, [&] { return req->completed; }));
+
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].result, req);
+  EXPECT_EQ(log[0].transferred, 5);
+  EXPECT_TRUE(log[0].completed);
+  EXPECT_EQ(log[0].exception, "");
+  EXPECT_EQ(std::string(buf, 5), "hello");
+  EXPECT_EQ(req->exception, nullptr);
+  req->dispose(req);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, ReadWithoutABufferReadsIntoOneOfMaxSizeBytes) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 3);
+  ASSERT_NE(req, nullptr);
+  ASSERT_NE(req->buf, nullptr);
+  WriteAll(pair.b(), "abcdef");
+  EXPECT_TRUE(Drive(io, [&] { return req->completed; }));
+  EXPECT_EQ(req->transferred, 3);
+  EXPECT_EQ(std::string(req->buf, 3), "abc");
+  req->dispose(req);  // frees the buffer it allocated
+
+  // The rest is still there for the next read.
+  zend_async_io_req_t* rest = ZEND_ASYNC_IO_READ(io, nullptr, 16);
+  ASSERT_NE(rest, nullptr);
+  EXPECT_TRUE(Drive(io, [&] { return rest->completed; }));
+  EXPECT_EQ(std::string(rest->buf, rest->transferred), "def");
+  rest->dispose(rest);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest,
+       EndOfStreamCompletesWithZeroSetsEofAndLaterReadsEndAtOnce) {
+  Pipe pipe;
+  zend_async_io_t* io = ZEND_ASYNC_IO_CREATE(
+      pipe.read_end(), ZEND_ASYNC_IO_TYPE_PIPE, ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  pipe.ForgetReadEnd();
+  IoLog log;
+  AddIoRecorder(io, &log);
+
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(req, nullptr);
+  pipe.CloseWriteEnd();
+  EXPECT_TRUE(Drive(io, [&] { return req->completed; }));
+  EXPECT_EQ(req->transferred, 0);
+  EXPECT_EQ(req->exception, nullptr);
+  EXPECT_NE(io->state & ZEND_ASYNC_IO_EOF, 0u);
+  req->dispose(req);
+
+  // After EOF a read is complete on return and notifies nothing.
+  zend_async_io_req_t* again = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(again, nullptr);
+  EXPECT_TRUE(again->completed);
+  EXPECT_EQ(again->transferred, 0);
+  again->dispose(again);
+  EXPECT_EQ(log.size(), 1u);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, ASecondReadWhileOneIsInFlightIsRefusedAndTheFirstGoesOn) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  zend_async_io_req_t* first = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Failed to start pipe read: connection already in "
+            "progress");
+  WriteAll(pair.b(), "x");
+  EXPECT_TRUE(Drive(io, [&] { return first->completed; }));
+  EXPECT_EQ(first->transferred, 1);
+  first->dispose(first);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, ReadFromAClosedHandleThrows) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(0);
+  ASSERT_NE(io, nullptr);
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  EXPECT_EQ(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Cannot read from closed IO handle");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, StopCancelsTheReadInFlightWithoutCompletingIt) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(req, nullptr);
+  EXPECT_TRUE(io->event.stop(&io->event));  // never started: still stops
+  WriteAll(pair.b(), "late");
+  EXPECT_FALSE(Drive(io, [&] { return req->completed; }));
+  EXPECT_TRUE(log.empty());
+  req->dispose(req);
+
+  // The bytes wait for the next read.
+  zend_async_io_req_t* next = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(next, nullptr);
+  EXPECT_TRUE(Drive(io, [&] { return next->completed; }));
+  EXPECT_EQ(std::string(next->buf, next->transferred), "late");
+  next->dispose(next);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// A per-chunk allocator owns where the bytes land; a multishot read stays
+// armed across chunks and notifies each with `completed` false.
+struct Sliding {
+  char buf[64];
+  size_t used;
+};
+
+void SlideInto(zend_async_io_t* io, size_t, zend_async_buf_t* out) {
+  auto* sliding = static_cast<Sliding*>(io->user_data);
+  out->base = sliding->buf + sliding->used;
+  out->len = sizeof(sliding->buf) - sliding->used;
+}
+
+TEST_F(IoStreamTest, AMultishotReadWithAnAllocatorDeliversEveryChunk) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  Sliding sliding = {};
+  io->user_data = &sliding;
+  io->alloc_cb = SlideInto;
+  ZEND_ASYNC_IO_SET_MULTISHOT(io);
+  IoLog log;
+  AddIoRecorder(io, &log);
+
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 1);
+  ASSERT_NE(req, nullptr);
+  // Started once, as a long-lived reader is; stop() would end the read.
+  EXPECT_TRUE(io->event.start(&io->event));
+  WriteAll(pair.b(), "one");
+  EXPECT_TRUE(RunUntil([&] { return log.size() == 1; }));
+  sliding.used += static_cast<size_t>(log[0].transferred);
+  WriteAll(pair.b(), "two");
+  EXPECT_TRUE(RunUntil([&] { return log.size() == 2; }));
+  sliding.used += static_cast<size_t>(log[1].transferred);
+
+  EXPECT_EQ(std::string(sliding.buf, sliding.used), "onetwo");
+  EXPECT_FALSE(log[0].completed);
+  EXPECT_FALSE(log[1].completed);
+  EXPECT_EQ(log[0].result, req);
+  EXPECT_EQ(log[1].result, req);
+
+  // EOF ends it: completed, 0 bytes.
+  pair.CloseB();
+  EXPECT_TRUE(RunUntil([&] { return log.size() == 3; }));
+  io->event.stop(&io->event);
+  EXPECT_TRUE(log[2].completed);
+  EXPECT_EQ(log[2].transferred, 0);
+  req->dispose(req);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// ---- Write ------------------------------------------------------------------
+
+TEST_F(IoStreamTest, WriteCompletesWithTheBytesSubmittedAndThePeerReadsThem) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITE(io, "abc", 3);
+  ASSERT_NE(req, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return req->completed; }));
+  EXPECT_EQ(req->transferred, 3);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].result, req);
+  EXPECT_EQ(log[0].exception, "");
+  EXPECT_EQ(pair.DrainB(), "abc");
+  req->dispose(req);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+struct FreeRecord {
+  int calls = 0;
+  void* data = nullptr;
+  zend_async_io_t* io = nullptr;
+};
+FreeRecord* free_record = nullptr;
+
+void RecordFree(void* data, zend_async_io_t* io) {
+  free_record->calls++;
+  free_record->data = data;
+  free_record->io = io;
+}
+
+class IoStreamFreeTest : public IoStreamTest {
+ protected:
+  void SetUp() override {
+    IoStreamTest::SetUp();
+    free_record = &record;
+  }
+  void TearDown() override {
+    IoStreamTest::TearDown();
+    free_record = nullptr;
+  }
+  FreeRecord record;
+};
+
+TEST_F(IoStreamFreeTest, AFireAndForgetWriteCallsFreeOnceAndNotifiesNothing) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  static const char payload[] = "payload\n";
+  ASSERT_NE(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
+  EXPECT_TRUE(RunUntil([&] { return record.calls > 0; }));
+  RunUntil([] { return false; }, 5);
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_EQ(record.data, payload);
+  EXPECT_EQ(record.io, io);
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(pair.DrainB(), "payload\n");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// php-src sapi/asynctest test_write_refused.c: a refused fire-and-forget
+// write hands its buffer back once, from inside the call.
+TEST_F(IoStreamFreeTest, AWriteOverTheSingleWriteCapIsRefusedAndFreedOnce) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  static const char payload[] = "payload\n";
+  // The size is refused before the buffer is read.
+  EXPECT_EQ(
+      ZEND_ASYNC_IO_WRITE_EX(io, payload, size_t{0x7ffff000u} + 1, RecordFree),
+      nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Write of 2147479553 bytes exceeds the 2147479552 a single "
+            "write carries");
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_EQ(record.data, payload);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamFreeTest, AWriteOnAClosedHandleIsRefusedAndFreedOnce) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  static const char payload[] = "payload\n";
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_EQ(record.data, payload);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamFreeTest, AWriteLibuvRefusesIsRefusedAndFreedOnce) {
+  // A pipe's read end: libuv derives the handle's direction from the
+  // descriptor and refuses the write before queueing it.
+  Pipe pipe;
+  zend_async_io_t* io = ZEND_ASYNC_IO_CREATE(
+      pipe.read_end(), ZEND_ASYNC_IO_TYPE_PIPE, ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  pipe.ForgetReadEnd();
+  static const char payload[] = "payload\n";
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Failed to start stream write: broken pipe");
+  EXPECT_EQ(record.calls, 1);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, AWriteToAPeerThatClosedCompletesWithAPipeWriteError) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  pair.CloseB();
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITE(io, "abc", 3);
+  ASSERT_NE(req, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return req->completed; }));
+  EXPECT_EQ(req->transferred, -1);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].exception,
+            "Async\\InputOutputException: Pipe write error: broken pipe");
+  req->dispose(req);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// php-src sapi/asynctest test_write_resubmit.c: a listener disposes the
+// finished request and submits the next write inside the notification.
+struct Resubmit {
+  zend_async_io_t* io;
+  zend_async_io_req_t* active;
+  int completions;
+};
+Resubmit* resubmit = nullptr;
+
+void DisposeAndResubmit(zend_async_event_t*, zend_async_event_callback_t*,
+                        void* result, zend_object*) {
+  if (result == nullptr || result != resubmit->active) return;
+  auto* req = static_cast<zend_async_io_req_t*>(result);
+  EXPECT_EQ(req->exception, nullptr);
+  resubmit->completions++;
+  resubmit->active = nullptr;
+  req->dispose(req);
+  if (resubmit->completions == 1) {
+    resubmit->active = ZEND_ASYNC_IO_WRITE(resubmit->io, "second write\n", 13);
+  }
+}
+
+TEST_F(IoStreamTest, AListenerMayDisposeAndResubmitInsideTheNotification) {
+  StreamPair pair;
+  Resubmit state = {};
+  resubmit = &state;
+  state.io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(state.io, nullptr);
+  zend_async_event_callback_t* callback =
+      ZEND_ASYNC_EVENT_CALLBACK(DisposeAndResubmit);
+  state.io->event.add_callback(&state.io->event, callback);
+  state.active = ZEND_ASYNC_IO_WRITE(state.io, "first write\n", 12);
+  ASSERT_NE(state.active, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return state.completions == 2; }));
+  EXPECT_EQ(state.active, nullptr);
+  EXPECT_EQ(pair.DrainB(), "first write\nsecond write\n");
+  ZEND_ASYNC_EVENT_RELEASE(&state.io->event);
+  resubmit = nullptr;
+}
+
+// ---- Vectored write ---------------------------------------------------------
+
+TEST_F(IoStreamTest, AVectoredWriteOfStringsReleasesEveryReference) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_string* head = zend_string_init("GET / ", 6, 0);
+  zend_string* tail = zend_string_init("HTTP/1.1\r\n", 10, 0);
+  zend_string* bufs[] = {zend_string_copy(head), zend_string_copy(tail)};
+  ASSERT_NE(ZEND_ASYNC_IO_WRITEV(io, bufs, 2), nullptr);
+  EXPECT_TRUE(RunUntil([&] { return GC_REFCOUNT(head) == 1; }));
+  EXPECT_EQ(GC_REFCOUNT(tail), 1u);
+  EXPECT_EQ(pair.DrainB(), "GET / HTTP/1.1\r\n");
+  EXPECT_TRUE(log.empty());  // fire-and-forget
+  zend_string_release(head);
+  zend_string_release(tail);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamFreeTest,
+       AVectoredWriteOfCallerMemoryCallsFreeOnceWithUserData) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  static char one[] = "one,";
+  static char two[] = "two";
+  zend_async_buf_t iov[] = {{one, 4}, {two, 3}};
+  static int user_data;
+  ASSERT_NE(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 2, RecordFree, &user_data),
+            nullptr);
+  EXPECT_TRUE(RunUntil([&] { return record.calls > 0; }));
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_EQ(record.data, &user_data);
+  EXPECT_EQ(pair.DrainB(), "one,two");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamFreeTest, RefusedVectoredWritesGiveBackWhatTheyWereHanded) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  static char one[] = "one";
+  zend_async_buf_t iov[] = {{one, 3}};
+  static int user_data;
+
+  // IOV mode with an unknown flag bit.
+  EXPECT_EQ(zend_async_io_writev_fn(io, iov, 1, 0x11u, RecordFree, &user_data),
+            nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Unsupported writev flags 0x11");
+  EXPECT_EQ(record.calls, 1);
+
+  // No buffers: handed back, no error.
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 0, RecordFree, &user_data),
+            nullptr);
+  EXPECT_EQ(TakeExceptionText(), "");
+  EXPECT_EQ(record.calls, 2);
+
+  // A closed handle; strings are released.
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
+            nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
+  EXPECT_EQ(record.calls, 3);
+  zend_string* text = zend_string_init("x", 1, 0);
+  zend_string* bufs[] = {zend_string_copy(text)};
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, bufs, 1), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
+  EXPECT_EQ(GC_REFCOUNT(text), 1u);
+  zend_string_release(text);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, AVectoredWriteOverTheSlotLimitReleasesEverySlot) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  constexpr unsigned kOver = UINT16_MAX + 1u;
+  zend_string* one = zend_string_init("p", 1, 0);
+  std::vector<zend_string*> slots(kOver);
+  for (auto& slot : slots) slot = zend_string_copy(one);
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, slots.data(), kOver), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Vectored write of 65536 buffers exceeds the limit of "
+            "65535");
+  EXPECT_EQ(GC_REFCOUNT(one), 1u);
+  zend_string_release(one);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// ---- Close ------------------------------------------------------------------
+
+TEST_F(IoStreamTest, CloseWakesListenersWithStreamWasClosedAndDetachesTheRead) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(req, nullptr);
+
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].result, nullptr);
+  EXPECT_EQ(log[0].exception, "Async\\InputOutputException: Stream was closed");
+  EXPECT_TRUE(req->completed);
+  EXPECT_TRUE(req->io_closed);
+  EXPECT_EQ(req->transferred, 0);
+  EXPECT_EQ(io->state & (ZEND_ASYNC_IO_CLOSED | ZEND_ASYNC_IO_EOF),
+            static_cast<uint32_t>(ZEND_ASYNC_IO_CLOSED | ZEND_ASYNC_IO_EOF));
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));  // again: nothing more
+  EXPECT_EQ(log.size(), 1u);
+
+  // The peer sees the descriptor closed.
+  char byte;
+  EXPECT_EQ(
+      RunUntil([&] { return recv(pair.b(), &byte, 1, MSG_DONTWAIT) == 0; }, 50),
+      true);
+  // The request outlives the handle; its owner disposes it.
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  req->dispose(req);
+}
+
+TEST_F(IoStreamTest, CloseCancelsWritesInFlightWithOperationCanceled) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  // Fill the socket buffer so that a write stays queued.
+  std::string big(1 << 22, 'x');
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITE(io, big.data(), big.size());
+  ASSERT_NE(req, nullptr);
+  EXPECT_FALSE(req->completed);
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  EXPECT_TRUE(RunUntil([&] { return req->completed; }));
+  EXPECT_EQ(req->transferred, -1);
+  ASSERT_NE(req->exception, nullptr);
+  req->dispose(req);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest, DisposeWithAReadInFlightReleasesEverything) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  // The read still attached goes with the handle.
+  ASSERT_NE(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// The request ends with the handle never released and a write still
+// queued whose owner left: the end of the request closes the handle, libuv
+// cancels the write, and both are freed (the fixture's leak check).
+TEST_F(IoStreamTest, TheRequestsEndClosesAHandleLeftOpenWithAWriteQueued) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  static std::string big(1 << 22, 'x');
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITE(io, big.data(), big.size());
+  ASSERT_NE(req, nullptr);
+  EXPECT_FALSE(req->completed);
+  req->dispose(req);  // in flight: freed by its completion
+}
+
+static void CountDetach(zend_async_io_t*, void* arg) {
+  ++*static_cast<int*>(arg);
+}
+
+TEST_F(IoStreamTest, TheLastReleaseTellsTheOwnerOnceThroughOnDetach) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(0);
+  ASSERT_NE(io, nullptr);
+  int detached = 0;
+  io->on_detach = CountDetach;
+  io->on_detach_arg = &detached;
+  ZEND_ASYNC_EVENT_ADD_REF(&io->event);
+  io->event.dispose(&io->event);  // one owner of two leaves
+  EXPECT_EQ(detached, 0);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  EXPECT_EQ(detached, 1);
+}
+
+// ---- Flush, stat, await, seek on streams -----------------------------------
+
+TEST_F(IoStreamTest, FlushAndStatOfAStreamCompleteAtOnce) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(0);
+  ASSERT_NE(io, nullptr);
+  zend_async_io_req_t* flush = ZEND_ASYNC_IO_FLUSH(io);
+  ASSERT_NE(flush, nullptr);
+  EXPECT_TRUE(flush->completed);
+  EXPECT_EQ(flush->result, 0);
+  flush->dispose(flush);
+
+  zend_stat_t st;
+  zend_async_io_req_t* stat = ZEND_ASYNC_IO_STAT(io, &st);
+  ASSERT_NE(stat, nullptr);
+  EXPECT_TRUE(stat->completed);
+  EXPECT_EQ(stat->result, 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  stat->dispose(stat);
+
+  EXPECT_EQ(ZEND_ASYNC_IO_AWAIT(io, ZEND_ASYNC_IO_READABLE, nullptr), 0);
+  EXPECT_EQ(ZEND_ASYNC_IO_SEEK(io, 0, SEEK_SET), -1);
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  EXPECT_EQ(ZEND_ASYNC_IO_AWAIT(io, ZEND_ASYNC_IO_READABLE, nullptr), -1);
+  EXPECT_EQ(ZEND_ASYNC_IO_FLUSH(io), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Cannot flush closed IO handle");
+  EXPECT_EQ(ZEND_ASYNC_IO_STAT(io, &st), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "Error: Cannot stat closed IO handle");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// ---- Coroutines -------------------------------------------------------------
+
+// As PHP's stream layer reads: the coroutine parks on the handle until its
+// request completes; another coroutine writes the bytes.
+TEST_F(IoStreamTest, ACoroutineParksOnItsReadUntilAnotherWrites) {
+  StreamPair pair;
+  std::string got;
+  std::vector<std::string> order;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_io_t* reader = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+    ASSERT_NE(reader, nullptr);
+    zend_coroutine_t* consumer = Spawn([&] {
+      zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(reader, nullptr, 32);
+      ASSERT_NE(req, nullptr);
+      order.push_back("reader parks");
+      EXPECT_TRUE(WaitForIo(reader, req));
+      order.push_back("reader resumed");
+      got.assign(req->buf, static_cast<size_t>(req->transferred));
+      req->dispose(req);
+    });
+    zend_coroutine_t* producer = Spawn([&] {
+      order.push_back("writer writes");
+      WriteAll(pair.b(), "ping");
+    });
+    // The producer finishes while main awaits the consumer.
+    zar::testing::CoroutineRef held_consumer(consumer);
+    zar::testing::CoroutineRef held_producer(producer);
+    EXPECT_EQ(Await(consumer).error, "");
+    EXPECT_EQ(Await(producer).error, "");
+    ZEND_ASYNC_EVENT_RELEASE(&reader->event);
+  }));
+  EXPECT_EQ(got, "ping");
+  EXPECT_EQ(order, (std::vector<std::string>{"reader parks", "writer writes",
+                                             "reader resumed"}));
+}
+
+// A coroutine parked on a read is woken by close() with "Stream was
+// closed" (php-async tests/io 007-pipe_close_during_io).
+TEST_F(IoStreamTest, ACoroutineParkedOnAReadIsWokenByCloseWithTheException) {
+  StreamPair pair;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+    ASSERT_NE(io, nullptr);
+    zend_coroutine_t* consumer = Spawn([&] {
+      zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+      ASSERT_NE(req, nullptr);
+      const bool ok = WaitForIo(io, req);
+      EXPECT_FALSE(ok);
+      EXPECT_TRUE(req->io_closed);
+      req->dispose(req);
+    });
+    zar::testing::Yield();  // the consumer parks
+    EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+    const AwaitOutcome outcome = Await(consumer);
+    EXPECT_EQ(outcome.error, "Async\\InputOutputException: Stream was closed");
+    ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  }));
+}
+
+// php-async tests/io 039-pipe_read_timeout, 040-pipe_read_timeout_then_success:
+// a read awaited with a timeout that passes first gives the
+// TimeoutException; its owner disposes it, and the next read gets the
+// bytes written afterwards.
+TEST_F(IoStreamTest, AReadWhoseTimeoutPassesFirstIsDisposedAndTheNextReadsOn) {
+  StreamPair pair;
+  std::string got;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+    ASSERT_NE(io, nullptr);
+    zend_coroutine_t* reader = Spawn([&] {
+      zend_async_io_req_t* first = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+      ASSERT_NE(first, nullptr);
+      EXPECT_FALSE(WaitForIo(io, first, 5));
+      EXPECT_EQ(TakeExceptionText(),
+                "Async\\TimeoutException: Operation has been cancelled by "
+                "timeout");
+      EXPECT_FALSE(first->completed);
+      first->dispose(first);
+      WriteAll(pair.b(), "later");
+      zend_async_io_req_t* second = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+      ASSERT_NE(second, nullptr);
+      EXPECT_TRUE(WaitForIo(io, second, 1000));
+      got.assign(second->buf, static_cast<size_t>(second->transferred));
+      second->dispose(second);
+    });
+    zar::testing::CoroutineRef held(reader);
+    EXPECT_EQ(Await(reader).error, "");
+    ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  }));
+  EXPECT_EQ(got, "later");
+}
+
+// Cancelled while its read is in flight: the coroutine disposes the
+// request; nothing leaks and nothing is delivered later.
+TEST_F(IoStreamTest, ACoroutineCancelledWhileReadingLeaksNothing) {
+  StreamPair pair;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+    ASSERT_NE(io, nullptr);
+    zend_coroutine_t* consumer = Spawn([&] {
+      zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+      ASSERT_NE(req, nullptr);
+      EXPECT_FALSE(WaitForIo(io, req));
+      req->dispose(req);
+    });
+    zar::testing::CoroutineRef held(consumer);
+    zar::testing::Yield();
+    zar::testing::Cancel(consumer);
+    const AwaitOutcome outcome = Await(consumer);
+    EXPECT_EQ(outcome.error.rfind("Async\\AsyncCancellation", 0), 0u)
+        << outcome.error;
+    WriteAll(pair.b(), "late");
+    zar::testing::YieldTimes(3);
+    ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  }));
+}
+
+// ---- TCP over loopback ------------------------------------------------------
+
+// A connected loopback TCP pair: `client` for a handle, `server` plain.
+struct LoopbackTcp {
+  int client = -1;
+  int server = -1;
+  LoopbackTcp() {
+    const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in address;
+    std::memset(&address, 0, sizeof(address));
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    EXPECT_EQ(
+        bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+        0);
+    EXPECT_EQ(listen(listener, 1), 0);
+    EXPECT_EQ(
+        getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length),
+        0);
+    client = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    EXPECT_EQ(
+        connect(client, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+        0);
+    server = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+    close(listener);
+  }
+  ~LoopbackTcp() {
+    if (client >= 0) close(client);
+    if (server >= 0) close(server);
+  }
+};
+
+TEST_F(IoStreamTest, ATcpHandleEchoesOverLoopbackAndTakesSocketOptions) {
+  LoopbackTcp tcp;
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(tcp.client, ZEND_ASYNC_IO_TYPE_TCP,
+                           ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  tcp.client = -1;
+  EXPECT_EQ(ZEND_ASYNC_IO_SET_OPTION(io, ZEND_ASYNC_SOCKET_OPT_NODELAY, 1), 0);
+  EXPECT_EQ(ZEND_ASYNC_IO_SET_OPTION(io, ZEND_ASYNC_SOCKET_OPT_KEEPALIVE, 1),
+            0);
+  // A UDP option on TCP is accepted and ignored; an unknown one is -1.
+  EXPECT_EQ(ZEND_ASYNC_IO_SET_OPTION(io, ZEND_ASYNC_SOCKET_OPT_BROADCAST, 1),
+            0);
+  EXPECT_EQ(ZEND_ASYNC_IO_SET_OPTION(
+                io, static_cast<zend_async_socket_option_t>(99), 1),
+            -1);
+
+  zend_async_io_req_t* sent = ZEND_ASYNC_IO_WRITE(io, "hello", 5);
+  ASSERT_NE(sent, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return sent->completed; }));
+  char buf[8];
+  EXPECT_EQ(recv(tcp.server, buf, sizeof(buf), 0), 5);
+  EXPECT_EQ(send(tcp.server, buf, 5, 0), 5);
+  zend_async_io_req_t* echoed = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(echoed, nullptr);
+  EXPECT_TRUE(Drive(io, [&] { return echoed->completed; }));
+  EXPECT_EQ(std::string(echoed->buf, echoed->transferred), "hello");
+  sent->dispose(sent);
+  echoed->dispose(echoed);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+}  // namespace
+}  // namespace zar::io_testing

@@ -1,0 +1,145 @@
+#include "tests/io/support/io_test.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "mock_zend/inspect.h"
+#include "zend_async_ref/testing/coroutines.h"
+
+namespace zar::io_testing {
+namespace {
+
+// Lives in emalloc'd memory the event frees without running destructors:
+// only trivially destructible members.
+struct IoRecorder {
+  zend_async_event_callback_t base;
+  IoLog* log;
+  bool udp;
+};
+
+std::string Describe(zend_object* exception) {
+  if (exception == nullptr) return "";
+  return mock_zend::ClassName(exception) + ": " +
+         mock_zend::ExceptionMessage(exception);
+}
+
+void Record(zend_async_event_t*, zend_async_event_callback_t* callback,
+            void* result, zend_object* exception) {
+  auto* recorder = reinterpret_cast<IoRecorder*>(callback);
+  IoNotification notification;
+  notification.result = result;
+  if (result != nullptr && recorder->udp) {
+    auto* req = static_cast<zend_async_udp_req_t*>(result);
+    notification.transferred = req->transferred;
+    notification.completed = req->completed;
+  } else if (result != nullptr) {
+    auto* req = static_cast<zend_async_io_req_t*>(result);
+    notification.transferred = req->transferred;
+    notification.completed = req->completed;
+  }
+  notification.exception = Describe(exception);
+  recorder->log->push_back(notification);
+}
+
+}  // namespace
+
+void IoTest::SetUp() {
+  signal(SIGPIPE, SIG_IGN);
+  reactor_testing::ReactorTest::SetUp();
+}
+
+void AddIoRecorder(zend_async_io_t* io, IoLog* log, bool udp) {
+  auto* recorder = reinterpret_cast<IoRecorder*>(
+      zend_async_event_callback_new(Record, sizeof(IoRecorder)));
+  recorder->log = log;
+  recorder->udp = udp;
+  ASSERT_TRUE(io->event.add_callback(&io->event, &recorder->base));
+}
+
+bool Drive(zend_async_io_t* io, const std::function<bool()>& done) {
+  EXPECT_TRUE(io->event.start(&io->event));
+  const bool reached = reactor_testing::RunUntil(done);
+  io->event.stop(&io->event);
+  return reached;
+}
+
+Pipe::Pipe() { EXPECT_EQ(pipe2(fds_, O_CLOEXEC), 0); }
+
+Pipe::~Pipe() {
+  for (int fd : fds_) {
+    if (fd >= 0) close(fd);
+  }
+}
+
+void Pipe::CloseWriteEnd() {
+  close(fds_[1]);
+  fds_[1] = -1;
+}
+
+StreamPair::StreamPair() {
+  EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_), 0);
+}
+
+StreamPair::~StreamPair() {
+  for (int fd : fds_) {
+    if (fd >= 0) close(fd);
+  }
+}
+
+zend_async_io_t* StreamPair::HandleOnA(uint32_t state) {
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(fds_[0], ZEND_ASYNC_IO_TYPE_PIPE, state);
+  if (io != nullptr) fds_[0] = -1;
+  return io;
+}
+
+void StreamPair::CloseB() {
+  close(fds_[1]);
+  fds_[1] = -1;
+}
+
+std::string StreamPair::DrainB() {
+  std::string got;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = recv(fds_[1], buf, sizeof(buf), MSG_DONTWAIT);
+    if (n <= 0) break;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  return got;
+}
+
+TempFile::TempFile(const std::string& content) {
+  char dir_template[] = "/tmp/zar-io-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  EXPECT_NE(dir, nullptr);
+  dir_ = dir != nullptr ? dir : "/tmp";
+  path_ = dir_ + "/file";
+  std::ofstream out(path_, std::ios::binary);
+  out << content;
+}
+
+TempFile::~TempFile() {
+  unlink(path_.c_str());
+  rmdir(dir_.c_str());
+}
+
+std::string TempFile::Content() const {
+  std::ifstream in(path_, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int TempFile::Open(int flags) const {
+  return open(path_.c_str(), flags | O_CLOEXEC, 0600);
+}
+
+}  // namespace zar::io_testing
