@@ -2,8 +2,10 @@
 //
 //   MINIT      applies ZEND_ASYNC_REF_STRICT and ZEND_ASYNC_REF_TRACE;
 //              defines the classes, registers the scheduler and the pool
-//              (under kSchedulerModuleName) and the reactor (under
-//              kReactorModuleName) through the ABI; installs the stack
+//              (under kSchedulerModuleName) and the reactor and socket
+//              listening (under kReactorModuleName) through the ABI; the
+//              listening group's result is ignored, as upstream ignores
+//              it (io/io.h); installs the stack
 //              overflow report (a SIGSEGV handler on an alternate signal
 //              stack, core/scheduler/stack_overflow.h).
 //   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); no scheduler state
@@ -54,9 +56,11 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   if (!RegisterPoolClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
-  // As php-async's MINIT: the IO group's result is not checked (a second
-  // registration in the process is refused by the ABI, the first stays).
+  // As php-async's MINIT: the results of the IO and socket listening groups
+  // are not checked (the ABI refuses a second registration in the process;
+  // the first stays).
   RegisterIo();
+  RegisterSocketListening();
   RegisterPool();
   InstallStackOverflowReport();
   return SUCCESS;

@@ -10,6 +10,7 @@
 
 #include "core/io/file_io.h"
 #include "core/io/io_handle.h"
+#include "core/io/listen_event.h"
 #include "core/io/stream_io.h"
 #include "core/io/udp_io.h"
 #include "core/reactor/reactor.h"
@@ -43,6 +44,18 @@ Request* Submitted(IoHandle* io, const char* op, size_t bytes, Request* req) {
 }
 
 // ---- Socket listening ------------------------------------------------------
+
+// Every slot of zend_async_socket_listening_register, in its parameter
+// order.
+struct SocketListeningEntries {
+  zend_async_socket_listen_t socket_listen;
+  zend_async_socket_listen_fd_t socket_listen_fd;
+};
+
+constexpr SocketListeningEntries kSocketListening = {
+    .socket_listen = io::Listen,
+    .socket_listen_fd = io::ListenFd,
+};
 
 // ---- Async IO --------------------------------------------------------------
 
@@ -301,6 +314,12 @@ constexpr IoEntries kIo = {
 };
 
 }  // namespace
+
+bool RegisterSocketListening() {
+  return zend_async_socket_listening_register(
+      kReactorModuleName, false, kSocketListening.socket_listen,
+      kSocketListening.socket_listen_fd);
+}
 
 bool RegisterIo() {
   return zend_async_io_register(

@@ -2,7 +2,9 @@
 //
 // core/io/ holds two of the ABI's register groups, php-async's
 // libuv_reactor.c sections "Async IO" and "Socket Listening API":
-//   io.{h,cc}    registration of both groups, from the extension's MINIT
+//   io.{h,cc}            registration of both groups, from the extension's
+//                        MINIT
+//   listen_event.{h,cc}  listening sockets: socket_listen, socket_listen_fd
 //
 // Both groups register under the reactor's module name (kReactorModuleName),
 // as php-async registers its reactor, listening and IO under one name. The

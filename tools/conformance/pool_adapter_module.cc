@@ -1,14 +1,15 @@
 // The pool adapter (zend_async_ref/conformance_pool.h): the reference
 // extension without its pool. Its module entry, "true_async", registers the
-// reference scheduler with its classes and the reference libuv reactor, and
-// leaves the pool to zend_async_conformance_pool_startup(), which the pool's
-// author implements. Linked into an implementation library by
+// reference scheduler with its classes, the reference libuv reactor and its
+// socket listening, and leaves the pool to
+// zend_async_conformance_pool_startup(), which the pool's author implements.
+// Linked into an implementation library by
 // zend_async_ref_add_conformance_impl() (cmake/ZendAsyncRefConformance.cmake)
 // together with the entry point zend_async_conformance_module().
 //
 // Lifecycle, per test (the runner starts and stops the module each time):
-//   MINIT      the scheduler's classes, the scheduler, the reactor, then the
-//              pool's startup hook;
+//   MINIT      the scheduler's classes, the scheduler, the reactor, socket
+//              listening, then the pool's startup hook;
 //   RINIT      ZEND_ASYNC_INITIALIZE;
 //   RSHUTDOWN  releases the scheduler's and the reactor's request state;
 //   MSHUTDOWN  the pool's shutdown hook, then forgets the scheduler's
@@ -58,6 +59,7 @@ zend_result AdapterStartup(INIT_FUNC_ARGS) {
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
   RegisterIo();
+  RegisterSocketListening();
   return zend_async_conformance_pool_startup(type, module_number);
 }
 

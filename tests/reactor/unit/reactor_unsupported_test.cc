@@ -1,6 +1,6 @@
 // The groups the reference does not implement: every reactor slot of such
-// a group throws its exact Error; the thread-pool and socket-listening
-// groups are not registered at all. Upstream implements all of them, so
+// a group throws its exact Error; the thread-pool group is not registered
+// at all. Upstream implements all of them, so
 // these are the reference's own texts and choices (label unit, not in the
 // conformance runner).
 
@@ -56,12 +56,9 @@ TEST_F(ReactorUnsupportedTest, ExecThrows) {
   EXPECT_EQ(Z_TYPE(value), IS_NULL);
 }
 
-TEST_F(ReactorUnsupportedTest, ThreadPoolAndSocketListeningAreNotRegistered) {
+TEST_F(ReactorUnsupportedTest, ThreadPoolIsNotRegistered) {
   EXPECT_FALSE(zend_async_thread_pool_is_enabled());
   EXPECT_EQ(zend_async_new_thread_pool_fn, nullptr);
-
-  EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN("127.0.0.1", 0, 1), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Socket listening API is not enabled");
 }
 
 }  // namespace
