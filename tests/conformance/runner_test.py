@@ -44,8 +44,8 @@ import sys
 
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
-    "scheduler", "reactor", "DNS", "async IO", "pool", "circuit breaker",
-    "healthcheck", "pool model", "PDO pool",
+    "scheduler", "reactor", "DNS", "async IO", "socket listening", "pool",
+    "circuit breaker", "healthcheck", "pool model", "PDO pool",
 ]
 
 # The pool's FIFO behaviours: waiters are served in arrival order, whoever

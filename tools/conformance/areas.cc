@@ -19,6 +19,7 @@ constexpr std::string_view kCircuitBreaker = "circuit breaker";
 constexpr std::string_view kHealthcheck = "healthcheck";
 constexpr std::string_view kPdoPool = "PDO pool";
 constexpr std::string_view kPoolModel = "pool model";
+constexpr std::string_view kSocketListening = "socket listening";
 
 struct Entry {
   std::string_view name;  // "Suite" or "Suite.Test"
@@ -77,6 +78,7 @@ constexpr Entry kTable[] = {
     {"IoStreamFreeTest", kAsyncIo},
     {"IoStreamTest", kAsyncIo},
     {"IoUdpTest", kAsyncIo},
+    {"SocketListenTest", kSocketListening},
 
     // tests/pool: the implementation's Async\Pool.
     {"PoolAcquireReleaseTest", kPool},
@@ -147,9 +149,9 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration, kLifecycle, kEvents,  kWaker, kScheduler,
-      kReactor,      kDns,       kAsyncIo, kPool,  kCircuitBreaker,
-      kHealthcheck,  kPoolModel, kPdoPool};
+      kRegistration,   kLifecycle,   kEvents,    kWaker,           kScheduler,
+      kReactor,        kDns,         kAsyncIo,   kSocketListening, kPool,
+      kCircuitBreaker, kHealthcheck, kPoolModel, kPdoPool};
   return kNames;
 }
 
