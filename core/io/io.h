@@ -2,8 +2,15 @@
 //
 // core/io/ holds two of the ABI's register groups, php-async's
 // libuv_reactor.c sections "Async IO" and "Socket Listening API":
-//   io.{h,cc}            registration of both groups, from the extension's
-//                        MINIT
+//   io.{h,cc}            the groups' ABI entries and their registration,
+//                        from the extension's MINIT
+//   io_handle.{h,cc}     a handle (zend_async_io_t, a reactor event) and its
+//                        requests: creation, close, dispose, notification
+//   stream_io.{h,cc}     reads and writes of PIPE, TTY and TCP handles
+//   file_io.{h,cc}       FILE handles in libuv's thread pool: read, write,
+//                        flush, stat, seek, sendfile, fs_open
+//   udp_io.{h,cc}        UDP handles: bind, send, receive, membership, and
+//                        the socket options
 //   listen_event.{h,cc}  listening sockets: socket_listen, socket_listen_fd
 //
 // Both groups register under the reactor's module name (kReactorModuleName),
@@ -14,8 +21,9 @@
 //
 // Everything else reaches these groups only through the ABI
 // (ZEND_ASYNC_IO_*, ZEND_ASYNC_UDP_*, ZEND_ASYNC_SOCKET_LISTEN*). Handles and
-// requests are events of the request's loop (core/reactor/reactor_loop.h)
-// and are closed with it at request end.
+// listeners are events of the request's loop (core/reactor/reactor_loop.h)
+// and are closed with it at request end; requests complete on their
+// handle's event (docs/io.md).
 //
 // Threading: all functions run on the request's thread.
 

@@ -82,6 +82,7 @@ EVENT_KINDS = {
     "poll_proxy_event.cc": "poll proxy",
     "dns_event.cc": "DNS",
     "io_handle.cc": "IO",
+    "listen_event.cc": "listen",
 }
 
 IO_TYPES = {0: "pipe", 1: "file", 2: "tcp", 3: "udp", 4: "tty"}
@@ -332,6 +333,10 @@ def event_summary(event):
             timer = timer.dereference()
             detail = "%dms%s" % (int(timer["timeout"]),
                                  ", periodic" if bool(timer["is_periodic"]) else "")
+    elif kind == "listen":
+        listen = cast_to(event, "zend_async_listen_event_t")
+        if listen is not None:
+            detail = listen_detail(listen.dereference())
     return head + (": " + detail if detail else "")
 
 
@@ -592,6 +597,21 @@ def summarize_timer(value):
     return event_summary(value["base"])
 
 
+def listen_detail(listen):
+    """host:port (the address asked for; <null> for an adopted socket),
+    the backlog and the socket."""
+    host = listen["host"]
+    text = "<null>" if is_null(host) else host.string(
+        encoding="utf-8", errors="replace")
+    return "%s:%d, backlog=%d, fd=%d" % (text, int(listen["port"]),
+                                        int(listen["backlog"]),
+                                        int(listen["socket_fd"]))
+
+
+def summarize_listen(value):
+    return event_summary(value["base"])
+
+
 def summarize_string(value):
     return '"%s"' % zend_string_text(value.address)
 
@@ -614,6 +634,7 @@ STRUCT_PRINTERS = {
     "_zend_async_io_s": summarize_io,
     "_zend_async_io_req_s": io_request_summary,
     "_zend_async_udp_req_s": io_request_summary,
+    "_zend_async_listen_event_s": summarize_listen,
     "_zval_struct": describe_zval,
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,

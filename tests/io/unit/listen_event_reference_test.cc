@@ -1,6 +1,6 @@
 // Socket listening: the reference's own choices where the ABI and php-async
-// leave them open (docs/io_listen.md, "Differences"), and its trace lines.
-// Label unit, not in the conformance runner.
+// leave them open (docs/io.md, "Differences from upstream (socket listening)"),
+// and its trace lines. Label unit, not in the conformance runner.
 
 #include <arpa/inet.h>
 #include <fcntl.h>
