@@ -53,14 +53,15 @@ void Disarm(zend_async_event_t*) {}
 // owner still disposes it).
 void StopActive(IoHandle* io) {
   if (io->active == nullptr) {
-    return;
+    return;  // reading merely armed stops at its first idle wake-up
   }
-  if ((io->abi.state & ZEND_ASYNC_IO_CLOSED) == 0) {
-    if (io->abi.type == ZEND_ASYNC_IO_TYPE_UDP) {
-      uv_udp_recv_stop(&io->handle.udp);
-    } else if (ZEND_ASYNC_IO_IS_STREAM(io->abi.type)) {
-      uv_read_stop(&io->handle.stream);
-    }
+  if (io->reading) {
+    uv_read_stop(&io->handle.stream);
+    io->reading = false;
+  }
+  if ((io->abi.state & ZEND_ASYNC_IO_CLOSED) == 0 &&
+      io->abi.type == ZEND_ASYNC_IO_TYPE_UDP) {
+    uv_udp_recv_stop(&io->handle.udp);
   }
   io->active = nullptr;
 }
@@ -338,8 +339,9 @@ bool CloseHandle(zend_async_io_t* abi) {
   }
 
   if (HasUvHandle(abi->type)) {
-    if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
+    if (io->reading) {
       uv_read_stop(&io->handle.stream);
+      io->reading = false;
     }
     reactor::CloseHandleEarly(&io->core);
   } else if (io->fd >= 0 && (abi->state & ZEND_ASYNC_IO_OWNS_FD) != 0) {

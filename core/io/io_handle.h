@@ -68,6 +68,11 @@ struct IoHandle {
   // The read (stream) or receive (UDP) in flight: the request libuv's
   // callbacks deliver into. Not owned: its submitter disposes it.
   void* active;
+  // A stream: uv_read_start is armed. It stays armed after a one-shot read
+  // completes, so that the next read costs no re-arming; libuv reads
+  // nothing while no read is in flight (the chunk allocator offers no
+  // buffer), and the first such wake-up disarms it (stream_io.h).
+  bool reading;
   // FILE writes run one at a time (write(2) at the kernel's offset); the
   // others wait in this FIFO, dispatched by each completion.
   IoRequest* write_queue_head;

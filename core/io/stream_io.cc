@@ -14,6 +14,11 @@ IoHandle* FromUvHandle(uv_handle_t* handle) {
 
 void AllocChunk(uv_handle_t* handle, size_t suggested, uv_buf_t* out) {
   IoHandle* io = FromUvHandle(handle);
+  if (io->active == nullptr) {
+    out->base = nullptr;  // nobody to deliver to: read nothing
+    out->len = 0;
+    return;
+  }
   if (io->abi.alloc_cb != nullptr) {
     zend_async_buf_t chunk = {nullptr, 0};
     io->abi.alloc_cb(&io->abi, suggested, &chunk);
@@ -31,20 +36,30 @@ void AllocChunk(uv_handle_t* handle, size_t suggested, uv_buf_t* out) {
   out->len = IoRequest::FromAbi(req)->max_size;
 }
 
+// Reading stays armed between one-shot reads: bytes that come while no
+// read is in flight are left in the kernel (no buffer is offered, libuv
+// answers UV_ENOBUFS without reading) and reading is disarmed until the
+// next read.
+void Disarm(IoHandle* io) {
+  uv_read_stop(&io->handle.stream);
+  io->reading = false;
+}
+
 void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   if (nread == 0) {
     return;  // EAGAIN: nothing yet
   }
   IoHandle* io = FromUvHandle(reinterpret_cast<uv_handle_t*>(stream));
   auto* abi = static_cast<zend_async_io_req_t*>(io->active);
+  if (abi == nullptr) {
+    Disarm(io);  // bytes came between reads: they wait for the next one
+    return;
+  }
   const bool multishot = ZEND_ASYNC_IO_IS_MULTISHOT(&io->abi);
   const bool terminal = nread < 0;
+  if (terminal) Disarm(io);
   if (!multishot || terminal) {
-    uv_read_stop(stream);
     io->active = nullptr;
-  }
-  if (abi == nullptr) {
-    return;
   }
   IoRequest* req = IoRequest::FromAbi(abi);
   if (nread > 0) {
@@ -123,15 +138,17 @@ zend_async_io_req_t* StreamRead(IoHandle* io, IoRequest* req) {
     DisposeRequest(&req->abi);
     return nullptr;
   }
-  io->active = &req->abi;
-  const int error = uv_read_start(&io->handle.stream, AllocChunk, OnRead);
-  if (error < 0) {
-    io->active = nullptr;
-    zend_throw_error(nullptr, "Failed to start pipe read: %s",
-                     uv_strerror(error));
-    DisposeRequest(&req->abi);
-    return nullptr;
+  if (!io->reading) {
+    const int error = uv_read_start(&io->handle.stream, AllocChunk, OnRead);
+    if (error < 0) {
+      zend_throw_error(nullptr, "Failed to start pipe read: %s",
+                       uv_strerror(error));
+      DisposeRequest(&req->abi);
+      return nullptr;
+    }
+    io->reading = true;
   }
+  io->active = &req->abi;
   return &req->abi;
 }
 

@@ -9,9 +9,12 @@
 // end of stream with 0 and sets ZEND_ASYNC_IO_EOF (a later read completes
 // at once with 0); an error with -1 and Async\InputOutputException "Pipe
 // read error: <libuv message>". One-shot (default): the first completion
-// stops reading. ZEND_ASYNC_IO_F_MULTISHOT: every chunk is notified with
+// ends the read. ZEND_ASYNC_IO_F_MULTISHOT: every chunk is notified with
 // `completed` false and reading goes on until EOF, an error, stop() or
-// close().
+// close(). Nothing is read while no read is in flight: after a one-shot
+// read libuv's reading stays armed (the next read then costs no epoll
+// change), offers no buffer, and the first wake-up with nobody to deliver
+// to disarms it; the bytes, an EOF or an error wait for the next read.
 //
 // Write. The bytes are queued on the stream (libuv writes what it can at
 // once); the completion sets `transferred` to the bytes submitted or -1

@@ -164,6 +164,44 @@ TEST_F(IoStreamTest,
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
+// Nothing is read while no read is in flight: bytes and the end of the
+// stream that come between two reads wait for the next one, whatever the
+// loop did meanwhile.
+TEST_F(IoStreamTest, BytesAndEndOfStreamBetweenReadsWaitForTheNextRead) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_async_io_req_t* first = ZEND_ASYNC_IO_READ(io, nullptr, 16);
+  ASSERT_NE(first, nullptr);
+  WriteAll(pair.b(), "one");
+  EXPECT_TRUE(Drive(io, [&] { return first->completed; }));
+  first->dispose(first);
+
+  WriteAll(pair.b(), "two");
+  pair.CloseB();
+  EXPECT_TRUE(io->event.start(&io->event));
+  RunUntil([] { return false; }, 5);  // the loop runs; nobody reads
+  io->event.stop(&io->event);
+  EXPECT_EQ(log.size(), 1u);
+  EXPECT_EQ(io->state & ZEND_ASYNC_IO_EOF, 0u);
+
+  zend_async_io_req_t* second = ZEND_ASYNC_IO_READ(io, nullptr, 16);
+  ASSERT_NE(second, nullptr);
+  EXPECT_TRUE(Drive(io, [&] { return second->completed; }));
+  EXPECT_EQ(std::string(second->buf, second->transferred), "two");
+  second->dispose(second);
+  zend_async_io_req_t* last = ZEND_ASYNC_IO_READ(io, nullptr, 16);
+  ASSERT_NE(last, nullptr);
+  EXPECT_TRUE(Drive(io, [&] { return last->completed; }));
+  EXPECT_EQ(last->transferred, 0);
+  EXPECT_NE(io->state & ZEND_ASYNC_IO_EOF, 0u);
+  last->dispose(last);
+  EXPECT_EQ(log.size(), 3u);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
 TEST_F(IoStreamTest, ASecondReadWhileOneIsInFlightIsRefusedAndTheFirstGoesOn) {
   StreamPair pair;
   zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_READABLE);
@@ -797,6 +835,34 @@ struct LoopbackTcp {
     if (server >= 0) close(server);
   }
 };
+
+// A peer that resets the connection (SO_LINGER 0, then close): the read
+// in flight completes with -1 and the libuv error.
+TEST_F(IoStreamTest, AReadOfAResetConnectionCompletesWithAPipeReadError) {
+  LoopbackTcp tcp;
+  zend_async_io_t* io = ZEND_ASYNC_IO_CREATE(tcp.client, ZEND_ASYNC_IO_TYPE_TCP,
+                                             ZEND_ASYNC_IO_READABLE);
+  ASSERT_NE(io, nullptr);
+  tcp.client = -1;
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 8);
+  ASSERT_NE(req, nullptr);
+  const struct linger reset = {1, 0};
+  ASSERT_EQ(
+      setsockopt(tcp.server, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset)), 0);
+  close(tcp.server);
+  tcp.server = -1;
+  EXPECT_TRUE(Drive(io, [&] { return req->completed; }));
+  EXPECT_EQ(req->transferred, -1);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].exception,
+            "Async\\InputOutputException: Pipe read error: connection reset "
+            "by peer");
+  EXPECT_EQ(io->state & ZEND_ASYNC_IO_EOF, 0u);
+  req->dispose(req);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
 
 TEST_F(IoStreamTest, ATcpHandleEchoesOverLoopbackAndTakesSocketOptions) {
   LoopbackTcp tcp;

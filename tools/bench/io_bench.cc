@@ -35,6 +35,8 @@ extern "C" {
 namespace {
 
 constexpr size_t kMessageSize = 64;
+// What each side reads into: PHP's stream chunk (8 KiB).
+constexpr size_t kReadBuffer = 8192;
 const char kMessage[kMessageSize] =
     "ping: sixty-four bytes of echo, there and back again, each time";
 
@@ -53,14 +55,14 @@ zend_async_io_t* server = nullptr;
 bool client_done = false;
 
 void ClientCoroutine() {
-  char buf[kMessageSize];
+  char buf[kReadBuffer];
   for (auto _ : *measured) {
     zend_async_io_req_t* sent =
         ZEND_ASYNC_IO_WRITE(client, kMessage, kMessageSize);
     size_t got = 0;
     while (got < kMessageSize) {
       zend_async_io_req_t* read =
-          ZEND_ASYNC_IO_READ(client, buf + got, kMessageSize - got);
+          ZEND_ASYNC_IO_READ(client, buf + got, sizeof(buf) - got);
       if (!Await(client, read)) break;
       got += static_cast<size_t>(read->transferred);
       read->dispose(read);
@@ -73,7 +75,7 @@ void ClientCoroutine() {
 }
 
 void ServerCoroutine() {
-  char buf[kMessageSize];
+  char buf[kReadBuffer];
   for (;;) {
     zend_async_io_req_t* read = ZEND_ASYNC_IO_READ(server, buf, sizeof(buf));
     if (read == nullptr || !Await(server, read) || read->transferred <= 0) {
@@ -120,15 +122,16 @@ struct RawEcho {
   uv_loop_t loop;
   uv_pipe_t client;
   uv_pipe_t server;
-  char client_buf[kMessageSize];
-  char server_buf[kMessageSize];
+  char client_buf[kReadBuffer];
+  char server_buf[kReadBuffer];
   size_t got = 0;
 };
 
 void AllocClient(uv_handle_t* handle, size_t, uv_buf_t* out) {
   auto* echo = static_cast<RawEcho*>(handle->data);
-  *out = uv_buf_init(echo->client_buf + echo->got,
-                     static_cast<unsigned>(kMessageSize - echo->got));
+  *out =
+      uv_buf_init(echo->client_buf + echo->got,
+                  static_cast<unsigned>(sizeof(echo->client_buf) - echo->got));
 }
 
 void AllocServer(uv_handle_t* handle, size_t, uv_buf_t* out) {
@@ -143,7 +146,7 @@ void OnClientRead(uv_stream_t* stream, ssize_t n, const uv_buf_t*) {
 
 struct EchoWrite {
   uv_write_t req;
-  char data[kMessageSize];
+  char data[kReadBuffer];
 };
 
 void OnEchoWritten(uv_write_t* req, int) {
