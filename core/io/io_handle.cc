@@ -66,17 +66,22 @@ void StopActive(IoHandle* io) {
   io->active = nullptr;
 }
 
+// Tells the owner once that the handle goes (on_detach).
+void Detach(IoHandle* io) {
+  if (io->abi.on_detach != nullptr) {
+    auto on_detach = io->abi.on_detach;
+    io->abi.on_detach = nullptr;
+    on_detach(&io->abi, io->abi.on_detach_arg);
+  }
+}
+
 // What the last reference leaves: the owner is told (on_detach), the
 // descriptor closed, the request still attached and the queued file
 // writes disposed. Runs from dispose() and from the request's end
 // (reactor::ShutdownAllEvents); idempotent.
 void Teardown(zend_async_event_t* event) {
   IoHandle* io = IoHandle::FromAbi(event);
-  if (io->abi.on_detach != nullptr) {
-    auto on_detach = io->abi.on_detach;
-    io->abi.on_detach = nullptr;
-    on_detach(&io->abi, io->abi.on_detach_arg);
-  }
+  Detach(io);
   CloseHandle(&io->abi);
   if (io->active != nullptr) {
     void* active = io->active;
@@ -125,11 +130,7 @@ bool DisposeIo(zend_async_event_t* event) {
   if (io->core.destroyed) {
     return true;
   }
-  if (io->abi.on_detach != nullptr) {
-    auto on_detach = io->abi.on_detach;
-    io->abi.on_detach = nullptr;
-    on_detach(&io->abi, io->abi.on_detach_arg);
-  }
+  Detach(io);
   // close() wakes the listeners, and the notification holds and drops a
   // reference of its own: a guard reference keeps that release from
   // disposing the handle under this call. A listener that took a reference
