@@ -6,8 +6,10 @@
 #include "core/reactor/reactor.h"
 
 #include "core/reactor/dns_event.h"
+#include "core/reactor/exec_event.h"
 #include "core/reactor/poll_event.h"
 #include "core/reactor/poll_proxy_event.h"
+#include "core/reactor/process_event.h"
 #include "core/reactor/reactor_loop.h"
 #include "core/reactor/reactor_unsupported.h"
 #include "core/reactor/signal_event.h"
@@ -75,16 +77,16 @@ constexpr ReactorTable kReactor = {
     .new_timer_event = reactor::NewTimerEvent,
     .timer_rearm = reactor::TimerRearm,
     .new_signal_event = reactor::NewSignalEvent,
+    .new_process_event = reactor::NewProcessEvent,
     // Not implemented by the reference: each throws Error "... not
     // supported by zend-async-ref" (reactor_unsupported.h).
-    .new_process_event = reactor::NewProcessEventUnsupported,
     .new_thread_event = reactor::NewThreadEventUnsupported,
     .new_filesystem_event = reactor::NewFilesystemEventUnsupported,
     .getnameinfo = reactor::GetNameInfo,
     .getaddrinfo = reactor::GetAddrInfo,
     .freeaddrinfo = reactor::FreeAddrInfo,
-    .new_exec_event = reactor::NewExecEventUnsupported,
-    .exec = reactor::ExecUnsupported,
+    .new_exec_event = reactor::NewExecEvent,
+    .exec = reactor::Exec,
     .new_trigger_event = reactor::NewTriggerEvent,
     .available_parallelism = AvailableParallelism,
     .now = Now,

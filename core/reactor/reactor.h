@@ -8,8 +8,10 @@
 //   reactor_event.{h,cc}      what every event shares: one emalloc'd block,
 //                             start/stop bookkeeping, closing the handle
 //   timer_event, poll_event, poll_proxy_event, signal_event, trigger_event,
-//   dns_event                 one file per event type of the ABI (DNS:
-//                             getaddrinfo and getnameinfo lookups)
+//   dns_event, process_event, one file per event type of the ABI (DNS:
+//   exec_event                getaddrinfo and getnameinfo lookups; a child
+//                             process's exit; a shell command with its
+//                             output, and exec())
 //   reactor_unsupported.{h,cc} the entries of groups not implemented (they
 //                             throw Error "... is not supported ...")
 //

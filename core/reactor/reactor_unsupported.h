@@ -1,15 +1,12 @@
 // zend-async-ref core: the reactor entries the reference does not implement.
 //
-// The reactor registration has 22 function slots; these fill the 5 for
+// The reactor registration has 22 function slots; these fill the 2 for
 // groups the reference leaves out, so that a caller gets an Error instead
 // of a NULL call. Each throws Error "<what> is not supported by
 // zend-async-ref" and returns what its type uses for failure:
 //
-//   new_process_event     "Process events are not supported ..."     NULL
 //   new_thread_event      "Thread events are not supported ..."      NULL
 //   new_filesystem_event  "Filesystem events are not supported ..."  NULL
-//   new_exec_event        "Exec is not supported ..."                NULL
-//   exec                  "Exec is not supported ..."                -1
 //
 // The thread pool group, registered through its own register function, is
 // not registered at all, so the ABI's defaults stand for it (NULL
@@ -28,21 +25,12 @@ extern "C" {
 
 namespace zar::core::reactor {
 
-zend_async_process_event_t* NewProcessEventUnsupported(
-    zend_process_t process_handle, size_t extra_size);
 zend_async_thread_event_t* NewThreadEventUnsupported(
     const zend_fcall_t* entry, const zend_fcall_t* bootloader,
     uint32_t thread_flags, size_t extra_size);
 zend_async_filesystem_event_t* NewFilesystemEventUnsupported(zend_string* path,
                                                              unsigned int flags,
                                                              size_t extra_size);
-zend_async_exec_event_t* NewExecEventUnsupported(
-    zend_async_exec_mode exec_mode, const char* cmd, zval* return_buffer,
-    zval* return_value, zval* std_error, const char* cwd, const char* env,
-    size_t extra_size);
-int ExecUnsupported(zend_async_exec_mode exec_mode, const char* cmd,
-                    zval* return_buffer, zval* return_value, zval* std_error,
-                    const char* cwd, const char* env, zend_ulong timeout);
 
 }  // namespace zar::core::reactor
 

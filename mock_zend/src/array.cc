@@ -113,6 +113,12 @@ void add_next_index_string(zval* arg, const char* str) {
   add_next_index_zval(arg, &tmp);
 }
 
+void add_next_index_stringl(zval* arg, const char* str, size_t length) {
+  zval tmp;
+  ZVAL_STRINGL(&tmp, str, length);
+  add_next_index_zval(arg, &tmp);
+}
+
 void add_index_zval(zval* arg, zend_ulong index, zval* value) {
   zend_hash_index_update(ArrayOf(arg), index, value);
 }

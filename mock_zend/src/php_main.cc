@@ -1,6 +1,7 @@
 // zend-async-ref: mock PHP. The process and request lifecycle
 // (main/php_main.h) with the async hooks at upstream's call points, the
-// module registry (built-in and additional extensions), and php_printf.
+// module registry (built-in and additional extensions), php_printf and
+// php_output_write (php_output.h).
 //
 // Threading: one engine per process, one request at a time, all on the
 // thread that started the engine.
@@ -391,5 +392,14 @@ size_t php_printf(const char* format, ...) {
   va_end(ap);
   return written > 0 ? static_cast<size_t>(written) : 0;
 }
+
+size_t php_output_write(const char* str, size_t len) {
+  if (sapi_module.ub_write != nullptr) {
+    return sapi_module.ub_write(str, len);
+  }
+  return fwrite(str, 1, len, stdout);
+}
+
+int php_output_get_level(void) { return 0; }
 
 }  // extern "C"

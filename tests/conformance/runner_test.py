@@ -44,7 +44,8 @@ import sys
 
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
-    "scheduler", "reactor", "DNS", "async IO", "socket listening", "pool",
+    "scheduler", "reactor", "DNS", "processes", "async IO",
+    "socket listening", "pool",
     "circuit breaker", "healthcheck", "pool model", "PDO pool",
 ]
 

@@ -3,6 +3,7 @@
 // of a small scenario; with tracing off nothing reaches the sink.
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -172,6 +173,49 @@ TEST_F(TraceTest, TimerStartAndFire) {
             IndexOf("[trace] scheduler timer fire Timer#1"));
   EXPECT_LT(IndexOf("[trace] scheduler timer fire Timer#1"),
             IndexOf("[trace] scheduler resume " + a));
+}
+
+// The first traced line containing `part` ("" when none).
+std::string LineWith(const std::vector<std::string>& lines,
+                     const std::string& part) {
+  for (const std::string& line : lines) {
+    if (line.find(part) != std::string::npos) return line;
+  }
+  return "";
+}
+
+TEST_F(TraceTest, ExecSpawnAndDone) {
+  RunTraced([] {
+    ZEND_ASYNC_SCHEDULER_INIT();
+    zval value;
+    ZVAL_NULL(&value);
+    ZEND_ASYNC_EXEC(ZEND_ASYNC_EXEC_MODE_EXEC, "exit 3", nullptr, &value,
+                    nullptr, nullptr, nullptr, 0);
+    zval_ptr_dtor(&value);
+  });
+  const std::string spawn = LineWith(lines(), " exec spawn Exec#");
+  ASSERT_NE(spawn, "") << Dump();
+  // "[trace] main exec spawn Exec#<id> Exec(cmd=exit 3) pid <pid>"
+  const size_t id_at = spawn.find("Exec#");
+  const std::string token = spawn.substr(id_at, spawn.find(' ', id_at) - id_at);
+  EXPECT_EQ(spawn.substr(0, id_at), "[trace] main exec spawn ");
+  EXPECT_NE(spawn.find(token + " Exec(cmd=exit 3) pid "), std::string::npos);
+  EXPECT_LT(IndexOf(spawn), IndexOf("[trace] scheduler exec done " + token +
+                                    " -> exit_code 3, term_signal 0"));
+}
+
+TEST_F(TraceTest, ProcessExit) {
+  const pid_t child = fork();
+  if (child == 0) _exit(6);
+  siginfo_t info;
+  waitid(P_PID, child, &info, WEXITED | WNOWAIT);
+  RunTraced([child] {
+    zend_async_process_event_t* process = ZEND_ASYNC_NEW_PROCESS_EVENT(child);
+    zar::testing::WaitFor(&process->base);
+    ZEND_ASYNC_EVENT_RELEASE(&process->base);
+  });
+  const std::string exit = LineWith(lines(), " process exit Process#");
+  EXPECT_NE(exit.find(" -> exit_code 6"), std::string::npos) << Dump();
 }
 
 TEST_F(TraceTest, PoolEvents) {

@@ -13,6 +13,7 @@ constexpr std::string_view kWaker = "waker";
 constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kReactor = "reactor";
 constexpr std::string_view kDns = "DNS";
+constexpr std::string_view kProcesses = "processes";
 constexpr std::string_view kAsyncIo = "async IO";
 constexpr std::string_view kPool = "pool";
 constexpr std::string_view kCircuitBreaker = "circuit breaker";
@@ -72,6 +73,9 @@ constexpr Entry kTable[] = {
     {"TimerEventTest", kReactor},
     {"TriggerEventTest", kReactor},
     {"DnsTest", kDns},
+    {"ProcessEventTest", kProcesses},
+    {"ExecEventTest", kProcesses},
+    {"ExecTest", kProcesses},
 
     // tests/io
     {"IoFileTest", kAsyncIo},
@@ -149,9 +153,10 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration,   kLifecycle,   kEvents,    kWaker,           kScheduler,
-      kReactor,        kDns,         kAsyncIo,   kSocketListening, kPool,
-      kCircuitBreaker, kHealthcheck, kPoolModel, kPdoPool};
+      kRegistration, kLifecycle,       kEvents, kWaker,
+      kScheduler,    kReactor,         kDns,    kProcesses,
+      kAsyncIo,      kSocketListening, kPool,   kCircuitBreaker,
+      kHealthcheck,  kPoolModel,       kPdoPool};
   return kNames;
 }
 

@@ -81,6 +81,8 @@ EVENT_KINDS = {
     "poll_event.cc": "poll",
     "poll_proxy_event.cc": "poll proxy",
     "dns_event.cc": "DNS",
+    "process_event.cc": "process",
+    "exec_event.cc": "exec",
     "io_handle.cc": "IO",
     "listen_event.cc": "listen",
 }
@@ -333,6 +335,16 @@ def event_summary(event):
             timer = timer.dereference()
             detail = "%dms%s" % (int(timer["timeout"]),
                                  ", periodic" if bool(timer["is_periodic"]) else "")
+    elif kind == "process":
+        process = cast_to(event, "zend_async_process_event_t")
+        if process is not None:
+            process = process.dereference()
+            detail = "pid=%d, exit_code=%d" % (int(process["process"]),
+                                              int(process["exit_code"]))
+    elif kind == "exec":
+        exec_event = cast_to(event, "zend_async_exec_event_t")
+        if exec_event is not None:
+            detail = exec_detail(exec_event.dereference())
     elif kind == "listen":
         listen = cast_to(event, "zend_async_listen_event_t")
         if listen is not None:
@@ -595,6 +607,17 @@ def summarize_pool_impl(value):
 
 def summarize_timer(value):
     return event_summary(value["base"])
+
+
+def exec_detail(exec_event):
+    """The command, then running or how it ended."""
+    cmd = exec_event["cmd"]
+    text = "<null>" if is_null(cmd) else cmd.string(
+        encoding="utf-8", errors="replace")
+    if not bool(exec_event["terminated"]):
+        return '"%s", running' % text
+    return '"%s", exit_code=%d, term_signal=%d' % (
+        text, int(exec_event["exit_code"]), int(exec_event["term_signal"]))
 
 
 def listen_detail(listen):

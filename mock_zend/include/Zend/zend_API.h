@@ -163,6 +163,7 @@ ZEND_API void add_next_index_bool(zval *arg, bool b);
 ZEND_API void add_next_index_double(zval *arg, double d);
 ZEND_API void add_next_index_str(zval *arg, zend_string *str);
 ZEND_API void add_next_index_string(zval *arg, const char *str);
+ZEND_API void add_next_index_stringl(zval *arg, const char *str, size_t length);
 ZEND_API void add_next_index_zval(zval *arg, zval *value);
 ZEND_API void add_index_long(zval *arg, zend_ulong index, zend_long n);
 ZEND_API void add_index_str(zval *arg, zend_ulong index, zend_string *str);

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 
+#include "php_output.h"
 #include "zend_API.h"
 #include "zend_closures.h"
 #include "zend_enum.h"
@@ -42,6 +43,10 @@ PHPAPI ZEND_COLD void php_error_docref(const char *docref, int type,
     ZEND_ATTRIBUTE_FORMAT(printf, 3, 4);
 PHPAPI size_t php_printf(const char *format, ...)
     ZEND_ATTRIBUTE_FORMAT(printf, 1, 2);
+
+/* PHP's output macros (php_output.h). */
+#define PHPWRITE(str, str_len) php_output_write((str), (str_len))
+#define PUTS(str) php_output_write((str), strlen(str))
 
 /* PHP's php_error is zend_error. */
 #define php_error zend_error

@@ -17,12 +17,6 @@ namespace {
 
 class ReactorUnsupportedTest : public ReactorTest {};
 
-TEST_F(ReactorUnsupportedTest, ProcessEventsThrow) {
-  EXPECT_EQ(ZEND_ASYNC_NEW_PROCESS_EVENT(1), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Process events are not supported by zend-async-ref");
-}
-
 TEST_F(ReactorUnsupportedTest, ThreadEventsThrow) {
   EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr), nullptr);
   EXPECT_EQ(TakeExceptionText(),
@@ -35,25 +29,6 @@ TEST_F(ReactorUnsupportedTest, FilesystemEventsThrow) {
   EXPECT_EQ(TakeExceptionText(),
             "Error: Filesystem events are not supported by zend-async-ref");
   zend_string_release(path);
-}
-
-TEST_F(ReactorUnsupportedTest, ExecThrows) {
-  constexpr char kExec[] = "Error: Exec is not supported by zend-async-ref";
-  zval buffer, value;
-  ZVAL_NULL(&buffer);
-  ZVAL_NULL(&value);
-
-  EXPECT_EQ(
-      ZEND_ASYNC_NEW_EXEC_EVENT(ZEND_ASYNC_EXEC_MODE_EXEC, "true", &buffer,
-                                &value, nullptr, nullptr, nullptr),
-      nullptr);
-  EXPECT_EQ(TakeExceptionText(), kExec);
-
-  EXPECT_EQ(ZEND_ASYNC_EXEC(ZEND_ASYNC_EXEC_MODE_EXEC, "true", &buffer, &value,
-                            nullptr, nullptr, nullptr, 0),
-            -1);
-  EXPECT_EQ(TakeExceptionText(), kExec);
-  EXPECT_EQ(Z_TYPE(value), IS_NULL);
 }
 
 TEST_F(ReactorUnsupportedTest, ThreadPoolIsNotRegistered) {
