@@ -7,6 +7,7 @@
 
 #include "core/reactor/dns_event.h"
 #include "core/reactor/exec_event.h"
+#include "core/reactor/filesystem_event.h"
 #include "core/reactor/poll_event.h"
 #include "core/reactor/poll_proxy_event.h"
 #include "core/reactor/process_event.h"
@@ -78,10 +79,10 @@ constexpr ReactorTable kReactor = {
     .timer_rearm = reactor::TimerRearm,
     .new_signal_event = reactor::NewSignalEvent,
     .new_process_event = reactor::NewProcessEvent,
-    // Not implemented by the reference: each throws Error "... not
-    // supported by zend-async-ref" (reactor_unsupported.h).
+    // Not implemented by the reference: throws Error "... not supported by
+    // zend-async-ref" (reactor_unsupported.h).
     .new_thread_event = reactor::NewThreadEventUnsupported,
-    .new_filesystem_event = reactor::NewFilesystemEventUnsupported,
+    .new_filesystem_event = reactor::NewFilesystemEvent,
     .getnameinfo = reactor::GetNameInfo,
     .getaddrinfo = reactor::GetAddrInfo,
     .freeaddrinfo = reactor::FreeAddrInfo,

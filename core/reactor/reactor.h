@@ -12,6 +12,7 @@
 //   exec_event                getaddrinfo and getnameinfo lookups; a child
 //                             process's exit; a shell command with its
 //                             output, and exec())
+//   filesystem_event          filesystem watches (uv_fs_event_t)
 //   reactor_unsupported.{h,cc} the entries of groups not implemented (they
 //                             throw Error "... is not supported ...")
 //

@@ -8,8 +8,6 @@ namespace zar::core::reactor {
 namespace {
 
 constexpr char kThread[] = "Thread events are not supported by zend-async-ref";
-constexpr char kFilesystem[] =
-    "Filesystem events are not supported by zend-async-ref";
 
 void ThrowUnsupported(const char* message) {
   zend_throw_error(nullptr, "%s", message);
@@ -21,13 +19,6 @@ zend_async_thread_event_t* NewThreadEventUnsupported(const zend_fcall_t*,
                                                      const zend_fcall_t*,
                                                      uint32_t, size_t) {
   ThrowUnsupported(kThread);
-  return nullptr;
-}
-
-zend_async_filesystem_event_t* NewFilesystemEventUnsupported(zend_string*,
-                                                             unsigned int,
-                                                             size_t) {
-  ThrowUnsupported(kFilesystem);
   return nullptr;
 }
 

@@ -1,12 +1,11 @@
 // zend-async-ref core: the reactor entries the reference does not implement.
 //
-// The reactor registration has 22 function slots; these fill the 2 for
-// groups the reference leaves out, so that a caller gets an Error instead
-// of a NULL call. Each throws Error "<what> is not supported by
+// The reactor registration has 22 function slots; this fills the one of the
+// group the reference leaves out (threads), so that a caller gets an Error
+// instead of a NULL call. It throws Error "<what> is not supported by
 // zend-async-ref" and returns what its type uses for failure:
 //
 //   new_thread_event      "Thread events are not supported ..."      NULL
-//   new_filesystem_event  "Filesystem events are not supported ..."  NULL
 //
 // The thread pool group, registered through its own register function, is
 // not registered at all, so the ABI's defaults stand for it (NULL
@@ -28,9 +27,6 @@ namespace zar::core::reactor {
 zend_async_thread_event_t* NewThreadEventUnsupported(
     const zend_fcall_t* entry, const zend_fcall_t* bootloader,
     uint32_t thread_flags, size_t extra_size);
-zend_async_filesystem_event_t* NewFilesystemEventUnsupported(zend_string* path,
-                                                             unsigned int flags,
-                                                             size_t extra_size);
 
 }  // namespace zar::core::reactor
 

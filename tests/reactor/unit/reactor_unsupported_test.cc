@@ -23,14 +23,6 @@ TEST_F(ReactorUnsupportedTest, ThreadEventsThrow) {
             "Error: Thread events are not supported by zend-async-ref");
 }
 
-TEST_F(ReactorUnsupportedTest, FilesystemEventsThrow) {
-  zend_string* path = zend_string_init(ZEND_STRL("/tmp"), 0);
-  EXPECT_EQ(ZEND_ASYNC_NEW_FILESYSTEM_EVENT(path, 0), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Filesystem events are not supported by zend-async-ref");
-  zend_string_release(path);
-}
-
 TEST_F(ReactorUnsupportedTest, ThreadPoolIsNotRegistered) {
   EXPECT_FALSE(zend_async_thread_pool_is_enabled());
   EXPECT_EQ(zend_async_new_thread_pool_fn, nullptr);
