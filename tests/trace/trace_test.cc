@@ -2,6 +2,7 @@
 // appears, with the right coroutine and object ids, in the captured trace
 // of a small scenario; with tracing off nothing reaches the sink.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -216,6 +218,34 @@ TEST_F(TraceTest, ProcessExit) {
   });
   const std::string exit = LineWith(lines(), " process exit Process#");
   EXPECT_NE(exit.find(" -> exit_code 6"), std::string::npos) << Dump();
+}
+
+TEST_F(TraceTest, FilesystemWatchStartChangeStop) {
+  char dir[] = "/tmp/zar-trace-fs-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/a.txt";
+  RunTraced([&] {
+    zend_string* path = zend_string_init(dir, strlen(dir), 0);
+    zend_async_filesystem_event_t* watch =
+        ZEND_ASYNC_NEW_FILESYSTEM_EVENT(path, 0);
+    zend_string_release(path);
+    watch->base.start(&watch->base);
+    close(open(file.c_str(), O_CREAT | O_WRONLY, 0644));
+    zar::testing::WaitFor(&watch->base);
+    watch->base.stop(&watch->base);
+    ZEND_ASYNC_EVENT_RELEASE(&watch->base);
+  });
+  unlink(file.c_str());
+  rmdir(dir);
+  const size_t start = IndexOf(
+      "[trace] main fs watch start Filesystem#1 "
+      "FilesystemWatch(path=" +
+      std::string(dir) + ")");
+  const size_t change =
+      IndexOf("[trace] scheduler fs change Filesystem#1 rename a.txt");
+  const size_t stop = IndexOf("[trace] main fs watch stop Filesystem#1");
+  EXPECT_LT(start, change);
+  EXPECT_LT(change, stop);
 }
 
 TEST_F(TraceTest, PoolEvents) {

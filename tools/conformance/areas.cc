@@ -14,6 +14,7 @@ constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kReactor = "reactor";
 constexpr std::string_view kDns = "DNS";
 constexpr std::string_view kProcesses = "processes";
+constexpr std::string_view kFilesystemEvents = "filesystem events";
 constexpr std::string_view kAsyncIo = "async IO";
 constexpr std::string_view kPool = "pool";
 constexpr std::string_view kCircuitBreaker = "circuit breaker";
@@ -76,6 +77,7 @@ constexpr Entry kTable[] = {
     {"ProcessEventTest", kProcesses},
     {"ExecEventTest", kProcesses},
     {"ExecTest", kProcesses},
+    {"FilesystemEventTest", kFilesystemEvents},
 
     // tests/io
     {"IoFileTest", kAsyncIo},
@@ -152,11 +154,22 @@ std::string Normalized(std::string_view name) {
 }  // namespace
 
 const std::vector<std::string_view>& AreaNames() {
-  static const std::vector<std::string_view> kNames = {
-      kRegistration, kLifecycle,       kEvents, kWaker,
-      kScheduler,    kReactor,         kDns,    kProcesses,
-      kAsyncIo,      kSocketListening, kPool,   kCircuitBreaker,
-      kHealthcheck,  kPoolModel,       kPdoPool};
+  static const std::vector<std::string_view> kNames = {kRegistration,
+                                                       kLifecycle,
+                                                       kEvents,
+                                                       kWaker,
+                                                       kScheduler,
+                                                       kReactor,
+                                                       kDns,
+                                                       kProcesses,
+                                                       kFilesystemEvents,
+                                                       kAsyncIo,
+                                                       kSocketListening,
+                                                       kPool,
+                                                       kCircuitBreaker,
+                                                       kHealthcheck,
+                                                       kPoolModel,
+                                                       kPdoPool};
   return kNames;
 }
 

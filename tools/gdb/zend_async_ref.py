@@ -83,6 +83,7 @@ EVENT_KINDS = {
     "dns_event.cc": "DNS",
     "process_event.cc": "process",
     "exec_event.cc": "exec",
+    "filesystem_event.cc": "filesystem",
     "io_handle.cc": "IO",
     "listen_event.cc": "listen",
 }
@@ -349,6 +350,10 @@ def event_summary(event):
         listen = cast_to(event, "zend_async_listen_event_t")
         if listen is not None:
             detail = listen_detail(listen.dereference())
+    elif kind == "filesystem":
+        watch = cast_to(event, "zend_async_filesystem_event_t")
+        if watch is not None:
+            detail = filesystem_detail(watch.dereference())
     return head + (": " + detail if detail else "")
 
 
@@ -631,7 +636,27 @@ def listen_detail(listen):
                                         int(listen["socket_fd"]))
 
 
+def filesystem_detail(watch):
+    """The watched path (recursive or not) and the last change notified."""
+    path = zend_string_text(watch["path"])
+    text = path if path is not None else "<null>"
+    if int(watch["flags"]) & 1:  # ZEND_ASYNC_FS_EVENT_RECURSIVE
+        text += ", recursive"
+    events = int(watch["triggered_events"])
+    if events:
+        kinds = [name for bit, name in ((1, "rename"), (2, "change"))
+                 if events & bit]
+        name = zend_string_text(watch["triggered_filename"])
+        text += ", last=%s %s" % ("|".join(kinds),
+                                  name if name is not None else "<null>")
+    return text
+
+
 def summarize_listen(value):
+    return event_summary(value["base"])
+
+
+def summarize_filesystem(value):
     return event_summary(value["base"])
 
 
@@ -658,6 +683,7 @@ STRUCT_PRINTERS = {
     "_zend_async_io_req_s": io_request_summary,
     "_zend_async_udp_req_s": io_request_summary,
     "_zend_async_listen_event_s": summarize_listen,
+    "_zend_async_filesystem_event_s": summarize_filesystem,
     "_zval_struct": describe_zval,
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,
