@@ -306,6 +306,31 @@ TEST_F(FilesystemEventTest, ReleaseFromTheCallbackEndsDelivery) {
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
 }
 
+// A recursive watch's directory watches are closed with the event: the
+// request's end frees every watch left alive, started or not, with their
+// last filename, whoever still holds a reference.
+TEST_F(FilesystemEventTest, RequestEndFreesLiveWatchesAndTheirTrees) {
+  MakeDir(Path("sub"));
+  MakeDir(Path("sub/deep"));
+  zend_async_filesystem_event_t* tree =
+      StartWatch(dir_, ZEND_ASYNC_FS_EVENT_RECURSIVE);
+  zend_async_filesystem_event_t* flat = StartWatch(dir_);
+  zend_async_filesystem_event_t* idle =
+      Watch(dir_, ZEND_ASYNC_FS_EVENT_RECURSIVE);
+  ZEND_ASYNC_EVENT_ADD_REF(&tree->base);
+  Touch(Path("sub/a.txt"));
+  Touch(Path("b.txt"));  // seen by both
+  ASSERT_TRUE(RunUntil([&] { return log_.size() == 3; }));
+  ASSERT_NE(tree->triggered_filename, nullptr);
+  ASSERT_NE(flat->triggered_filename, nullptr);
+  (void)idle;
+
+  const php_mock_request_report report = ShutdownRequest();
+
+  EXPECT_EQ(report.leaked_blocks, 0u);
+  EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
+}
+
 // ---- Errors and info --------------------------------------------------------
 
 // Upstream fs_watcher_invalid_path.phpt: a path that does not exist.
