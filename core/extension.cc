@@ -31,6 +31,7 @@
 #include "core/scheduler/registration.h"
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/stack_overflow.h"
+#include "core/thread_pool/thread_pool.h"
 #include "core/version.h"
 
 extern "C" {
@@ -61,6 +62,7 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   // the first stays).
   RegisterIo();
   RegisterSocketListening();
+  RegisterThreadPool();
   RegisterPool();
   InstallStackOverflowReport();
   return SUCCESS;

@@ -7,10 +7,6 @@
 //
 //   new_thread_event      "Thread events are not supported ..."      NULL
 //
-// The thread pool group, registered through its own register function, is
-// not registered at all, so the ABI's defaults stand for it (NULL
-// pointers).
-//
 // Threading: the request's thread.
 
 #ifndef ZAR_CORE_REACTOR_REACTOR_UNSUPPORTED_H_

@@ -25,6 +25,7 @@
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/registration.h"
 #include "core/scheduler/scheduler.h"
+#include "core/thread_pool/thread_pool.h"
 #include "core/version.h"
 
 extern "C" {
@@ -60,6 +61,7 @@ zend_result AdapterStartup(INIT_FUNC_ARGS) {
   if (!RegisterReactor()) return FAILURE;
   RegisterIo();
   RegisterSocketListening();
+  RegisterThreadPool();
   return zend_async_conformance_pool_startup(type, module_number);
 }
 

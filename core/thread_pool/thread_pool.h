@@ -1,0 +1,27 @@
+// zend-async-ref core: the thread pool group, seen from the rest of core/.
+//
+// core/thread_pool/ holds the ABI's zend_async_thread_pool_register group
+// (php-async's libuv_reactor.c "Thread Pool API", thread_pool.c and the
+// transfer half of thread.c):
+//   thread_pool.{h,cc}    the group's 11 entries and their registration,
+//                         from the extension's MINIT
+//   task.{h,cc}           tasks (zend_async_task_t): a C function run on one
+//                         of libuv's worker threads, completed as an event
+//                         on the request's thread
+//   zval_transfer.{h,cc}  the deep copy of zvals between threads
+//
+// Threading: the entries run on the request's thread; a task's run function
+// runs on a worker thread (see task.h).
+
+#ifndef ZAR_CORE_THREAD_POOL_THREAD_POOL_H_
+#define ZAR_CORE_THREAD_POOL_THREAD_POOL_H_
+
+namespace zar::core {
+
+// Registers zend_async_thread_pool_register's 11 functions under the
+// reactor's module name (as php-async registers it with its reactor).
+void RegisterThreadPool();
+
+}  // namespace zar::core
+
+#endif  // ZAR_CORE_THREAD_POOL_THREAD_POOL_H_
