@@ -22,6 +22,7 @@ constexpr std::string_view kHealthcheck = "healthcheck";
 constexpr std::string_view kPdoPool = "PDO pool";
 constexpr std::string_view kPoolModel = "pool model";
 constexpr std::string_view kSocketListening = "socket listening";
+constexpr std::string_view kThreadPool = "thread pool";
 
 struct Entry {
   std::string_view name;  // "Suite" or "Suite.Test"
@@ -85,6 +86,9 @@ constexpr Entry kTable[] = {
     {"IoStreamTest", kAsyncIo},
     {"IoUdpTest", kAsyncIo},
     {"SocketListenTest", kSocketListening},
+
+    // tests/thread_pool
+    {"TaskTest", kThreadPool},
 
     // tests/pool: the implementation's Async\Pool.
     {"PoolAcquireReleaseTest", kPool},
@@ -154,22 +158,13 @@ std::string Normalized(std::string_view name) {
 }  // namespace
 
 const std::vector<std::string_view>& AreaNames() {
-  static const std::vector<std::string_view> kNames = {kRegistration,
-                                                       kLifecycle,
-                                                       kEvents,
-                                                       kWaker,
-                                                       kScheduler,
-                                                       kReactor,
-                                                       kDns,
-                                                       kProcesses,
-                                                       kFilesystemEvents,
-                                                       kAsyncIo,
-                                                       kSocketListening,
-                                                       kPool,
-                                                       kCircuitBreaker,
-                                                       kHealthcheck,
-                                                       kPoolModel,
-                                                       kPdoPool};
+  static const std::vector<std::string_view> kNames = {
+      kRegistration, kLifecycle,       kEvents,
+      kWaker,        kScheduler,       kReactor,
+      kDns,          kProcesses,       kFilesystemEvents,
+      kAsyncIo,      kSocketListening, kThreadPool,
+      kPool,         kCircuitBreaker,  kHealthcheck,
+      kPoolModel,    kPdoPool};
   return kNames;
 }
 

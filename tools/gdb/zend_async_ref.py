@@ -83,6 +83,7 @@ EVENT_KINDS = {
     "dns_event.cc": "DNS",
     "process_event.cc": "process",
     "exec_event.cc": "exec",
+    "task.cc": "task",
     "filesystem_event.cc": "filesystem",
     "io_handle.cc": "IO",
     "listen_event.cc": "listen",

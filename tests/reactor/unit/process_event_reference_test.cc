@@ -19,8 +19,9 @@ TEST_F(ProcessEventReferenceTest, APidBelowOneIsAMonitoringFailureAtStart) {
     EXPECT_TRUE(process->base.start(&process->base));
 
     ASSERT_EQ(log.size(), 1u);
-    EXPECT_EQ(log[0].exception, "Async\\AsyncException: Failed to monitor process " +
-                                    std::to_string(pid) + ": Invalid argument");
+    EXPECT_EQ(log[0].exception,
+              "Async\\AsyncException: Failed to monitor process " +
+                  std::to_string(pid) + ": Invalid argument");
     EXPECT_TRUE(log[0].closed);
     EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
     ZEND_ASYNC_EVENT_RELEASE(&process->base);
