@@ -4,8 +4,9 @@
 // libuv_reactor.c sections "Async IO" and "Socket Listening API":
 //   io.{h,cc}            the groups' ABI entries and their registration,
 //                        from the extension's MINIT
-//   io_handle.{h,cc}     a handle (zend_async_io_t, a reactor event) and its
-//                        requests: creation, close, dispose, notification
+//   io_handle.{h,cc}     a handle (zend_async_io_t, a reactor event):
+//                        creation, close, dispose, notification
+//   io_request.{h,cc}    its requests: allocation, failure, dispose
 //   stream_io.{h,cc}     reads and writes of PIPE, TTY and TCP handles
 //   file_io.{h,cc}       FILE handles in libuv's thread pool: read, write,
 //                        flush, stat, seek, sendfile, fs_open

@@ -1,5 +1,5 @@
-// zend-async-ref core: an async IO handle (zend_async_io_t) and its
-// requests (zend_async_io_req_t, zend_async_udp_req_t).
+// zend-async-ref core: an async IO handle (zend_async_io_t), and how its
+// requests (io_request.h) complete on it.
 //
 // A handle is a reactor event (core/reactor/reactor_event.h):
 //
@@ -47,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/io/io_request.h"
 #include "core/reactor/reactor_event.h"
 
 extern "C" {
@@ -54,8 +55,6 @@ extern "C" {
 }
 
 namespace zar::core::io {
-
-struct IoRequest;
 
 struct IoHandle {
   zend_async_io_t abi;  // ABI structure (must be first)
@@ -95,54 +94,6 @@ struct IoHandle {
     return reinterpret_cast<IoHandle*>(event);
   }
   static zend_string* Info(zend_async_event_t* event);
-};
-
-// IoRequest::flags.
-inline constexpr uint8_t kRequestInFlight = 1u << 0;  // libuv owes a callback
-inline constexpr uint8_t kRequestDisposePending = 1u << 1;  // dispose() came
-
-// A request of a non-UDP handle.
-struct IoRequest {
-  zend_async_io_req_t abi;  // ABI structure (must be first)
-  const char* op;           // "read", "write", ...: for traces
-  // The handle; NULL once the handle closed under a read or the
-  // completion was notified (the handle may be gone when the owner
-  // disposes the request).
-  IoHandle* io;
-  size_t max_size;  // read: buffer size; write: bytes submitted
-  bool buf_owned;   // abi.buf was allocated by read() (freed by dispose)
-  uint8_t flags;    // kRequest*
-  // writev, ZSTR mode: the zend_string references held, stored right after
-  // the request (released on completion or dispose).
-  uint16_t writev_nbufs;
-  IoRequest* queue_next;  // in the handle's FILE write queue
-  // sendfile: the destination, the next offset (-1: current position) and
-  // the bytes still to send; `transferred` counts what was sent.
-  IoHandle* sendfile_out;
-  zend_off_t sendfile_offset;
-  size_t sendfile_remaining;
-  union {
-    uv_write_t write;
-    uv_fs_t fs;
-  } uv;
-
-  static IoRequest* FromAbi(zend_async_io_req_t* req) {
-    return reinterpret_cast<IoRequest*>(req);
-  }
-};
-
-// A request of a UDP handle.
-struct UdpRequest {
-  zend_async_udp_req_t abi;  // ABI structure (must be first)
-  const char* op;            // "sendto" or "recvfrom": for traces
-  IoHandle* io;              // NULL once the handle closed under it
-  size_t max_size;
-  bool is_send;  // sendto (libuv owes its callback) or recvfrom
-  uv_udp_send_t send;
-
-  static UdpRequest* FromAbi(zend_async_udp_req_t* req) {
-    return reinterpret_cast<UdpRequest*>(req);
-  }
 };
 
 // ---- Handles ----------------------------------------------------------------
@@ -185,27 +136,11 @@ void TraceSubmit(IoHandle* io, const char* op, size_t bytes);
 void PinForOperation(IoHandle* io, bool counted);
 void UnpinAfterOperation(IoHandle* io, bool counted);
 
-// ---- Requests ---------------------------------------------------------------
-
-// A zeroed request (plus `trailing` bytes) for `io` with dispose set.
-IoRequest* NewRequest(IoHandle* io, const char* op, size_t trailing = 0);
-
-// A request completed at once with `result`.
-zend_async_io_req_t* CompletedRequest(IoHandle* io, const char* op,
-                                      ssize_t result);
-
-// The dispose() of IoRequest: with the operation in flight, only marks it
-// (the completion finishes the dispose); otherwise detaches it from its
-// handle, gives back what it holds (free_cb, zend_strings, an owned
-// buffer, the exception) and frees it.
-void DisposeRequest(zend_async_io_req_t* req);
-
-// The dispose() of UdpRequest (same contract).
-void DisposeUdpRequest(zend_async_udp_req_t* req);
-
-// Sets `exception` (Async\InputOutputException "<format>: <libuv
-// message>") on the request, -1 as result, and completed.
-void FailRequest(IoRequest* req, const char* what, int uv_error);
+// A request going away detaches from its handle: a read in flight
+// (`req`, an IoRequest's or UdpRequest's abi) is stopped, and a FILE
+// write is unlinked from the handle's write queue.
+void ForgetRequest(IoHandle* io, const void* req);
+void UnqueueWrite(IoHandle* io, IoRequest* req);
 
 }  // namespace zar::core::io
 

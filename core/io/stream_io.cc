@@ -27,7 +27,7 @@ void AllocChunk(uv_handle_t* handle, size_t suggested, uv_buf_t* out) {
     return;
   }
   auto* req = static_cast<zend_async_io_req_t*>(io->active);
-  if (req == nullptr || req->buf == nullptr) {
+  if (req->buf == nullptr) {
     out->base = nullptr;
     out->len = 0;
     return;
