@@ -212,6 +212,17 @@ class SocketListenTest : public ReactorTest {
     return listener;
   }
 
+  // A listener on a free port that was started once and paused (stop):
+  // its socket listens, nothing is accepted until the next start().
+  zend_async_listen_event_t* PausedListenerOnFreePort(int* port,
+                                                      Accepts* accepts) {
+    zend_async_listen_event_t* listener = ListenOnFreePort(port, accepts);
+    if (listener == nullptr) return nullptr;
+    EXPECT_TRUE(listener->base.start(&listener->base));
+    EXPECT_TRUE(listener->base.stop(&listener->base));
+    return listener;
+  }
+
   void StartMarked(zend_async_listen_event_t* listener, Accepts* accepts) {
     accepts->inside_start = true;
     EXPECT_TRUE(listener->base.start(&listener->base));
@@ -523,10 +534,9 @@ TEST_F(SocketListenTest, ListenerReleasedFromItsCallbackDeliversNoMore) {
 TEST_F(SocketListenTest, PausedListenerAcceptsNothingUntilStart) {
   Accepts accepts;
   int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener =
+      PausedListenerOnFreePort(&port, &accepts);
   ASSERT_NE(listener, nullptr);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(listener->base.stop(&listener->base));
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
 
   Sockets clients;
@@ -549,10 +559,9 @@ TEST_F(SocketListenTest, PausedListenerAcceptsNothingUntilStart) {
 TEST_F(SocketListenTest, HeldConnectionSurvivesASecondPause) {
   Accepts accepts;
   int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener =
+      PausedListenerOnFreePort(&port, &accepts);
   ASSERT_NE(listener, nullptr);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(listener->base.stop(&listener->base));
 
   Sockets clients;
   const int first = clients.Keep(ConnectTcp(port));
@@ -583,10 +592,9 @@ TEST_F(SocketListenTest, HeldConnectionSurvivesASecondPause) {
 TEST_F(SocketListenTest, DisposeWhilePausedClosesTheHeldConnection) {
   Accepts accepts;
   int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener =
+      PausedListenerOnFreePort(&port, &accepts);
   ASSERT_NE(listener, nullptr);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(listener->base.stop(&listener->base));
 
   Sockets clients;
   const int client = clients.Keep(ConnectTcp(port));
@@ -609,10 +617,9 @@ TEST_F(SocketListenTest, DisposeWhilePausedClosesTheHeldConnection) {
 TEST_F(SocketListenTest, PauseFromACallbackStopsTheDelivery) {
   Accepts accepts;
   int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener =
+      PausedListenerOnFreePort(&port, &accepts);
   ASSERT_NE(listener, nullptr);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(listener->base.stop(&listener->base));
 
   Sockets clients;
   {
@@ -639,10 +646,9 @@ TEST_F(SocketListenTest, PauseFromACallbackStopsTheDelivery) {
 TEST_F(SocketListenTest, DisposeBeforeTheDeliveryPassDeliversNothing) {
   Accepts accepts;
   int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener =
+      PausedListenerOnFreePort(&port, &accepts);
   ASSERT_NE(listener, nullptr);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(listener->base.stop(&listener->base));
 
   Sockets clients;
   const int client = clients.Keep(ConnectTcp(port));
