@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "core/fiber/stack_cache.h"
 
 #if defined(ZAR_SANITIZE)
@@ -110,19 +111,12 @@ size_t MaxMapCount() {
 }
 
 std::string StackFailureMessage(const StackFailure& failure) {
-  char text[512];
   const char* prefix = std::strcmp(failure.call, "mmap") == 0
                            ? "Fiber stack allocate failed"
                            : "Fiber stack protect failed";
-  int length =
-      std::snprintf(text, sizeof text, "%s: %s failed: %s (%d)", prefix,
-                    failure.call, std::strerror(failure.error), failure.error);
-  // snprintf returns the length it wanted: a cut message keeps what fits.
-  const auto fitted = [](int wanted) {
-    return wanted < 0 ? size_t{0}
-                      : std::min(static_cast<size_t>(wanted), sizeof text - 1);
-  };
-  std::string message(text, fitted(length));
+  std::string message =
+      absl::StrFormat("%s: %s failed: %s (%d)", prefix, failure.call,
+                      std::strerror(failure.error), failure.error);
   if (failure.error != ENOMEM) return message;
 
   // ENOMEM means either limit: the count of mappings decides which. A
@@ -131,23 +125,22 @@ std::string StackFailureMessage(const StackFailure& failure) {
   const size_t mappings = CountMappings();
   if (limit != 0 && mappings + 8 >= limit) {
     const size_t suggested = limit < 131072 ? 262144 : limit * 2;
-    length = std::snprintf(
-        text, sizeof text,
+    absl::StrAppendFormat(
+        &message,
         "; the process has reached vm.max_map_count (%zu memory mappings%s); "
         "raise it with \"sysctl -w vm.max_map_count=%zu\"",
         limit,
         stack_guard == StackGuard::kMprotect ? ", 2 per coroutine stack" : "",
         suggested);
   } else {
-    length = std::snprintf(
-        text, sizeof text,
+    absl::StrAppendFormat(
+        &message,
         "; no memory for a coroutine stack of %zu bytes (%zu memory mappings "
         "of vm.max_map_count %zu in use); lower the stack size "
         "(ZEND_ASYNC_REF_STACK_SIZE) or raise the address-space limit "
         "(RLIMIT_AS, \"ulimit -v\")",
         failure.size, mappings, limit);
   }
-  message.append(text, fitted(length));
   return message;
 }
 

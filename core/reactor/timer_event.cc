@@ -122,19 +122,10 @@ bool TimerRearm(zend_async_timer_event_t* event, zend_ulong timeout,
   const unsigned int previous = event->timeout;
   event->timeout = TimeoutMs(timeout, nanoseconds);
 
-  if (event->base.loop_ref_count == 0) {
-    // Stopped (never started, stopped, or fired): start it.
-    const int error = StartEvent(&self->core);
-    if (error != 0) {
-      event->timeout = previous;
-      zend_throw_error(nullptr, "Failed to rearm timer handle: %s",
-                       uv_strerror(error));
-      return false;
-    }
-    return true;
-  }
-  // Running: uv_timer_start on an active timer restarts it in place.
-  const int error = Arm(&event->base);
+  // Stopped (never started, stopped, or fired): start it. Running:
+  // uv_timer_start on an active timer restarts it in place.
+  const int error = event->base.loop_ref_count == 0 ? StartEvent(&self->core)
+                                                    : Arm(&event->base);
   if (error != 0) {
     event->timeout = previous;
     zend_throw_error(nullptr, "Failed to rearm timer handle: %s",

@@ -10,8 +10,6 @@
 // "Deadlock detected" (protection no longer applies), so each unwinds
 // instead of hanging.
 
-#include <vector>
-
 #include "core/scheduler/scheduler.h"
 
 namespace zar::core::internal {
@@ -25,18 +23,7 @@ void ResolveDeadlock(SchedulerState* s) {
   SetExitException(deadlock);
   OBJ_RELEASE(deadlock);
 
-  std::vector<zend_object*> coroutines;
-  coroutines.reserve(waiting);
-  zval* coroutine_zv;
-  ZEND_HASH_FOREACH_VAL(&s->coroutines, coroutine_zv) {
-    AsyncCoroutine* coroutine =
-        static_cast<AsyncCoroutine*>(Z_PTR_P(coroutine_zv));
-    GC_ADDREF(&coroutine->std);
-    coroutines.push_back(&coroutine->std);
-  }
-  ZEND_HASH_FOREACH_END();
-
-  for (zend_object* object : coroutines) {
+  for (zend_object* object : HoldRegisteredCoroutines(s)) {
     zend_coroutine_t* target = &AsyncCoroutine::FromObject(object)->coroutine;
     ZEND_COROUTINE_CLR_PROTECTED(target);
     ZEND_ASYNC_CANCEL(

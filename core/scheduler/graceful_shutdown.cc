@@ -43,16 +43,7 @@ void StartGracefulShutdown(zend_object* reason) {
 
   SchedulerState* s = State();
   if (s == nullptr) return;
-  std::vector<zend_object*> coroutines;
-  coroutines.reserve(zend_hash_num_elements(&s->coroutines));
-  zval* coroutine_zv;
-  ZEND_HASH_FOREACH_VAL(&s->coroutines, coroutine_zv) {
-    AsyncCoroutine* coroutine =
-        static_cast<AsyncCoroutine*>(Z_PTR_P(coroutine_zv));
-    GC_ADDREF(&coroutine->std);
-    coroutines.push_back(&coroutine->std);
-  }
-  ZEND_HASH_FOREACH_END();
+  const std::vector<zend_object*> coroutines = HoldRegisteredCoroutines(s);
 
   zend_mock_parked_exception parked = zend_mock_exception_park();
   zend_object* cancellation = zend_async_new_exception(

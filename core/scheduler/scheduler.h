@@ -48,6 +48,7 @@
 #define ZAR_CORE_SCHEDULER_SCHEDULER_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "core/fiber/fiber.h"
 #include "core/internal/ring_buffer.h"
@@ -220,6 +221,10 @@ void RemoveFromRunQueue(SchedulerState* state, AsyncCoroutine* coroutine);
 // Tables and pools (scheduler_state.cc).
 void RegisterCoroutine(SchedulerState* state, AsyncCoroutine* coroutine);
 void UnregisterCoroutine(SchedulerState* state, AsyncCoroutine* coroutine);
+// Every registered coroutine, each with a reference taken (GC_ADDREF), for
+// a loop that may change the table (cancelling them); the caller releases
+// each (OBJ_RELEASE).
+std::vector<zend_object*> HoldRegisteredCoroutines(SchedulerState* state);
 // An idle fiber: a pooled one, or a new one with a new stack. NULL, with
 // an Exception "Fiber stack allocate failed: …" thrown (the limit reached
 // and how to raise it, StackFailureMessage), when no stack can be mapped.

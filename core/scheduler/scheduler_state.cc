@@ -69,6 +69,19 @@ void UnregisterCoroutine(SchedulerState* s, AsyncCoroutine* coroutine) {
   }
 }
 
+std::vector<zend_object*> HoldRegisteredCoroutines(SchedulerState* s) {
+  std::vector<zend_object*> held;
+  held.reserve(zend_hash_num_elements(&s->coroutines));
+  zval* coroutine_zv;
+  ZEND_HASH_FOREACH_VAL(&s->coroutines, coroutine_zv) {
+    auto* coroutine = static_cast<AsyncCoroutine*>(Z_PTR_P(coroutine_zv));
+    GC_ADDREF(&coroutine->std);
+    held.push_back(&coroutine->std);
+  }
+  ZEND_HASH_FOREACH_END();
+  return held;
+}
+
 Fiber* TakeFiber(SchedulerState* s) {
   if (s->idle_count != 0) return s->idle_fibers[--s->idle_count];
   StackFailure failure;
