@@ -65,8 +65,10 @@ using mock_zend::Zval;
 using zar::testing::CoroutineRef;
 
 enum class FactoryMode { kOk, kThrows, kSuspends, kSuspendsThenThrows };
-enum class HealthMode { kHealthy, kUnhealthy, kThrows, kSuspends };
-enum class HookMode { kAccept, kReject, kThrows, kSuspends };
+// What a healthcheck or a before-acquire/before-release hook answers: true
+// (healthy, accept), false (unhealthy, reject), an exception, or true after
+// suspending (false when the suspension ended with an exception).
+enum class Verdict { kTrue, kFalse, kThrows, kSuspends };
 
 struct Held {
   Zval resource;
@@ -81,9 +83,9 @@ struct World {
   zend_long max = 0;
   Zval pool;
   FactoryMode factory_mode = FactoryMode::kOk;
-  HealthMode health_mode = HealthMode::kHealthy;
-  HookMode before_acquire_mode = HookMode::kAccept;
-  HookMode before_release_mode = HookMode::kAccept;
+  Verdict health_mode = Verdict::kTrue;
+  Verdict before_acquire_mode = Verdict::kTrue;
+  Verdict before_release_mode = Verdict::kTrue;
   bool destructor_throws = false;
 
   zend_long next_id = 0;
@@ -190,39 +192,21 @@ mock_zend::NativeBody Destructor(World* w) {
   };
 }
 
-mock_zend::NativeBody Healthcheck(World* w) {
-  return [w](mock_zend::Call& call) {
-    switch (w->health_mode) {
-      case HealthMode::kHealthy:
-        ZVAL_TRUE(call.result());
-        break;
-      case HealthMode::kUnhealthy:
-        ZVAL_FALSE(call.result());
-        break;
-      case HealthMode::kThrows:
-        Throw("healthcheck failed");
-        break;
-      case HealthMode::kSuspends:
-        zar::testing::Delay(1);
-        ZVAL_BOOL(call.result(), EG(exception) == nullptr);
-        break;
-    }
-  };
-}
-
-mock_zend::NativeBody Hook(HookMode* mode) {
-  return [mode](mock_zend::Call& call) {
+// The healthcheck and the hooks: each answers what its mode says now (the
+// mode is read at each call), `failure` being its exception's message.
+mock_zend::NativeBody Answer(const Verdict* mode, const char* failure) {
+  return [mode, failure](mock_zend::Call& call) {
     switch (*mode) {
-      case HookMode::kAccept:
+      case Verdict::kTrue:
         ZVAL_TRUE(call.result());
         break;
-      case HookMode::kReject:
+      case Verdict::kFalse:
         ZVAL_FALSE(call.result());
         break;
-      case HookMode::kThrows:
-        Throw("hook failed");
+      case Verdict::kThrows:
+        Throw(failure);
         break;
-      case HookMode::kSuspends:
+      case Verdict::kSuspends:
         zar::testing::Delay(1);
         ZVAL_BOOL(call.result(), EG(exception) == nullptr);
         break;
@@ -244,10 +228,14 @@ Zval NewPool(World& w, uint8_t config, zend_long min) {
   ZVAL_NULL(&args[3]);
   ZVAL_NULL(&args[4]);
   if (config & 0x80) mock_zend::MakeCallable(&args[1], Destructor(&w));
-  if (config & 0x10) mock_zend::MakeCallable(&args[2], Healthcheck(&w));
+  if (config & 0x10)
+    mock_zend::MakeCallable(&args[2],
+                            Answer(&w.health_mode, "healthcheck failed"));
   if (config & 0x20) {
-    mock_zend::MakeCallable(&args[3], Hook(&w.before_acquire_mode));
-    mock_zend::MakeCallable(&args[4], Hook(&w.before_release_mode));
+    mock_zend::MakeCallable(&args[3],
+                            Answer(&w.before_acquire_mode, "hook failed"));
+    mock_zend::MakeCallable(&args[4],
+                            Answer(&w.before_release_mode, "hook failed"));
   }
   ZVAL_LONG(&args[5], min);
   ZVAL_LONG(&args[6], w.max);
@@ -412,12 +400,12 @@ void Step(World& w, uint8_t op, zar::fuzz::Input& in) {
       w.factory_mode = static_cast<FactoryMode>(in.Below(4));
       break;
     case 10:
-      w.health_mode = static_cast<HealthMode>(in.Below(4));
+      w.health_mode = static_cast<Verdict>(in.Below(4));
       break;
     case 11: {
       const uint8_t modes = in.Byte();
-      w.before_acquire_mode = static_cast<HookMode>(modes % 4);
-      w.before_release_mode = static_cast<HookMode>(modes / 4 % 4);
+      w.before_acquire_mode = static_cast<Verdict>(modes % 4);
+      w.before_release_mode = static_cast<Verdict>(modes / 4 % 4);
       break;
     }
     case 12:
