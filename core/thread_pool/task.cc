@@ -47,7 +47,8 @@ void OnWork(uv_work_t* request) {
 void OnAfterWork(uv_work_t* request, int status) {
   auto* work = static_cast<Work*>(request->data);
   TaskEvent* self = work->task;
-  efree(work);
+  uv_loop_t* loop = request->loop;
+  efree(work);  // `request` with it
   if (!reactor::EndRequest(&self->core)) {
     return;  // destroyed at request end: nobody is left to notify
   }
@@ -63,7 +64,7 @@ void OnAfterWork(uv_work_t* request, int status) {
   if (exception != nullptr) {
     OBJ_RELEASE(exception);
   }
-  reactor::StopLoopIfException(request->loop);
+  reactor::StopLoopIfException(loop);
   // The in-flight reference (QueueTask).
   ZEND_ASYNC_EVENT_RELEASE(event);
 }
