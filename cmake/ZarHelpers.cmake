@@ -27,6 +27,19 @@ if(ZAR_SANITIZE)
   target_compile_definitions(zar_build_flags INTERFACE
     $<BUILD_INTERFACE:ZAR_SANITIZE=1>)
 endif()
+# ZAR_TSAN: ThreadSanitizer; core/fiber announces every fiber switch to it
+# (ZAR_TSAN=1). AddressSanitizer and ThreadSanitizer exclude each other.
+if(ZAR_TSAN)
+  if(ZAR_SANITIZE)
+    message(FATAL_ERROR "ZAR_TSAN and ZAR_SANITIZE exclude each other")
+  endif()
+  target_compile_options(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:-fsanitize=thread -fno-omit-frame-pointer>)
+  target_link_options(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:-fsanitize=thread>)
+  target_compile_definitions(zar_build_flags INTERFACE
+    $<BUILD_INTERFACE:ZAR_TSAN=1>)
+endif()
 # ZAR_FUZZ (tools/fuzz, docs/fuzzing.md): every target is instrumented for
 # libFuzzer's coverage feedback; only the fuzz executables link libFuzzer.
 if(ZAR_FUZZ)

@@ -7,6 +7,7 @@
 #   ZAR_BUILD_DIR=build-asan tools/setup.sh -DZAR_SANITIZE=ON
 #   CC=clang CXX=clang++ ZAR_BUILD_DIR=build-clang tools/setup.sh
 #   ZAR_WERROR=OFF tools/setup.sh  # warnings stay warnings
+#   ZAR_BUILD_TARGETS="zar_thread_pool_test" tools/setup.sh  # only those
 #
 # This is the developer's setup: warnings are errors (-DZAR_WERROR=ON)
 # unless ZAR_WERROR=OFF. A plain CMake build, as a user packaging the
@@ -43,4 +44,7 @@ fi
 build_dir="${ZAR_BUILD_DIR:-build}"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" \
   -DZAR_WERROR="${ZAR_WERROR:-ON}" "$@"
-cmake --build "$build_dir" -j"$(nproc)"
+# ZAR_BUILD_TARGETS (space-separated) builds only those targets.
+targets=()
+for target in ${ZAR_BUILD_TARGETS:-}; do targets+=(--target "$target"); done
+cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"

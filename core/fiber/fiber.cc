@@ -9,6 +9,9 @@
 #if defined(ZAR_SANITIZE)
 #include <sanitizer/common_interface_defs.h>
 #endif
+#if defined(ZAR_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
 
 namespace zar::core {
 namespace {
@@ -64,6 +67,9 @@ Fiber* Fiber::current_ = nullptr;
 
 Fiber* Fiber::ForThread() {
   auto* fiber = new Fiber();
+#if defined(ZAR_TSAN)
+  fiber->tsan_fiber_ = __tsan_get_current_fiber();
+#endif
   current_ = fiber;
   return fiber;
 }
@@ -82,6 +88,9 @@ Fiber* Fiber::New(Body body, size_t stack_size, StackFailure* failure) {
   fiber->asan_bottom_ = fiber->stack_.bottom();
   fiber->asan_size_ = fiber->stack_.size();
 #endif
+#if defined(ZAR_TSAN)
+  fiber->tsan_fiber_ = __tsan_create_fiber(0);
+#endif
   return fiber;
 }
 
@@ -90,6 +99,9 @@ void Fiber::Destroy(Fiber* fiber) {
     delete fiber;
     return;
   }
+#if defined(ZAR_TSAN)
+  __tsan_destroy_fiber(fiber->tsan_fiber_);
+#endif
   FiberStack stack = std::move(fiber->stack_);
   fiber->~Fiber();
 }  // `stack` is released here, after the block that lived on it
@@ -114,6 +126,9 @@ void Fiber::SwitchTo(Fiber* to) {
   __sanitizer_start_switch_fiber(&asan_fake_stack_, to->asan_bottom_,
                                  to->asan_size_);
 #endif
+#if defined(ZAR_TSAN)
+  __tsan_switch_to_fiber(to->tsan_fiber_, 0);
+#endif
   const ctx::transfer_t back = ctx::jump_fcontext(to->context_, this);
   Resumed(back.fctx, back.data);
 }
@@ -124,6 +139,9 @@ void Fiber::ExitTo(Fiber* to) {
 #if defined(ZAR_SANITIZE)
   // A null fake-stack slot tells the sanitizer this stack is going away.
   __sanitizer_start_switch_fiber(nullptr, to->asan_bottom_, to->asan_size_);
+#endif
+#if defined(ZAR_TSAN)
+  __tsan_switch_to_fiber(to->tsan_fiber_, 0);
 #endif
   ctx::jump_fcontext(to->context_, this);
   std::fputs("zend-async-ref: a dead fiber was resumed\n", stderr);

@@ -24,7 +24,8 @@
 // clock. In a sanitizer build (ZAR_SANITIZE) every switch is announced to
 // AddressSanitizer (__sanitizer_start_switch_fiber before the jump,
 // __sanitizer_finish_switch_fiber after it), so it tracks which stack is
-// live.
+// live; in a ThreadSanitizer build (ZAR_TSAN) each fiber is a TSan fiber
+// and every switch is __tsan_switch_to_fiber before the jump.
 //
 //   Fiber* main = Fiber::ForThread();          // the running stack
 //   Fiber* f = Fiber::New(&Body, DefaultStackSize());
@@ -138,6 +139,11 @@ class Fiber {
   void* asan_fake_stack_ = nullptr;
   const void* asan_bottom_ = nullptr;
   size_t asan_size_ = 0;
+#endif
+#if defined(ZAR_TSAN)
+  // ThreadSanitizer's fiber: the thread's own for the thread fiber,
+  // created with the stack otherwise (destroyed with it).
+  void* tsan_fiber_ = nullptr;
 #endif
 };
 
