@@ -42,6 +42,7 @@ const zend_object_handlers std_object_handlers = {
     /* count_elements */ nullptr,
     /* get_gc */ zend_std_get_gc,
     /* compare */ zend_std_compare_objects,
+    /* transfer_obj */ nullptr,
 };
 
 zend_function* zend_std_get_method(zend_object** obj_ptr,

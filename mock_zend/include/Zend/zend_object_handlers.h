@@ -35,6 +35,31 @@ typedef zend_result (*zend_object_count_elements_t)(zend_object *object,
 typedef int (*zend_object_compare_t)(zval *object1, zval *object2);
 typedef zend_string *(*zend_object_get_class_name_t)(const zend_object *object);
 
+/* TrueAsync's php-src: moving an object between threads. TRANSFER builds a
+ * persistent transit copy of `object` (on the source thread), LOAD builds a
+ * request object from a transit copy (on the destination thread), and
+ * TRANSFER_RELEASE frees what a handler put in a transit copy that is being
+ * released (ctx and default_fn are NULL then; the handler returns NULL).
+ * default_fn is the default copy for the same direction: alloc_size is the
+ * size of the enclosing struct on TRANSFER (0: offset + object + declared
+ * properties) and is ignored on LOAD. */
+struct _zend_async_thread_transfer_ctx_s; /* Zend/zend_async_API.h */
+
+typedef enum {
+  ZEND_OBJECT_TRANSFER,        /* emalloc -> pemalloc (send to a thread) */
+  ZEND_OBJECT_LOAD,            /* pemalloc -> emalloc (receive) */
+  ZEND_OBJECT_TRANSFER_RELEASE /* free a transit copy's extra state */
+} zend_object_transfer_kind_t;
+
+typedef zend_object *(*zend_object_transfer_default_fn)(
+    const zend_object *src, struct _zend_async_thread_transfer_ctx_s *ctx,
+    size_t alloc_size);
+
+typedef zend_object *(*zend_object_transfer_obj_t)(
+    zend_object *object, struct _zend_async_thread_transfer_ctx_s *ctx,
+    zend_object_transfer_kind_t kind,
+    zend_object_transfer_default_fn default_fn);
+
 struct _zend_object_handlers {
   int offset;                          /* required */
   zend_object_free_obj_t free_obj;     /* required */
@@ -47,6 +72,7 @@ struct _zend_object_handlers {
   zend_object_count_elements_t count_elements;   /* optional, may be NULL */
   zend_object_get_gc_t get_gc;                   /* required */
   zend_object_compare_t compare;                 /* required */
+  zend_object_transfer_obj_t transfer_obj;       /* optional, may be NULL */
 };
 
 ZEND_API extern const zend_object_handlers std_object_handlers;
