@@ -30,8 +30,8 @@ struct Entry {
 };
 
 // Every suite of the conformance suites (tests/abi, tests/scheduler,
-// tests/reactor, tests/io, tests/pool, tests/pdo), and the tests filed
-// elsewhere than their suite.
+// tests/reactor, tests/io, tests/thread_pool, tests/pool, tests/pdo), and the
+// tests filed elsewhere than their suite.
 constexpr Entry kTable[] = {
     // tests/abi: the ABI host itself (registry, state machine, event base,
     // callbacks, wakers, coroutine helpers), with its own fake extension.
@@ -87,8 +87,9 @@ constexpr Entry kTable[] = {
     {"IoUdpTest", kAsyncIo},
     {"SocketListenTest", kSocketListening},
 
-    // tests/thread_pool
+    // tests/thread_pool: the implementation's thread pool group.
     {"TaskTest", kThreadPool},
+    {"ZvalTransferTest", kThreadPool},
 
     // tests/pool: the implementation's Async\Pool.
     {"PoolAcquireReleaseTest", kPool},
