@@ -252,6 +252,31 @@ TEST_F(ZvalTransferTest, EmptyArrayRoundTrips) {
   zval_ptr_dtor(&src);
 }
 
+TEST_F(ZvalTransferTest, LargeStringAndArrayRoundTrip) {
+  const std::string large(1024 * 1024, 'X');
+  zval src, loaded;
+  array_init(&src);
+  add_next_index_stringl(&src, large.data(), large.size());
+  zval map;
+  array_init(&map);
+  for (int i = 0; i < 1000; i++) {
+    const std::string key = "key_" + std::to_string(i);
+    const std::string value = "value_" + std::to_string(i);
+    add_assoc_string_ex(&map, key.data(), key.size(), value.c_str());
+  }
+  add_next_index_zval(&src, &map);
+  RoundTrip(&src, &loaded);
+
+  zval* text = zend_hash_index_find(Z_ARR(loaded), 0);
+  EXPECT_EQ(std::string(Z_STRVAL_P(text), Z_STRLEN_P(text)), large);
+  HashTable* loaded_map = Z_ARR_P(zend_hash_index_find(Z_ARR(loaded), 1));
+  EXPECT_EQ(zend_hash_num_elements(loaded_map), 1000u);
+  EXPECT_STREQ(Z_STRVAL_P(zend_hash_str_find(loaded_map, ZEND_STRL("key_500"))),
+               "value_500");
+  zval_ptr_dtor(&loaded);
+  zval_ptr_dtor(&src);
+}
+
 // ---- Identity ---------------------------------------------------------------
 
 TEST_F(ZvalTransferTest, SameArrayTwiceIsCopiedOnceAndLoadedOnce) {
@@ -603,6 +628,23 @@ TEST_F(ZvalTransferTest, CtxKeepsIdentityAcrossCalls) {
   ZEND_ASYNC_THREAD_TRANSFER_ZVAL(ctx.get(), &second, &src);
   EXPECT_EQ(Z_ARR(first), Z_ARR(second));
   Release(&first);  // one graph: released once
+  zval_ptr_dtor(&src);
+}
+
+TEST_F(ZvalTransferTest, CtxLoadKeepsIdentityAcrossCalls) {
+  zend_class_entry* box = DeclareClass("XferCtxBox", {"value"});
+  zval src, transferred;
+  ZVAL_OBJ(&src, New(box));
+  ASSERT_EQ(Transfer(&transferred, &src), "");
+  TransferCtx ctx;
+  zval first, second;
+  ZEND_ASYNC_THREAD_LOAD_ZVAL(ctx.get(), &first, &transferred);
+  ZEND_ASYNC_THREAD_LOAD_ZVAL(ctx.get(), &second, &transferred);
+  EXPECT_EQ(Z_OBJ(first), Z_OBJ(second));
+  EXPECT_EQ(GC_REFCOUNT(Z_OBJ(first)), 2u);
+  Release(&transferred);
+  zval_ptr_dtor(&first);
+  zval_ptr_dtor(&second);
   zval_ptr_dtor(&src);
 }
 
