@@ -1,26 +1,34 @@
+// The transfer and release halves of zval transfer (zval_transfer.h); the
+// load half is zval_load.cc.
+
 #include "core/thread_pool/zval_transfer.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <unordered_set>
 
+#include "core/thread_pool/transfer_ctx.h"
+
 extern "C" {
-#include "Zend/zend_enum.h"
 #include "php.h"
 }
 
 namespace zar::core::thread_pool {
 namespace {
 
-using Ctx = zend_async_thread_transfer_ctx_t;
+using internal::ClassTransferHandler;
+using internal::CopyEntries;
+using internal::CopyScalar;
+using internal::Ctx;
+using internal::CtxDestroy;
+using internal::CtxInit;
+using internal::DepthScope;
+using internal::FindClass;
+using internal::ShellClassName;
+using internal::ShellSlotCount;
+using internal::XlatFind;
+using internal::XlatRecord;
 
-// Upstream's THREAD_TRANSFER_MAX_DEPTH: arrays and objects nested deeper
-// than this are refused (the walk is recursive).
-constexpr uint32_t kMaxDepth = 512;
-
-constexpr char kDepthError[] =
-    "Maximum nesting depth exceeded during thread data transfer";
 constexpr char kDynamicPropertiesError[] =
     "Cannot transfer object with dynamic properties between threads";
 constexpr char kResourceError[] = "Cannot transfer a resource between threads";
@@ -28,93 +36,6 @@ constexpr char kReferenceError[] =
     "Cannot transfer a reference between threads";
 constexpr char kUnsupportedError[] =
     "Cannot transfer zval of unsupported type between threads";
-
-// One level of array/object nesting. When the limit is reached the scope
-// is not entered and ctx->error is set.
-class DepthScope {
- public:
-  explicit DepthScope(Ctx* ctx) : ctx_(ctx), entered_(ctx->depth < kMaxDepth) {
-    if (entered_) {
-      ctx_->depth++;
-    } else {
-      ctx_->error = kDepthError;
-    }
-  }
-  ~DepthScope() {
-    if (entered_) ctx_->depth--;
-  }
-  DepthScope(const DepthScope&) = delete;
-  DepthScope& operator=(const DepthScope&) = delete;
-
-  bool entered() const { return entered_; }
-
- private:
-  Ctx* ctx_;
-  bool entered_;
-};
-
-zend_ulong XlatKey(const void* ptr) {
-  return static_cast<zend_ulong>(reinterpret_cast<uintptr_t>(ptr));
-}
-
-template <typename T>
-T* XlatFind(const Ctx* ctx, const void* src) {
-  return static_cast<T*>(zend_hash_index_find_ptr(&ctx->xlat, XlatKey(src)));
-}
-
-void XlatRecord(Ctx* ctx, const void* src, void* dst) {
-  zend_hash_index_update_ptr(&ctx->xlat, XlatKey(src), dst);
-}
-
-void CtxInit(Ctx* ctx) {
-  zend_hash_init(&ctx->xlat, 32, nullptr, nullptr, 0);
-  ctx->depth = 0;
-  ctx->defer_release = nullptr;
-  ctx->error = nullptr;
-}
-
-void CtxDestroy(Ctx* ctx) {
-  if (ctx->defer_release != nullptr) {
-    zend_hash_destroy(ctx->defer_release);
-    efree(ctx->defer_release);
-    ctx->defer_release = nullptr;
-  }
-  zend_hash_destroy(&ctx->xlat);
-}
-
-// The fields of a transit shell (see the header).
-zend_string* ShellClassName(const zend_object* shell) {
-  return reinterpret_cast<zend_string*>(shell->ce);
-}
-uint32_t ShellSlotCount(const zend_object* shell) {
-  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(shell->handlers));
-}
-
-zend_class_entry* FindClass(const zend_string* name) {
-  return zend_lookup_class(const_cast<zend_string*>(name));
-}
-
-zend_object_transfer_obj_t ClassTransferHandler(const zend_class_entry* ce) {
-  if (ce == nullptr || ce->default_object_handlers == nullptr) return nullptr;
-  return ce->default_object_handlers->transfer_obj;
-}
-
-// Copies null, booleans, integers, floats (and UNDEF) by value; false for
-// every other type.
-bool CopyScalar(zval* dst, const zval* src) {
-  switch (Z_TYPE_P(src)) {
-    case IS_UNDEF:
-    case IS_NULL:
-    case IS_FALSE:
-    case IS_TRUE:
-    case IS_LONG:
-    case IS_DOUBLE:
-      ZVAL_COPY_VALUE(dst, src);
-      return true;
-    default:
-      return false;
-  }
-}
 
 // ---- Transfer: request heap -> persistent memory ----------------------------
 
@@ -130,8 +51,8 @@ zend_string* TransferString(Ctx* ctx, const zend_string* src) {
   return copy;
 }
 
-// Copies the entries in order. On a refusal the failing entry's partial
-// copy is still stored, so the table stays reachable and releasable.
+// Copies the entries in order (a refusal stops after the failing entry,
+// whose partial copy is stored).
 HashTable* TransferTable(Ctx* ctx, const HashTable* src) {
   DepthScope depth(ctx);
   if (!depth.entered()) return nullptr;
@@ -142,23 +63,7 @@ HashTable* TransferTable(Ctx* ctx, const HashTable* src) {
   auto* dst = static_cast<HashTable*>(pemalloc(sizeof(HashTable), true));
   XlatRecord(ctx, src, dst);
   zend_hash_init(dst, zend_hash_num_elements(src), nullptr, nullptr, true);
-
-  zend_ulong index;
-  zend_string* key;
-  zval* value;
-  ZEND_HASH_FOREACH_KEY_VAL(src, index, key, value) {
-    zval copy;
-    TransferInner(ctx, &copy, value);
-    if (key != nullptr) {
-      zend_string* persistent_key = TransferString(ctx, key);
-      zend_hash_add(dst, persistent_key, &copy);
-      zend_string_release(persistent_key);
-    } else {
-      zend_hash_index_add(dst, index, &copy);
-    }
-    if (ctx->error != nullptr) break;
-  }
-  ZEND_HASH_FOREACH_END();
+  CopyEntries(ctx, src, dst, TransferInner, TransferString);
   return dst;
 }
 
@@ -317,159 +222,11 @@ class Releaser {
   std::unordered_set<const void*> seen_;
 };
 
-// ---- Load: persistent memory -> request heap --------------------------------
-
-void LoadInner(Ctx* ctx, zval* dst, const zval* src);
-
-zend_string* LoadString(Ctx* ctx, const zend_string* src) {
-  if (auto* seen = XlatFind<zend_string>(ctx, src)) {
-    return zend_string_copy(seen);
-  }
-  zend_string* copy = zend_string_init(ZSTR_VAL(src), ZSTR_LEN(src), false);
-  XlatRecord(ctx, src, copy);
-  return copy;
-}
-
-HashTable* LoadTable(Ctx* ctx, const HashTable* src) {
-  DepthScope depth(ctx);
-  if (!depth.entered()) return nullptr;
-  if (auto* seen = XlatFind<HashTable>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
-  auto* dst = static_cast<HashTable*>(emalloc(sizeof(HashTable)));
-  XlatRecord(ctx, src, dst);
-  zend_hash_init(dst, zend_hash_num_elements(src), nullptr, ZVAL_PTR_DTOR,
-                 false);
-
-  zend_ulong index;
-  zend_string* key;
-  zval* value;
-  ZEND_HASH_FOREACH_KEY_VAL(src, index, key, value) {
-    zval copy;
-    LoadInner(ctx, &copy, value);
-    if (key != nullptr) {
-      zend_string* request_key = LoadString(ctx, key);
-      zend_hash_add(dst, request_key, &copy);
-      zend_string_release(request_key);
-    } else {
-      zend_hash_index_add(dst, index, &copy);
-    }
-  }
-  ZEND_HASH_FOREACH_END();
-  return dst;
-}
-
-// What a shell loads as when its class cannot be resolved (an exception is
-// in flight).
-zend_object* LoadFallback() {
-  return zend_objects_new(zend_standard_class_def);
-}
-
-// The default load (also handed to transfer_obj handlers; `alloc_size` is
-// unused): the class resolved by name, then a new object of it (or the
-// request's enum case), entered in xlat before its slots are loaded.
-zend_object* LoadObjectDefault(const zend_object* src, Ctx* ctx,
-                               size_t /*alloc_size*/) {
-  const zend_string* class_name = ShellClassName(src);
-  const uint32_t src_slots = ShellSlotCount(src);
-  zend_class_entry* ce = FindClass(class_name);
-  if (ce == nullptr) {
-    if (EG(exception) == nullptr) {
-      zend_throw_error(nullptr,
-                       "Cannot load transferred object: class \"%s\" not found",
-                       ZSTR_VAL(class_name));
-    }
-    return LoadFallback();
-  }
-
-  if (ce->ce_flags & ZEND_ACC_ENUM) {
-    // Cases are singletons: slot 0 carries the case name.
-    const zval* case_name = &src->properties_table[0];
-    if (src_slots >= 1 && Z_TYPE_P(case_name) == IS_STRING) {
-      zend_string* name =
-          zend_string_init(Z_STRVAL_P(case_name), Z_STRLEN_P(case_name), false);
-      zend_object* canonical = zend_enum_get_case(ce, name);
-      zend_string_release(name);
-      if (canonical != nullptr) {
-        GC_ADDREF(canonical);
-        XlatRecord(ctx, src, canonical);
-        return canonical;
-      }
-    }
-    zend_throw_error(nullptr, "Cannot resolve transferred enum case for \"%s\"",
-                     ZSTR_VAL(class_name));
-    return LoadFallback();
-  }
-
-  zend_object* dst = ce->create_object != nullptr ? ce->create_object(ce)
-                                                  : zend_objects_new(ce);
-  XlatRecord(ctx, src, dst);
-  const uint32_t slots =
-      std::min(src_slots, static_cast<uint32_t>(ce->default_properties_count));
-  for (uint32_t i = 0; i < slots; i++) {
-    const zval* value = &src->properties_table[i];
-    if (Z_TYPE_P(value) == IS_UNDEF) continue;
-    zval copy;
-    LoadInner(ctx, &copy, value);
-    zval_ptr_dtor(&dst->properties_table[i]);
-    ZVAL_COPY_VALUE(&dst->properties_table[i], &copy);
-  }
-  return dst;
-}
-
-zend_object* LoadObject(Ctx* ctx, const zend_object* src) {
-  DepthScope depth(ctx);
-  if (!depth.entered()) return nullptr;
-  if (auto* seen = XlatFind<zend_object>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
-  if (zend_object_transfer_obj_t handler =
-          ClassTransferHandler(FindClass(ShellClassName(src)))) {
-    zend_object* dst = handler(const_cast<zend_object*>(src), ctx,
-                               ZEND_OBJECT_LOAD, LoadObjectDefault);
-    if (dst != nullptr) XlatRecord(ctx, src, dst);
-    return dst;
-  }
-  return LoadObjectDefault(src, ctx, 0);
-}
-
-void LoadInner(Ctx* ctx, zval* dst, const zval* src) {
-  if (CopyScalar(dst, src)) return;
-  switch (Z_TYPE_P(src)) {
-    case IS_STRING:
-      ZVAL_STR(dst, LoadString(ctx, Z_STR_P(src)));
-      return;
-    case IS_ARRAY:
-      if (HashTable* copy = LoadTable(ctx, Z_ARRVAL_P(src))) {
-        ZVAL_ARR(dst, copy);
-        return;
-      }
-      break;
-    case IS_OBJECT:
-      if (zend_object* copy = LoadObject(ctx, Z_OBJ_P(src))) {
-        ZVAL_OBJ(dst, copy);
-        return;
-      }
-      break;
-    default:
-      // IS_PTR included, as upstream: it loads as null.
-      break;
-  }
-  ZVAL_NULL(dst);
-}
-
 }  // namespace
 
 void TransferZval(zend_async_thread_transfer_ctx_t* ctx, zval* dst,
                   const zval* src) {
   TransferInner(ctx, dst, src);
-}
-
-void LoadZval(zend_async_thread_transfer_ctx_t* ctx, zval* dst,
-              const zval* src) {
-  LoadInner(ctx, dst, src);
 }
 
 void TransferZvalToplevel(zval* dst, const zval* src) {
@@ -483,13 +240,6 @@ void TransferZvalToplevel(zval* dst, const zval* src) {
   }
   CtxDestroy(&ctx);
   if (error != nullptr) zend_throw_error(nullptr, "%s", error);
-}
-
-void LoadZvalToplevel(zval* dst, const zval* src) {
-  Ctx ctx;
-  CtxInit(&ctx);
-  LoadInner(&ctx, dst, src);
-  CtxDestroy(&ctx);
 }
 
 void ReleaseTransferredZval(zval* z) {

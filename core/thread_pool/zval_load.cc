@@ -1,0 +1,171 @@
+// The load half of zval transfer (zval_transfer.h): a transferred graph
+// copied into the current request's heap.
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/thread_pool/transfer_ctx.h"
+#include "core/thread_pool/zval_transfer.h"
+
+extern "C" {
+#include "Zend/zend_enum.h"
+#include "php.h"
+}
+
+namespace zar::core::thread_pool {
+namespace {
+
+using internal::ClassTransferHandler;
+using internal::CopyEntries;
+using internal::CopyScalar;
+using internal::Ctx;
+using internal::DepthScope;
+using internal::FindClass;
+using internal::ShellClassName;
+using internal::ShellSlotCount;
+using internal::XlatFind;
+using internal::XlatRecord;
+
+// ---- Load: persistent memory -> request heap --------------------------------
+
+void LoadInner(Ctx* ctx, zval* dst, const zval* src);
+
+zend_string* LoadString(Ctx* ctx, const zend_string* src) {
+  if (auto* seen = XlatFind<zend_string>(ctx, src)) {
+    return zend_string_copy(seen);
+  }
+  zend_string* copy = zend_string_init(ZSTR_VAL(src), ZSTR_LEN(src), false);
+  XlatRecord(ctx, src, copy);
+  return copy;
+}
+
+HashTable* LoadTable(Ctx* ctx, const HashTable* src) {
+  DepthScope depth(ctx);
+  if (!depth.entered()) return nullptr;
+  if (auto* seen = XlatFind<HashTable>(ctx, src)) {
+    GC_ADDREF(seen);
+    return seen;
+  }
+  auto* dst = static_cast<HashTable*>(emalloc(sizeof(HashTable)));
+  XlatRecord(ctx, src, dst);
+  zend_hash_init(dst, zend_hash_num_elements(src), nullptr, ZVAL_PTR_DTOR,
+                 false);
+  CopyEntries(ctx, src, dst, LoadInner, LoadString);
+  return dst;
+}
+
+// What a shell loads as when its class cannot be resolved (an exception is
+// in flight).
+zend_object* LoadFallback() {
+  return zend_objects_new(zend_standard_class_def);
+}
+
+// The default load (also handed to transfer_obj handlers; `alloc_size` is
+// unused): the class resolved by name, then a new object of it (or the
+// request's enum case), entered in xlat before its slots are loaded.
+zend_object* LoadObjectDefault(const zend_object* src, Ctx* ctx,
+                               size_t /*alloc_size*/) {
+  const zend_string* class_name = ShellClassName(src);
+  const uint32_t src_slots = ShellSlotCount(src);
+  zend_class_entry* ce = FindClass(class_name);
+  if (ce == nullptr) {
+    if (EG(exception) == nullptr) {
+      zend_throw_error(nullptr,
+                       "Cannot load transferred object: class \"%s\" not found",
+                       ZSTR_VAL(class_name));
+    }
+    return LoadFallback();
+  }
+
+  if (ce->ce_flags & ZEND_ACC_ENUM) {
+    // Cases are singletons: slot 0 carries the case name.
+    const zval* case_name = &src->properties_table[0];
+    if (src_slots >= 1 && Z_TYPE_P(case_name) == IS_STRING) {
+      zend_string* name =
+          zend_string_init(Z_STRVAL_P(case_name), Z_STRLEN_P(case_name), false);
+      zend_object* canonical = zend_enum_get_case(ce, name);
+      zend_string_release(name);
+      if (canonical != nullptr) {
+        GC_ADDREF(canonical);
+        XlatRecord(ctx, src, canonical);
+        return canonical;
+      }
+    }
+    zend_throw_error(nullptr, "Cannot resolve transferred enum case for \"%s\"",
+                     ZSTR_VAL(class_name));
+    return LoadFallback();
+  }
+
+  zend_object* dst = ce->create_object != nullptr ? ce->create_object(ce)
+                                                  : zend_objects_new(ce);
+  XlatRecord(ctx, src, dst);
+  const uint32_t slots =
+      std::min(src_slots, static_cast<uint32_t>(ce->default_properties_count));
+  for (uint32_t i = 0; i < slots; i++) {
+    const zval* value = &src->properties_table[i];
+    if (Z_TYPE_P(value) == IS_UNDEF) continue;
+    zval copy;
+    LoadInner(ctx, &copy, value);
+    zval_ptr_dtor(&dst->properties_table[i]);
+    ZVAL_COPY_VALUE(&dst->properties_table[i], &copy);
+  }
+  return dst;
+}
+
+zend_object* LoadObject(Ctx* ctx, const zend_object* src) {
+  DepthScope depth(ctx);
+  if (!depth.entered()) return nullptr;
+  if (auto* seen = XlatFind<zend_object>(ctx, src)) {
+    GC_ADDREF(seen);
+    return seen;
+  }
+  if (zend_object_transfer_obj_t handler =
+          ClassTransferHandler(FindClass(ShellClassName(src)))) {
+    zend_object* dst = handler(const_cast<zend_object*>(src), ctx,
+                               ZEND_OBJECT_LOAD, LoadObjectDefault);
+    if (dst != nullptr) XlatRecord(ctx, src, dst);
+    return dst;
+  }
+  return LoadObjectDefault(src, ctx, 0);
+}
+
+void LoadInner(Ctx* ctx, zval* dst, const zval* src) {
+  if (CopyScalar(dst, src)) return;
+  switch (Z_TYPE_P(src)) {
+    case IS_STRING:
+      ZVAL_STR(dst, LoadString(ctx, Z_STR_P(src)));
+      return;
+    case IS_ARRAY:
+      if (HashTable* copy = LoadTable(ctx, Z_ARRVAL_P(src))) {
+        ZVAL_ARR(dst, copy);
+        return;
+      }
+      break;
+    case IS_OBJECT:
+      if (zend_object* copy = LoadObject(ctx, Z_OBJ_P(src))) {
+        ZVAL_OBJ(dst, copy);
+        return;
+      }
+      break;
+    default:
+      // IS_PTR included, as upstream: it loads as null.
+      break;
+  }
+  ZVAL_NULL(dst);
+}
+
+}  // namespace
+
+void LoadZval(zend_async_thread_transfer_ctx_t* ctx, zval* dst,
+              const zval* src) {
+  LoadInner(ctx, dst, src);
+}
+
+void LoadZvalToplevel(zval* dst, const zval* src) {
+  Ctx ctx;
+  internal::CtxInit(&ctx);
+  LoadInner(&ctx, dst, src);
+  internal::CtxDestroy(&ctx);
+}
+
+}  // namespace zar::core::thread_pool
