@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <cstring>
-#include <unordered_set>
 
+#include "absl/container/flat_hash_set.h"
 #include "core/thread_pool/transfer_ctx.h"
 
 extern "C" {
@@ -219,7 +219,7 @@ class Releaser {
   }
 
   // Tables and shells already freed (compared by address only).
-  std::unordered_set<const void*> seen_;
+  absl::flat_hash_set<const void*> seen_;
 };
 
 }  // namespace
