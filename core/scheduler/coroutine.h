@@ -28,6 +28,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "core/internal/location.h"
+
 extern "C" {
 #include "Zend/zend_async_API.h"
 }
@@ -96,17 +98,6 @@ const zend_object_handlers* CoroutineObjectHandlers();
 
 // Whether `exception` is a cancellation (\Cancellation or a subclass).
 bool IsCancellation(const zend_object* exception);
-
-// Records where the engine is executing now (zend_get_executed_filename /
-// lineno) into *filename / *lineno, releasing what *filename held.
-inline void ApplyCurrentLocation(zend_string** filename, uint32_t* lineno) {
-  zend_string* now = zend_get_executed_filename_ex();
-  if (UNEXPECTED(*filename != now)) {
-    if (*filename != nullptr) zend_string_release(*filename);
-    *filename = now != nullptr ? zend_string_copy(now) : nullptr;
-  }
-  *lineno = zend_get_executed_lineno();
-}
 
 // waker_new_fn (ZEND_ASYNC_WAKER_NEW), as upstream's: the coroutine's own
 // waker, cleaned first (zend_async_waker_clean) unless its status is
