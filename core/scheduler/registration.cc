@@ -1,6 +1,8 @@
 #include "core/scheduler/registration.h"
 
 #include "core/extension.h"
+#include "core/future/future.h"
+#include "core/future/object.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
 #include "core/scheduler/scheduler.h"
@@ -67,9 +69,9 @@ constexpr SchedulerRegistration kScheduler = {
     .get_awaiting_info = &GetAwaitingInfo,
     .get_class_ce = &GetClassCe,
     .new_iterator = &unsupported::NewIterator,
-    .new_future = &unsupported::NewFuture,
+    .new_future = &NewFuture,
     .new_channel = &unsupported::NewChannel,
-    .new_future_obj = &unsupported::NewFutureObject,
+    .new_future_obj = &NewFutureObject,
     .new_channel_obj = &unsupported::NewChannelObject,
     .new_group = &unsupported::NewGroup,
     .engine_shutdown = &EngineShutdown,

@@ -17,16 +17,6 @@ zend_async_iterator_t* NewIterator(zval*, zend_object_iterator*, zend_fcall_t*,
   return nullptr;
 }
 
-zend_future_t* NewFuture(bool, size_t) {
-  NotSupported("Futures");
-  return nullptr;
-}
-
-zend_object* NewFutureObject(zend_future_t*) {
-  NotSupported("Futures");
-  return nullptr;
-}
-
 zend_async_channel_t* NewChannel(size_t, bool, bool, size_t) {
   NotSupported("Channels");
   return nullptr;
