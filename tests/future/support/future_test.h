@@ -1,0 +1,89 @@
+// zend-async-ref future tests: the fixture and helpers.
+//
+// Everything here reaches futures through the ABI (ZEND_ASYNC_NEW_FUTURE,
+// ZEND_FUTURE_COMPLETE/REJECT, the event vtable, ZEND_ASYNC_NEW_FUTURE_OBJ,
+// ZEND_ASYNC_GET_CE) and the PHP classes' methods, called as the engine
+// calls internal methods (closures made with mock_zend::MakeCallable stand
+// in for userland callables), so the suite judges any implementation.
+//
+//   FutureTest     RequestFixture with the async extension under test
+//                  loaded; its TearDown fails on leaked blocks or live
+//                  objects.
+//   NewState()     new Async\FutureState()
+//   NewFuture(s)   new Async\Future($s)
+//   CallMethod     $object->method(...args); UNDEF with the exception
+//                  pending
+//   CallStatic     Async\Future::method(...args)
+//   Closure        a callable whose body logs and returns what a lambda says
+//
+// Threading: the request's thread.
+
+#ifndef ZAR_TESTS_FUTURE_SUPPORT_FUTURE_TEST_H_
+#define ZAR_TESTS_FUTURE_SUPPORT_FUTURE_TEST_H_
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "mock_zend/callable.h"
+#include "mock_zend/zval.h"
+#include "tests/support/implementation.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
+#include "zend_async_ref/testing/request_fixture.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "php.h"
+}
+
+namespace zar::future_testing {
+
+using mock_zend::Render;
+using mock_zend::Zval;
+
+class FutureTest : public zar::testing::RequestFixture {
+ protected:
+  std::vector<zend_module_entry*> Modules() override {
+    return {zar::testing::AsyncModule()};
+  }
+};
+
+// The events of a scenario, in order.
+using Log = std::vector<std::string>;
+
+zend_class_entry* FutureStateClass();
+zend_class_entry* FutureClass();
+
+// new Async\FutureState() / new Async\Future($state); UNDEF with the
+// exception pending on failure.
+Zval NewState();
+Zval NewFuture(Zval& state);
+
+Zval CallMethod(zval* object, const char* method,
+                std::initializer_list<zval*> args = {});
+inline Zval CallMethod(Zval& object, const char* method,
+                       std::initializer_list<zval*> args = {}) {
+  return CallMethod(object.get(), method, args);
+}
+Zval CallStatic(zend_class_entry* ce, const char* method,
+                std::initializer_list<zval*> args = {});
+
+// A callable zval running `body` (mock_zend::NativeBody).
+Zval Closure(mock_zend::NativeBody body);
+
+// A new exception object of class `ce` with `message` (owned zval).
+Zval NewException(zend_class_entry* ce, const char* message);
+
+// $future->await() (in the current coroutine); the result, or "Class:
+// message" of what it threw (taken).
+std::string AwaitText(Zval& future);
+
+// The E_CORE_WARNING messages reported since the fixture started.
+std::vector<std::string> Warnings();
+
+}  // namespace zar::future_testing
+
+#endif  // ZAR_TESTS_FUTURE_SUPPORT_FUTURE_TEST_H_
