@@ -15,6 +15,9 @@
 //   io, read   a pipe handle on descriptor 100 (one end of a socket pair)
 //              with a 16-byte read in flight
 //   zvals      int, string, object, pointer, array, null, float, bool
+//   futures    `settled`, completed with int(42) at scene.php:13 (made at
+//              12); `pending`, made at scene.php:14, with a chain
+//              subscription in its resolve_callbacks
 //
 // Locations are fake script positions (zend_mock_set_location): "spawned
 // at" is where the spawn happened, "suspended at" where the coroutine
@@ -100,6 +103,10 @@ void AcquireAndRelease() {
   }
 }
 
+// The pending future's chain subscription (never called).
+void IgnoreSettled(zend_async_event_t*, zend_async_event_callback_t*, void*,
+                   zend_object*) {}
+
 void RunScene(void*) {
   zend_mock_set_location(kScript, 2);
   zend_coroutine_t* finished = SpawnAt(2, ReturnFortyTwo);
@@ -152,7 +159,21 @@ void RunScene(void*) {
   ZVAL_DOUBLE(&zv_double, 1.5);
   ZVAL_TRUE(&zv_bool);
 
+  zend_mock_set_location(kScript, 12);
+  zend_future_t* settled = ZEND_ASYNC_NEW_FUTURE(false);
+  ZEND_FUTURE_SET_IGNORED(settled);
+  zend_mock_set_location(kScript, 13);
+  ZEND_FUTURE_COMPLETE(settled, &zv_long);
+  zend_mock_set_location(kScript, 14);
+  zend_future_t* pending = ZEND_ASYNC_NEW_FUTURE(false);
+  ZEND_FUTURE_SET_IGNORED(pending);
+  zend_async_callbacks_vector_push(&pending->resolve_callbacks,
+                                   ZEND_ASYNC_EVENT_CALLBACK(IgnoreSettled));
+
   zar_gdb_breakpoint_here();
+
+  ZEND_ASYNC_EVENT_RELEASE(&settled->event);
+  ZEND_ASYNC_EVENT_RELEASE(&pending->event);
 
   (void)waiter1;
   (void)waiter2;

@@ -50,6 +50,8 @@ set(commands
   "print *zv_object.value.obj"
   "print *zv_string.value.str"
   "print *$zar_coroutine(6)"
+  "print *settled"
+  "print pending"
   "zar-coroutines"
   "zar-async"
   "echo @@END\\n"

@@ -26,6 +26,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
+#include "Zend/zend_interfaces.h"
 #include "ext/pdo/php_pdo.h"
 #include "php_main.h"
 #include "zend_async_ref/registry_testing.h"
@@ -204,6 +205,59 @@ TEST_F(TraceTest, ExecSpawnAndDone) {
   EXPECT_NE(spawn.find(token + " Exec(cmd=exit 3) pid "), std::string::npos);
   EXPECT_LT(IndexOf(spawn), IndexOf("[trace] scheduler exec done " + token +
                                     " -> exit_code 3, term_signal 0"));
+}
+
+TEST_F(TraceTest, FutureCompleteRejectAndChain) {
+  RunTraced([] {
+    ZEND_ASYNC_SCHEDULER_INIT();
+    zend_future_t* done = ZEND_ASYNC_NEW_FUTURE(false);
+    ZEND_FUTURE_SET_IGNORED(done);
+    zval value;
+    ZVAL_LONG(&value, 7);
+    ZEND_FUTURE_COMPLETE(done, &value);
+    ZEND_ASYNC_EVENT_RELEASE(&done->event);
+
+    zend_future_t* failed = ZEND_ASYNC_NEW_FUTURE(false);
+    ZEND_FUTURE_SET_IGNORED(failed);
+    zend_object* error =
+        zend_async_new_exception(ZEND_ASYNC_EXCEPTION_DEFAULT, "boom");
+    ZEND_FUTURE_REJECT(failed, error);
+    OBJ_RELEASE(error);
+    ZEND_ASYNC_EVENT_RELEASE(&failed->event);
+  });
+  EXPECT_TRUE(Has("[trace] main future complete Future#1 -> int(7)")) << Dump();
+  EXPECT_TRUE(
+      Has("[trace] main future reject Future#2 -> "
+          "Async\\AsyncException \"boom\""))
+      << Dump();
+}
+
+TEST_F(TraceTest, FutureChain) {
+  RunTraced([] {
+    ZEND_ASYNC_SCHEDULER_INIT();
+    zend_future_t* source = ZEND_ASYNC_NEW_FUTURE(false);
+    zend_object* object = ZEND_ASYNC_NEW_FUTURE_OBJ(source);
+    zval mapper, derived, value;
+    mock_zend::MakeCallable(&mapper, [](mock_zend::Call&) {});
+    zend_call_method(object, nullptr, nullptr, "map", 3, &derived, 1, &mapper,
+                     nullptr);
+    zend_call_method(Z_OBJ(derived), nullptr, nullptr, "ignore", 6, nullptr, 0,
+                     nullptr, nullptr);
+    ZVAL_LONG(&value, 1);
+    ZEND_FUTURE_COMPLETE(source, &value);
+    zar::testing::Yield();  // the chain's coroutine settles `derived`
+    zval_ptr_dtor(&derived);
+    zval_ptr_dtor(&mapper);
+    OBJ_RELEASE(object);
+  });
+  const std::string chain = LineWith(lines(), " future chain Future#1 -> ");
+  ASSERT_NE(chain, "") << Dump();
+  const std::string run = chain.substr(chain.rfind(' ') + 1);
+  EXPECT_EQ(chain, "[trace] main future chain Future#1 -> " + run);
+  EXPECT_LT(IndexOf("[trace] main future complete Future#1 -> int(1)"),
+            IndexOf(chain));
+  EXPECT_TRUE(Has("[trace] " + run + " future complete Future#2 -> null"))
+      << Dump();
 }
 
 TEST_F(TraceTest, ProcessExit) {

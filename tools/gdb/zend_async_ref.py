@@ -60,6 +60,7 @@ SUBTYPE_FLAGS = {
         (1 << 19, "YIELD"),
     ],
     "timer": [(1 << 13, "MULTISHOT")],
+    "future": [(1 << 13, "THREAD_SAFE"), (1 << 14, "IGNORED")],
     "IO": [(1 << 13, "MULTISHOT")],
 }
 COROUTINE_F_STARTED = 1 << 13
@@ -84,6 +85,7 @@ EVENT_KINDS = {
     "process_event.cc": "process",
     "exec_event.cc": "exec",
     "task.cc": "task",
+    "future.cc": "future",
     "filesystem_event.cc": "filesystem",
     "io_handle.cc": "IO",
     "listen_event.cc": "listen",
@@ -355,7 +357,36 @@ def event_summary(event):
         watch = cast_to(event, "zend_async_filesystem_event_t")
         if watch is not None:
             detail = filesystem_detail(watch.dereference())
+    elif kind == "future":
+        future = cast_to(event, "zend_future_t")
+        if future is not None:
+            detail = future_detail(future.dereference())
     return head + (": " + detail if detail else "")
+
+
+def future_detail(future):
+    """A future's state: pending, or its result or exception; where it was
+    created and completed; who still subscribes to it."""
+    if int(future["event"]["flags"]) & F_CLOSED:
+        if not is_null(future["exception"]):
+            text = "rejected with %s" % object_text(future["exception"])
+        else:
+            text = "completed with %s" % describe_zval(future["result"])
+    else:
+        text = "pending"
+    text += ", created at %s" % location(future["filename"],
+                                         future["lineno"])
+    if int(future["event"]["flags"]) & F_CLOSED:
+        text += ", completed at %s" % location(future["completed_filename"],
+                                               future["completed_lineno"])
+    chains = int(future["resolve_callbacks"]["length"])
+    if chains:
+        text += ", %s" % plural(chains, "chain")
+    return text
+
+
+def summarize_future(value):
+    return event_summary(value["event"])
 
 
 def io_summary(io):
@@ -685,6 +716,7 @@ STRUCT_PRINTERS = {
     "_zend_async_udp_req_s": io_request_summary,
     "_zend_async_listen_event_s": summarize_listen,
     "_zend_async_filesystem_event_s": summarize_filesystem,
+    "_zend_future_s": summarize_future,
     "_zval_struct": describe_zval,
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,
@@ -700,6 +732,7 @@ POINTER_PRINTERS = {
     "_zend_async_io_s": summarize_io,
     "_zend_async_io_req_s": io_request_summary,
     "_zend_async_udp_req_s": io_request_summary,
+    "_zend_future_s": summarize_future,
 }
 
 
