@@ -173,8 +173,9 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
     // Nobody awaited it: its scope decides; unhandled, it ends the request.
     zend_async_scope_t* scope = coroutine->scope;
     const bool caught = scope != nullptr &&
-                        scope->catch_or_cancel(scope, coroutine, nullptr,
-                                               exception, false, false, false);
+                        scope->catch_or_cancel(
+                            scope, coroutine, nullptr, exception, false,
+                            ZEND_ASYNC_SCOPE_IS_DISPOSE_SAFELY(scope), false);
     if (EG(exception) != nullptr) HandleUncaughtException();
     if (!caught) StartGracefulShutdown(exception);
   }

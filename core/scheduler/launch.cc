@@ -19,13 +19,13 @@ namespace {
 using internal::SchedulerState;
 
 // Creates the main coroutine from the running flow and makes it current.
+// As upstream's scheduler launch, the main coroutine belongs to the main
+// scope (coroutine->scope) without being one of its members: it is never
+// enqueued, so before_coroutine_enqueue does not run for it, and a scope
+// cancelling its members does not cancel the main flow.
 bool AdoptMainFlow(SchedulerState* s, zend_async_scope_t* scope) {
   zend_coroutine_t* main = NewCoroutine(scope);
   if (main == nullptr) return false;
-  zval options;
-  ZVAL_UNDEF(&options);
-  scope->before_coroutine_enqueue(main, scope, &options);
-  zval_ptr_dtor(&options);
   scope->after_coroutine_enqueue(main, scope);
 
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(main);

@@ -131,9 +131,13 @@ bool TryToDispose(zend_async_scope_t* scope) {
   return true;
 }
 
-// The listeners learn the scope completed; then it may go.
+// The listeners learn the scope completed; then it may go. A cancelled
+// scope whose last member (zombies included) left becomes CLOSED.
 void OnMemberGone(AsyncScope* self) {
   zend_async_scope_t* scope = &self->scope;
+  if (ZEND_ASYNC_SCOPE_IS_CANCELLED(scope) && IsCompleted(scope, true)) {
+    ZEND_ASYNC_SCOPE_SET_CLOSED(scope);
+  }
   if (IsCompleted(scope, false)) {
     const auto hold = HoldScope(self);
     ZEND_ASYNC_CALLBACKS_NOTIFY(&scope->event, nullptr, nullptr);
@@ -146,42 +150,39 @@ bool CatchOrCancel(zend_async_scope_t* scope, zend_coroutine_t* coroutine,
                    bool transfer_error, const bool is_safely,
                    const bool is_cancellation) {
   (void)from_scope;
-  const bool owns_error = transfer_error && exception != nullptr;
+  bool owns_error = transfer_error && exception != nullptr;
 
-  if (!is_cancellation) {
-    // A member's unhandled exception travels up the tree; a cancellation
-    // is a normal way for a coroutine to end.
-    bool handled = exception == nullptr || IsCancellation(exception);
-    if (!handled && scope->parent_scope != nullptr) {
-      handled = scope->parent_scope->catch_or_cancel(
-          scope->parent_scope, coroutine, scope, exception, false, is_safely,
-          false);
+  if (is_cancellation) {
+    if (ZEND_ASYNC_SCOPE_IS_CLOSED(scope)) {
+      if (owns_error) OBJ_RELEASE(exception);
+      return true;
     }
-    if (owns_error) OBJ_RELEASE(exception);
-    return handled;
+    // Nothing left to cancel: the scope closes now.
+    if (IsCompleted(scope, true)) {
+      ZEND_ASYNC_SCOPE_SET_CLOSED(scope);
+      if (owns_error) OBJ_RELEASE(exception);
+      return true;
+    }
+    if (exception == nullptr) {
+      exception = zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION,
+                                           "Scope was cancelled");
+      owns_error = true;
+    }
   }
+  if (exception == nullptr) return true;
 
-  if (ZEND_ASYNC_SCOPE_IS_CLOSED(scope)) {
-    if (owns_error) OBJ_RELEASE(exception);
-    return true;
-  }
+  // Both modes cancel the scope (it stays open until its last member
+  // leaves, OnMemberGone): children and members get the cancellation, or,
+  // when a member's error is being caught, a cancellation of their own.
   ZEND_ASYNC_SCOPE_SET_CANCELLED(scope);
-  ZEND_ASYNC_SCOPE_SET_CLOSED(scope);
-
-  bool release_error = owns_error;
-  if (exception == nullptr) {
-    exception = zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION,
-                                         "Scope was cancelled");
-    release_error = true;
-  }
-
   AsyncScope* self = AsyncScope::FromAbi(scope);
   const auto hold = HoldScope(self);
+  zend_object* passed_on = is_cancellation ? exception : nullptr;
   // Snapshots: cancelling may let members finish (and leave) at once.
   const std::vector<zend_async_scope_t*> children(
       scope->scopes.data, scope->scopes.data + scope->scopes.length);
   for (zend_async_scope_t* child : children) {
-    child->catch_or_cancel(child, nullptr, scope, exception, false, is_safely,
+    child->catch_or_cancel(child, coroutine, scope, passed_on, false, is_safely,
                            true);
   }
   std::vector<zend_object*> members;
@@ -193,12 +194,110 @@ bool CatchOrCancel(zend_async_scope_t* scope, zend_coroutine_t* coroutine,
   }
   for (zend_object* member : members) {
     ZEND_ASYNC_CANCEL_EX(&AsyncCoroutine::FromObject(member)->coroutine,
-                         exception, false, is_safely);
+                         passed_on, false, is_safely);
     OBJ_RELEASE(member);
   }
+
+  // The listeners learn the error (a waiter may take it: EXCEPTION_HANDLED).
   ZEND_ASYNC_CALLBACKS_NOTIFY(&scope->event, nullptr, exception);
-  if (release_error) OBJ_RELEASE(exception);
-  return true;
+  bool handled = ZEND_ASYNC_EVENT_IS_EXCEPTION_HANDLED(&scope->event);
+  if (!handled && !is_cancellation && scope->parent_scope != nullptr) {
+    // A member's error travels up the tree, which takes over our reference.
+    return scope->parent_scope->catch_or_cancel(scope->parent_scope, coroutine,
+                                                scope, exception, owns_error,
+                                                is_safely, false);
+  }
+  if (owns_error) OBJ_RELEASE(exception);
+  return handled;
+}
+
+// Whether `coroutine` is a member of `scope` or of one of its descendants
+// (at most kMaxContainmentDepth levels down; deeper throws, as upstream).
+constexpr uint32_t kMaxContainmentDepth = 64;
+
+bool ContainsCoroutine(zend_async_scope_t* scope, zend_coroutine_t* coroutine,
+                       uint32_t depth) {
+  if (UNEXPECTED(depth > kMaxContainmentDepth)) {
+    zend_async_throw(
+        ZEND_ASYNC_EXCEPTION_DEFAULT,
+        "Maximum recursion depth exceeded while checking coroutine "
+        "containment");
+    return false;
+  }
+  AsyncScope* self = AsyncScope::FromAbi(scope);
+  for (uint32_t i = 0; i < self->member_count; i++) {
+    if (&self->members[i]->coroutine == coroutine) return true;
+  }
+  for (uint32_t i = 0; i < scope->scopes.length; i++) {
+    if (ContainsCoroutine(scope->scopes.data[i], coroutine, depth + 1)) {
+      return true;
+    }
+    if (EG(exception) != nullptr) return false;
+  }
+  return false;
+}
+
+// The awaiter's listener on the scope in ScopeAwaitAfterCancellation.
+struct AfterCancellationCallback {
+  zend_coroutine_event_callback_t callback;  // first: the ABI's view
+  zend_fcall_info* error_fci;                // the caller's, or NULL
+  zend_fcall_info_cache* error_fci_cache;
+};
+
+// A member's error (catch mode) goes to the error handler, or ends the
+// wait with it; otherwise the wait ends once no member, zombies included,
+// is left.
+void OnScopeAfterCancellation(zend_async_event_t* event,
+                              zend_async_event_callback_t* callback,
+                              void* result, zend_object* exception) {
+  (void)result;
+  auto* self = reinterpret_cast<AfterCancellationCallback*>(callback);
+  zend_coroutine_t* awaiter = self->callback.coroutine;
+  auto* scope = reinterpret_cast<zend_async_scope_t*>(event);
+
+  if (exception != nullptr) {
+    ZEND_ASYNC_EVENT_SET_EXCEPTION_HANDLED(event);
+    if (self->error_fci == nullptr) {
+      ZEND_ASYNC_RESUME_WITH_ERROR(awaiter, exception, false);
+      return;
+    }
+    // handler(Throwable $error, ?Scope $scope)
+    zval params[2];
+    zval retval;
+    ZVAL_OBJ(&params[0], exception);
+    if (scope->scope_object != nullptr) {
+      ZVAL_OBJ(&params[1], scope->scope_object);
+    } else {
+      ZVAL_NULL(&params[1]);
+    }
+    ZVAL_UNDEF(&retval);
+    self->error_fci->param_count = 2;
+    self->error_fci->params = params;
+    self->error_fci->retval = &retval;
+    const zend_result called =
+        zend_call_function(self->error_fci, self->error_fci_cache);
+    self->error_fci->param_count = 0;
+    self->error_fci->params = nullptr;
+    self->error_fci->retval = nullptr;
+    zval_ptr_dtor(&retval);
+    if (UNEXPECTED(EG(exception) != nullptr)) {
+      zend_object* thrown = EG(exception);
+      GC_ADDREF(thrown);
+      zend_clear_exception();
+      ZEND_ASYNC_RESUME_WITH_ERROR(awaiter, thrown, true);
+      return;
+    }
+    if (UNEXPECTED(called == FAILURE)) {
+      ZEND_ASYNC_RESUME_WITH_ERROR(
+          awaiter,
+          zend_async_new_exception(
+              ZEND_ASYNC_EXCEPTION_DEFAULT,
+              "Failed to call error handler in scope completion"),
+          true);
+      return;
+    }
+  }
+  if (IsCompleted(scope, true)) ZEND_ASYNC_RESUME(awaiter);
 }
 
 bool ScopeAddCallback(zend_async_event_t* event,
@@ -339,6 +438,54 @@ void DisposeOwnedScope(zend_async_scope_t* scope) {
   }
   scope->scopes.length = 0;
   TryToDispose(scope);
+}
+
+void ScopeAwaitAfterCancellation(zend_async_scope_t* scope,
+                                 zend_coroutine_t* awaiter,
+                                 zend_fcall_info* error_fci,
+                                 zend_fcall_info_cache* error_fci_cache,
+                                 zend_async_event_t* cancellation) {
+  if (UNEXPECTED(awaiter == nullptr || scope == nullptr ||
+                 ZEND_ASYNC_SCOPE_IS_CLOSED(scope))) {
+    return;
+  }
+  if (ContainsCoroutine(scope, awaiter, 0)) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot await completion of scope from a coroutine that "
+                     "belongs to the same scope or its children");
+    return;
+  }
+  if (UNEXPECTED(EG(exception) != nullptr)) return;
+  AsyncScope* self = AsyncScope::FromAbi(scope);
+  if (self->member_count == 0 && scope->scopes.length == 0) return;
+
+  ZEND_ASYNC_WAKER_NEW(awaiter);
+  if (UNEXPECTED(EG(exception) != nullptr)) return;
+  auto* listener = reinterpret_cast<AfterCancellationCallback*>(
+      zend_async_coroutine_callback_new(awaiter, OnScopeAfterCancellation,
+                                        sizeof(AfterCancellationCallback)));
+  if (UNEXPECTED(listener == nullptr)) {
+    ZEND_ASYNC_WAKER_DESTROY(awaiter);
+    return;
+  }
+  const bool with_handler = error_fci != nullptr && error_fci->size != 0;
+  listener->error_fci = with_handler ? error_fci : nullptr;
+  listener->error_fci_cache = with_handler ? error_fci_cache : nullptr;
+  if (UNEXPECTED(!zend_async_resume_when(awaiter, &scope->event, false, nullptr,
+                                         &listener->callback))) {
+    ZEND_ASYNC_WAKER_DESTROY(awaiter);
+    return;
+  }
+  if (cancellation != nullptr) {
+    zend_async_resume_when(awaiter, cancellation, false,
+                           zend_async_waker_callback_cancel, nullptr);
+    if (UNEXPECTED(EG(exception) != nullptr)) {
+      zend_async_waker_clean(awaiter);
+      return;
+    }
+  }
+  ZEND_ASYNC_SUSPEND();
+  zend_async_waker_clean(awaiter);
 }
 
 }  // namespace zar::core

@@ -6,17 +6,26 @@
 // (zend_async_scope_add_child / remove_child). Every scope has a context
 // (context.h) created with it, whose parent lookup goes up the scope tree.
 //
-// Operations (through the ABI structure):
+// Operations (through the ABI structure), as upstream's
+// scope_catch_or_cancel:
 //   catch_or_cancel(is_cancellation = true)  ZEND_ASYNC_SCOPE_CLOSE/CANCEL:
-//       marks the scope CANCELLED and CLOSED (no new coroutines), cancels
-//       every child scope and every member coroutine (with the given error,
-//       or Async\AsyncCancellation "Scope was cancelled"), notifies the
-//       scope's listeners with that error. Returns true.
+//       a CLOSED scope: nothing (true). A scope with no member left
+//       (zombies included) in its tree: CLOSED now (true). Otherwise the
+//       scope is marked CANCELLED (it stays open: it closes when its last
+//       member leaves), every child scope and every member coroutine is
+//       cancelled with the given error (or Async\AsyncCancellation "Scope
+//       was cancelled"), and the listeners are notified with that error.
+//       Returns whether a listener handled it (EXCEPTION_HANDLED).
 //   catch_or_cancel(is_cancellation = false) ZEND_ASYNC_SCOPE_CATCH: a
-//       member's unhandled exception. A cancellation is absorbed (true);
-//       anything else is handed to the parent scope; a root scope returns
-//       false (nobody handled it: the scheduler makes it the exit
-//       exception).
+//       member's unhandled error (the scheduler passes no cancellation).
+//       The scope is cancelled the same way, except that children and
+//       members get cancellations of their own ("Scope was cancelled",
+//       "Coroutine cancelled"); the listeners are notified with the error.
+//       Handled by a listener: true; otherwise the parent scope catches
+//       it; a root scope returns false (the scheduler makes it the exit
+//       exception). Upstream first offers the error to the PHP Scope's
+//       exception handlers, which this implementation's Async\Scope does
+//       not have.
 //   can_be_disposed(with_zombies, check_zend_objects): no member
 //       coroutines (zombies count only when with_zombies), every child can
 //       be disposed, and (check_zend_objects) no one but the scope holds
@@ -76,6 +85,25 @@ void ScopeRemoveCoroutine(AsyncCoroutine* coroutine);
 // A member became a zombie (cancel is_safely): it no longer counts as
 // active.
 void ScopeMarkZombie(AsyncCoroutine* coroutine);
+
+// scope_await_after_cancellation_fn (ZEND_ASYNC_SCOPE_AWAIT_AFTER_
+// CANCELLATION), as upstream's async_scope_await_after_cancellation:
+// suspends `awaiter` until no member of `scope` is left, zombies included.
+// Returns at once for a NULL awaiter or scope, a CLOSED scope, or a scope
+// without members or children. An awaiter inside the scope's tree throws
+// Async\AsyncException "Cannot await completion of scope from a coroutine
+// that belongs to the same scope or its children". A member's error that
+// reaches the scope's listeners while it waits (catch mode) is given to
+// `error_fci` (error, Async\Scope object or null; the caller's, used only
+// during the wait) and the wait goes on, or, without a handler, ends the
+// wait with that error (the error counts as handled). An error the handler
+// throws ends the wait with it. `cancellation`, when given, ends the wait
+// through zend_async_waker_callback_cancel.
+void ScopeAwaitAfterCancellation(zend_async_scope_t* scope,
+                                 zend_coroutine_t* awaiter,
+                                 zend_fcall_info* error_fci,
+                                 zend_fcall_info_cache* error_fci_cache,
+                                 zend_async_event_t* cancellation);
 
 // Disposes a scope the scheduler owns (main or scheduler scope) at the end
 // of the request's scheduler: unpins it, detaches any remaining children

@@ -43,10 +43,4 @@ void ThreadRun(void*) { NotSupported("Threads"); }
 
 void ThreadLoadResult(zend_async_thread_event_t*) { NotSupported("Threads"); }
 
-void ScopeAwaitAfterCancellation(zend_async_scope_t*, zend_coroutine_t*,
-                                 zend_fcall_info*, zend_fcall_info_cache*,
-                                 zend_async_event_t*) {
-  NotSupported("Awaiting a scope after cancellation");
-}
-
 }  // namespace zar::core::unsupported

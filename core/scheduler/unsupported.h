@@ -9,8 +9,6 @@
 //   new_group_fn                         "Task groups"
 //   thread_snapshot_create_fn, thread_snapshot_destroy_fn, thread_run_fn,
 //   thread_load_result_fn                "Threads"
-//   scope_await_after_cancellation_fn    "Awaiting a scope after
-//                                         cancellation"
 //
 // Threading: the request's thread.
 
@@ -37,11 +35,6 @@ void* ThreadSnapshotCreate(const zend_fcall_t* entry,
 void ThreadSnapshotDestroy(void* snapshot);
 void ThreadRun(void* arg);
 void ThreadLoadResult(zend_async_thread_event_t* event);
-void ScopeAwaitAfterCancellation(zend_async_scope_t* scope,
-                                 zend_coroutine_t* awaiter,
-                                 zend_fcall_info* error_fci,
-                                 zend_fcall_info_cache* error_fci_cache,
-                                 zend_async_event_t* cancellation);
 
 }  // namespace zar::core::unsupported
 

@@ -5,7 +5,12 @@
 #include <vector>
 
 #include "mock_zend/inspect.h"
+#include "mock_zend/zval.h"
 #include "tests/scheduler/support/scheduler_test.h"
+
+extern "C" {
+#include "ext/spl/spl_exceptions.h"
+}
 
 namespace zar::scheduler_testing {
 namespace {
@@ -100,6 +105,277 @@ TEST_F(ScopeTest, AScopeWithAnObjectIsAnAsyncScope) {
     ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
   EXPECT_EQ(class_name, "Async\\Scope");
+}
+
+// ---- Cancellation and awaiting a cancelled scope (upstream scope.c
+// scope_catch_or_cancel, async_scope_await_after_cancellation) ------------
+
+// A coroutine that yields `times` times, logging "<name> finished".
+void YieldingMember(std::vector<std::string>* log, const char* name, int times,
+                    zend_async_scope_t* scope) {
+  Spawn(
+      [log, name, times](mock_zend::Call&) {
+        for (int i = 0; i < times; i++) Yield();
+        log->push_back(std::string(name) + " finished");
+      },
+      scope);
+}
+
+TEST_F(ScopeTest, ACancelledScopeStaysOpenUntilItsLastMemberLeaves) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    YieldingMember(&log, "member", 2, scope);
+    Yield();
+    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, /*is_safely=*/true);
+    log.push_back(
+        std::string("cancelled=") +
+        (ZEND_ASYNC_SCOPE_IS_CANCELLED(scope) ? "yes" : "no") +
+        " closed=" + (ZEND_ASYNC_SCOPE_IS_CLOSED(scope) ? "yes" : "no"));
+    while (!ZEND_ASYNC_SCOPE_IS_CLOSED(scope) && Yield()) {
+    }
+    log.push_back(std::string("closed=") +
+                  (ZEND_ASYNC_SCOPE_IS_CLOSED(scope) ? "yes" : "no"));
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+  }));
+  EXPECT_THAT(log, ElementsAre("cancelled=yes closed=no", "member finished",
+                               "closed=yes"));
+}
+
+TEST_F(ScopeTest, CancellingAScopeWithNoMembersClosesIt) {
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    EXPECT_TRUE(ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, false));
+    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_CLOSED(scope));
+    EXPECT_FALSE(ZEND_ASYNC_SCOPE_IS_CANCELLED(scope));
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+  }));
+}
+
+TEST_F(ScopeTest, AwaitAfterCancellationWaitsForEveryMember) {
+  // tests/scope/024-scope_awaitAfterCancellation_basic
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    YieldingMember(&log, "coroutine1", 3, scope);
+    YieldingMember(&log, "coroutine2", 3, scope);
+    Yield();
+    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, /*is_safely=*/true);
+    log.push_back("scope cancelled");
+    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+        scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
+    log.push_back("awaitAfterCancellation completed " + TakeExceptionText());
+    log.push_back(std::string("closed=") +
+                  (ZEND_ASYNC_SCOPE_IS_CLOSED(scope) ? "yes" : "no"));
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+  }));
+  EXPECT_THAT(log,
+              ElementsAre("scope cancelled", "coroutine1 finished",
+                          "coroutine2 finished",
+                          "awaitAfterCancellation completed ", "closed=yes"));
+}
+
+TEST_F(ScopeTest, AwaitAfterCancellationReturnsAtOnceForAClosedOrEmptyScope) {
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+        scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
+    EXPECT_EQ(EG(exception), nullptr);
+    ZEND_ASYNC_SCOPE_CLOSE(scope, false);
+    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+        scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
+    EXPECT_EQ(EG(exception), nullptr);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+  }));
+}
+
+TEST_F(ScopeTest, AwaitAfterCancellationFromInsideTheScopeThrows) {
+  // tests/scope/046-scope_awaitAfterCancellation_self_deadlock
+  std::string text;
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    Spawn(
+        [&](mock_zend::Call&) {
+          ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+              scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
+          text = TakeExceptionText();
+        },
+        child);
+    Yield();
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+  }));
+  EXPECT_EQ(text,
+            "Async\\AsyncException: Cannot await completion of scope from a "
+            "coroutine that belongs to the same scope or its children");
+}
+
+// A member that throws once it is cancelled (tests/scope 049, 050, 054).
+void ThrowsWhenCancelled(zend_async_event_t* never, zend_async_scope_t* scope,
+                         const char* message) {
+  Spawn(
+      [never, message](mock_zend::Call&) {
+        WaitFor(never);
+        zend_clear_exception();
+        zend_throw_exception(zend_ce_exception, message, 0);
+      },
+      scope);
+}
+
+TEST_F(ScopeTest, AMembersErrorEndsAwaitAfterCancellationWithoutAHandler) {
+  // tests/scope/050-scope_awaitAfterCancellation_no_handler_propagates
+  std::string outcome;
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_event_t* never = NewPlainEvent();
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    ThrowsWhenCancelled(never, scope, "propagated error");
+    Yield();
+    ZEND_ASYNC_SCOPE_CANCEL(
+        scope,
+        zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION, "bye"),
+        true, false);
+    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+        scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
+    outcome = "propagated: " + TakeExceptionText();
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+    ZEND_ASYNC_EVENT_RELEASE(never);
+  }));
+  // Handled by the waiter: no graceful shutdown, no uncaught error.
+  EXPECT_EQ(outcome, "propagated: Exception: propagated error");
+  EXPECT_THAT(ReportedErrors(), ElementsAre());
+}
+
+TEST_F(ScopeTest, AwaitAfterCancellationGivesAMembersErrorToItsHandler) {
+  // tests/scope/049-scope_awaitAfterCancellation_error_handler_fires
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_event_t* never = NewPlainEvent();
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    ThrowsWhenCancelled(never, scope, "after-cancel error");
+    Yield();
+    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, false);
+    zval handler;
+    mock_zend::MakeCallable(&handler, [&](mock_zend::Call& call) {
+      log.push_back(std::string("error handler: ") +
+                    zend_mock_exception_message(Z_OBJ_P(call.arg(0))) +
+                    " scope=" + mock_zend::Render(call.arg(1)));
+    });
+    zend_fcall_info fci;
+    zend_fcall_info_cache fcc;
+    ASSERT_EQ(zend_fcall_info_init(&handler, 0, &fci, &fcc, nullptr, nullptr),
+              SUCCESS);
+    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+        scope, ZEND_ASYNC_CURRENT_COROUTINE, &fci, &fcc, nullptr);
+    log.push_back("external done " + TakeExceptionText());
+    zval_ptr_dtor(&handler);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+    ZEND_ASYNC_EVENT_RELEASE(never);
+  }));
+  EXPECT_THAT(log, ElementsAre("error handler: after-cancel error scope=null",
+                               "external done "));
+  EXPECT_THAT(ReportedErrors(), ElementsAre());
+}
+
+TEST_F(ScopeTest, AnErrorThrownByTheHandlerEndsAwaitAfterCancellation) {
+  // tests/scope/054-scope_awaitAfterCancellation_error_handler_throws
+  std::string outcome;
+  EXPECT_TRUE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_event_t* never = NewPlainEvent();
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    ThrowsWhenCancelled(never, scope, "initial");
+    Yield();
+    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, false);
+    zval handler;
+    mock_zend::MakeCallable(&handler, [](mock_zend::Call& call) {
+      const std::string text =
+          std::string("handler replacement: ") +
+          zend_mock_exception_message(Z_OBJ_P(call.arg(0)));
+      zend_throw_exception(spl_ce_LogicException, text.c_str(), 0);
+    });
+    zend_fcall_info fci;
+    zend_fcall_info_cache fcc;
+    ASSERT_EQ(zend_fcall_info_init(&handler, 0, &fci, &fcc, nullptr, nullptr),
+              SUCCESS);
+    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
+        scope, ZEND_ASYNC_CURRENT_COROUTINE, &fci, &fcc, nullptr);
+    outcome = "caught: " + TakeExceptionText();
+    zval_ptr_dtor(&handler);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+    ZEND_ASYNC_EVENT_RELEASE(never);
+  }));
+  EXPECT_EQ(outcome, "caught: LogicException: handler replacement: initial");
+}
+
+TEST_F(ScopeTest, AMembersErrorCancelsItsSiblingsAndReachesTheListeners) {
+  std::vector<std::string> log;
+  EXPECT_FALSE(RunMain([&] {
+    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
+    zend_async_event_t* never = NewPlainEvent();
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(child);
+    Spawn(
+        [&](mock_zend::Call&) {
+          WaitFor(never);
+          log.push_back("sibling: " + TakeExceptionText());
+        },
+        scope);
+    Spawn(
+        [&](mock_zend::Call&) {
+          WaitFor(never);
+          log.push_back("in child scope: " + TakeExceptionText());
+        },
+        child);
+    Spawn(
+        [](mock_zend::Call&) {
+          zend_throw_exception(zend_ce_exception, "failure", 0);
+        },
+        scope);
+    Yield();
+    // The error also starts the graceful shutdown, which the main flow
+    // receives when it resumes.
+    log.push_back("main: " + TakeExceptionText());
+    log.push_back(std::string("cancelled=") +
+                  (ZEND_ASYNC_SCOPE_IS_CANCELLED(scope) ? "yes" : "no") + "/" +
+                  (ZEND_ASYNC_SCOPE_IS_CANCELLED(child) ? "yes" : "no"));
+    // The cancelled members run after the main flow ends.
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(child);
+    ZEND_ASYNC_SCOPE_RELEASE(child);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+    ZEND_ASYNC_EVENT_RELEASE(never);
+  }));
+  // Child scopes are cancelled before the scope's own members.
+  EXPECT_THAT(log, ElementsAre("main: Async\\AsyncCancellation: Graceful "
+                               "shutdown",
+                               "cancelled=yes/yes",
+                               "in child scope: Async\\AsyncCancellation: "
+                               "Scope was cancelled",
+                               "sibling: Async\\AsyncCancellation: Coroutine "
+                               "cancelled"));
+  EXPECT_THAT(ReportedErrors(),
+              ElementsAre("E_ERROR: Uncaught Exception: failure"));
 }
 
 using ContextTest = SchedulerTest;

@@ -12,19 +12,6 @@ using ::testing::ElementsAre;
 
 using ShutdownTest = SchedulerTest;
 
-// The error log without the reference's own notice of a graceful shutdown
-// ("E_CORE_WARNING: Graceful shutdown mode was started"; upstream's is
-// commented out, scheduler.c), which its unit tests check.
-std::vector<std::string> ReportedErrors() {
-  std::vector<std::string> log;
-  for (std::string& line : ErrorLog()) {
-    if (line != "E_CORE_WARNING: Graceful shutdown mode was started") {
-      log.push_back(std::move(line));
-    }
-  }
-  return log;
-}
-
 TEST_F(ShutdownTest, ShutdownCancelsEveryCoroutine) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
@@ -45,6 +32,10 @@ TEST_F(ShutdownTest, ShutdownCancelsEveryCoroutine) {
   EXPECT_FALSE(ZEND_ASYNC_GRACEFUL_SHUTDOWN);
 }
 
+// The failing coroutine's scope (the main scope) catches its error first:
+// it cancels its members ("Coroutine cancelled", upstream scope.c
+// scope_catch_or_cancel) and, nobody handling the error, the graceful
+// shutdown follows.
 TEST_F(ShutdownTest, UncaughtExceptionCancelsTheOtherCoroutines) {
   std::vector<std::string> log;
   zend_async_event_t* never = nullptr;
@@ -58,8 +49,8 @@ TEST_F(ShutdownTest, UncaughtExceptionCancelsTheOtherCoroutines) {
       zend_throw_exception(zend_ce_exception, "failure", 0);
     });
   }));
-  EXPECT_THAT(log, ElementsAre("waiter: Async\\AsyncCancellation: Graceful "
-                               "shutdown"));
+  EXPECT_THAT(log, ElementsAre("waiter: Async\\AsyncCancellation: Coroutine "
+                               "cancelled"));
   EXPECT_THAT(ReportedErrors(),
               ElementsAre("E_ERROR: Uncaught Exception: failure"));
   ZEND_ASYNC_EVENT_RELEASE(never);

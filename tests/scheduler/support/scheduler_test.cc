@@ -64,4 +64,14 @@ void ExpectWakerInitialised(const zend_async_waker_t* waker) {
   EXPECT_EQ(waker->dtor, nullptr);
 }
 
+std::vector<std::string> ReportedErrors() {
+  std::vector<std::string> log;
+  for (std::string& line : ErrorLog()) {
+    if (line != "E_CORE_WARNING: Graceful shutdown mode was started") {
+      log.push_back(std::move(line));
+    }
+  }
+  return log;
+}
+
 }  // namespace zar::scheduler_testing

@@ -54,6 +54,11 @@ zend_async_event_t* NewPlainEvent();
 // Notifies its callbacks (NULL result, NULL exception).
 void FirePlainEvent(zend_async_event_t* event);
 
+// The error log (ErrorLog()) without the reference's own notice of a
+// graceful shutdown ("E_CORE_WARNING: Graceful shutdown mode was started";
+// upstream's is commented out, scheduler.c), which its unit tests check.
+std::vector<std::string> ReportedErrors();
+
 // Checks (GoogleTest expectations) that `waker` is as zend_async_waker_init
 // leaves it: no status, no events, no result, error or suspension site.
 void ExpectWakerInitialised(const zend_async_waker_t* waker);
