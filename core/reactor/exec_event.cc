@@ -213,6 +213,14 @@ void AllocOut(uv_handle_t* handle, size_t suggested, uv_buf_t* buf) {
       uv_buf_init(abi->output_buffer, static_cast<unsigned>(abi->output_len));
 }
 
+// Frees the stdout read buffer (at end of file, or at teardown).
+void FreeOutputBuffer(zend_async_exec_event_t* abi) {
+  if (abi->output_buffer == nullptr) return;
+  efree(abi->output_buffer);
+  abi->output_buffer = nullptr;
+  abi->output_len = 0;
+}
+
 // A pipe is done (EOF or error): stop reading, close it, and see whether
 // the command is over.
 void EndPipe(ExecEvent* self, uv_stream_t* stream, ssize_t status,
@@ -233,12 +241,7 @@ void OnOut(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
   if (nread > 0) {
     TakeOutput(self, buf->base, static_cast<size_t>(nread));
   } else if (nread < 0) {
-    zend_async_exec_event_t* abi = &self->abi;
-    if (abi->output_buffer != nullptr) {
-      efree(abi->output_buffer);
-      abi->output_buffer = nullptr;
-      abi->output_len = 0;
-    }
+    FreeOutputBuffer(&self->abi);
     EndPipe(self, stream, nread, kWaitStdout, &self->out_open);
   }
 }
@@ -287,11 +290,7 @@ void Teardown(zend_async_event_t* event) {
   if (self->err_open) uv_read_stop(reinterpret_cast<uv_stream_t*>(&self->err));
   CloseOwned(self, reinterpret_cast<uv_handle_t*>(&self->err), &self->err_open);
   zend_async_exec_event_t* abi = &self->abi;
-  if (abi->output_buffer != nullptr) {
-    efree(abi->output_buffer);
-    abi->output_buffer = nullptr;
-    abi->output_len = 0;
-  }
+  FreeOutputBuffer(abi);
   if (self->line != nullptr) {
     efree(self->line);
     self->line = nullptr;
