@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/channel/channel.h"
 #include "core/pool/pool.h"
 #include "core/pool/strict.h"
 #include "core/reactor/reactor_event.h"
@@ -50,6 +51,7 @@ void ObservabilityModuleShutdown() { ForgetPoolLedgers(); }
 
 void ObservabilityRequestStartup() {
   ResetPoolIds();
+  ResetChannelIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

@@ -1,5 +1,7 @@
 #include "core/scheduler/registration.h"
 
+#include "core/channel/channel.h"
+#include "core/channel/object.h"
 #include "core/extension.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
@@ -68,9 +70,9 @@ constexpr SchedulerRegistration kScheduler = {
     .get_class_ce = &GetClassCe,
     .new_iterator = &unsupported::NewIterator,
     .new_future = &unsupported::NewFuture,
-    .new_channel = &unsupported::NewChannel,
+    .new_channel = &NewChannel,
     .new_future_obj = &unsupported::NewFutureObject,
-    .new_channel_obj = &unsupported::NewChannelObject,
+    .new_channel_obj = &NewChannelObject,
     .new_group = &unsupported::NewGroup,
     .engine_shutdown = &EngineShutdown,
     .thread_snapshot_create = &unsupported::ThreadSnapshotCreate,

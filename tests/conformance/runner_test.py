@@ -45,8 +45,8 @@ import sys
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
     "scheduler", "reactor", "DNS", "processes", "filesystem events",
-    "async IO", "socket listening", "thread pool", "pool", "circuit breaker",
-    "healthcheck", "pool model", "PDO pool",
+    "async IO", "socket listening", "thread pool", "channels", "pool",
+    "circuit breaker", "healthcheck", "pool model", "PDO pool",
 ]
 
 # The pool's FIFO behaviours: waiters are served in arrival order, whoever
