@@ -204,13 +204,22 @@ inline bool AddWaiterCallback(zend_async_event_t* event,
 }
 
 // del_callback of an owner event: removes a waiter's callback in O(1)
-// through its recorded slot (swap with the last, fixing the moved waiter's
+// through its recorded slot (false at once when it has none: a waiter's
+// callback is in the vector only between AddWaiterCallback and its
+// deletion) (swap with the last, fixing the moved waiter's
 // slot) unless a notification walks the vector; anything else with
 // zend_async_callbacks_remove. The vector's order does not matter: service
 // order is the waiter queue's.
 inline bool DelWaiterCallback(zend_async_event_t* event,
                               zend_async_event_callback_t* callback) {
   zend_async_callbacks_vector_t* vector = &event->callbacks;
+  if (IsWaiterCallback(callback) &&
+      Waiter::FromCallback(callback)->event_slot == Waiter::kNoSlot) {
+    // Never added, or already deleted (the channel deletes a waiter's
+    // callback when it wakes it; the waker's clean-up deletes it again):
+    // not in the vector, so no scan.
+    return false;
+  }
   if (IsWaiterCallback(callback) && vector->current_iterator == nullptr) {
     Waiter* waiter = Waiter::FromCallback(callback);
     const uint32_t slot = waiter->event_slot;
