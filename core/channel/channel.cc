@@ -5,6 +5,7 @@
 #include <new>
 
 #include "core/channel/classes.h"
+#include "core/channel/trace.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
@@ -79,6 +80,7 @@ AsyncChannel* AllocateChannel(uint32_t capacity, size_t extra_size) {
   channel->base.send = ChannelSend;
   channel->base.receive = ChannelReceive;
   channel->base.close = ChannelClose;
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelCreate(channel);
   return channel;
 }
 
@@ -240,6 +242,7 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
       // nobody and the sender leaves): the next sender may use it.
       WakeSender(channel);
     } else if (reserved && !spent) {
+      if (ZEND_ASYNC_REF_TRACING()) TraceChannelHandOn(channel);
       if (what == WaitFor::kValue) {
         WakeReceiver(channel);
       } else {
@@ -260,6 +263,7 @@ bool WakeReceiver(AsyncChannel* channel) {
   Waiter* waiter = channel->receivers.ReserveOldestUnreserved();
   if (waiter == nullptr) return false;
   channel->reserved_receivers++;
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelReserve(channel, waiter, "value");
   Resume(channel, waiter, nullptr);
   return true;
 }
@@ -272,12 +276,14 @@ void WakeSender(AsyncChannel* channel) {
   if (delivered != nullptr && channel->count() == 0) {
     channel->delivering = nullptr;
     CountDownWaiterCallback(&delivered->callback.base);
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelDelivered(channel, delivered);
     Resume(channel, delivered, nullptr);
   }
   if (!channel->HasFreeSlot()) return;
   Waiter* waiter = channel->senders.ReserveOldestUnreserved();
   if (waiter == nullptr) return;
   channel->reserved_senders++;
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelReserve(channel, waiter, "slot");
   Resume(channel, waiter, nullptr);
 }
 
@@ -289,15 +295,20 @@ void WakeAll(AsyncChannel* channel, zend_object* exception) {
   while (Waiter* waiter = channel->receivers.back()) {
     if (waiter->reserved) break;  // reserved waiters are a prefix
     channel->receivers.Remove(waiter);
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelWake(channel, waiter, exception);
     Resume(channel, waiter, exception);
     CountDownWaiterCallback(&waiter->callback.base);
   }
   if (Waiter* delivered = channel->delivering) {
     channel->delivering = nullptr;
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TraceChannelWake(channel, delivered, exception);
+    }
     Resume(channel, delivered, exception);
     CountDownWaiterCallback(&delivered->callback.base);
   }
   while (Waiter* waiter = channel->senders.PopBack()) {
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelWake(channel, waiter, exception);
     Resume(channel, waiter, exception);
     CountDownWaiterCallback(&waiter->callback.base);
   }
@@ -311,14 +322,19 @@ bool Put(AsyncChannel* channel, zval* value) {
   ZVAL_COPY(&copy, value);
   channel->buffer.PushBack(copy);
   if (channel->buffered()) {
-    WakeReceiver(channel);
+    const bool handed = WakeReceiver(channel);
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TraceChannelSend(channel, value, handed ? "handed" : "buffered");
+    }
     return true;
   }
   channel->committed = false;
   if (WakeReceiver(channel)) {
     channel->committed = channel->count() > 0;
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelSend(channel, value, "handed");
     return true;
   }
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelSend(channel, value, "wait");
   return false;
 }
 
@@ -327,6 +343,7 @@ bool Put(AsyncChannel* channel, zval* value) {
 void Take(AsyncChannel* channel, zval* result) {
   *result = channel->buffer.PopFront();
   channel->committed = false;
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelReceive(channel, result);
   WakeSender(channel);
 }
 
@@ -369,9 +386,13 @@ bool Send(AsyncChannel* channel, zval* value, zend_object* token) {
       sent = EG(exception) == nullptr;
       break;
     }
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelSend(channel, value, "wait");
     reservation =
         WaitOnChannel(channel, WaitFor::kSlot, nullptr, token).reserved;
     if (EG(exception) != nullptr) break;
+  }
+  if (!sent && EG(exception) != nullptr && ZEND_ASYNC_REF_TRACING()) {
+    TraceChannelFail(channel, "send");
   }
   ZEND_ASYNC_EVENT_RELEASE(channel->event());
   return sent;
@@ -398,10 +419,14 @@ bool Receive(AsyncChannel* channel, zval* result,
       ThrowChannelException(channel->close_reason);
       break;
     }
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelReceive(channel, nullptr);
     const WaitResult waited =
         WaitOnChannel(channel, WaitFor::kValue, cancellation, token);
     if (EG(exception) != nullptr || waited.cancelled) break;
     reservation = waited.reserved;
+  }
+  if (!received && EG(exception) != nullptr && ZEND_ASYNC_REF_TRACING()) {
+    TraceChannelFail(channel, "recv");
   }
   ZEND_ASYNC_EVENT_RELEASE(channel->event());
   return received;
@@ -455,6 +480,7 @@ void CloseChannel(AsyncChannel* channel, ChannelCloseReason reason) {
   if (channel->closed()) return;
   channel->close_reason = reason;
   ZEND_ASYNC_EVENT_SET_CLOSED(channel->event());
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelClose(channel);
   // After request shutdown began there is nobody to wake and no exception
   // may be made.
   if (EG(active)) {
@@ -499,6 +525,7 @@ bool Stop(zend_async_event_t*) { return true; }
 
 bool Dispose(zend_async_event_t* event) {
   AsyncChannel* channel = AsyncChannel::FromEvent(event);
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelDispose(channel);
   if (!channel->closed()) {
     event->ref_count = 1;  // close runs with a reference, as any call
     CloseChannel(channel, ChannelCloseReason::kDisposed);

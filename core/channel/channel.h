@@ -19,6 +19,7 @@
 //     the event        its vtable, dispose
 //   object.h/.cc     the Async\Channel object = its handlers and methods
 //   classes.h/.cc    the channel's PHP classes = async_register_channel_ce
+//   trace.h/.cc      the "channel ..." trace lines (ours: docs/tracing.md)
 //
 // The waiters are core/internal/waiter_queue.h, the pool's queue: one
 // FIFO-with-reservation mechanism for both.
