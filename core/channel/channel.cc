@@ -173,7 +173,13 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
   WaitResult outcome;
   if (!EnterCoroutine()) return outcome;
   zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) return outcome;
+  if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) {
+    // The caller stops on an exception; make sure there is one.
+    if (EG(exception) == nullptr) {
+      zend_throw_error(nullptr, "Cannot wait on a channel: no waker");
+    }
+    return outcome;
+  }
 
   Waiter waiter = {};
   waiter.callback.base.ref_count = 1;  // this function's

@@ -266,5 +266,23 @@ TEST_F(ChannelCloseTest, WrapperDestructionLeavesAChannelACUserHolds) {
   EXPECT_EQ(Joined(log), "open sent");
 }
 
+// A channel holding a value that holds the channel is a cycle the
+// collector frees (get_gc reports the buffered values).
+TEST_F(ChannelCloseTest, ChannelHoldingItselfIsCollected) {
+  int collected = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({2});
+    Zval holder;
+    object_init(holder.get());
+    zend_update_property(nullptr, holder.obj(), ZEND_STRL("channel"),
+                         channel.get());
+    Send(channel, Zval::Copy(holder.get()));
+    holder.Reset();
+    channel.Reset();
+    collected = gc_collect_cycles();
+  }));
+  EXPECT_GE(collected, 2);
+}
+
 }  // namespace
 }  // namespace zar::channel_testing
