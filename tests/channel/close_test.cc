@@ -226,6 +226,24 @@ TEST_F(ChannelCloseTest, CommittedRendezvousValueSurvivesClose) {
   EXPECT_EQ(Joined(log), "send-ok closed recv=7");
 }
 
+// 082-channel0_close_while_sender_awaits_ack
+TEST_F(ChannelCloseTest, CloseAfterTheValueWasTakenDoesNotFailItsSender) {
+  Log log;
+  Zval channel;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({0});
+    Spawn([&] {
+      Send(channel, Str("the-value"));
+      log.push_back(EG(exception) ? "sender " + TakeChannelException()
+                                  : "sender delivered");
+    });
+    Yield();
+    log.push_back("recv " + Render(Recv(channel)));
+    Close(channel);
+  }));
+  EXPECT_EQ(Joined(log), "recv 'the-value' sender delivered");
+}
+
 // Awaiting the channel object waits for close (the event is notified with
 // the close exception).
 TEST_F(ChannelCloseTest, AwaitingTheChannelEndsAtClose) {
