@@ -103,6 +103,94 @@ zend_async_channel_t* NewChannel(size_t buffer_size, bool /*resizable*/,
 }
 
 // ===========================================================================
+// Deadlock timer: one timer per channel while someone waits without a
+// reservation (upstream's channel_refresh_deadlock_timer). A waiter
+// holding a reservation is not starving and does not count.
+// ===========================================================================
+
+namespace {
+
+AsyncChannel* ChannelOfDeadlockCallback(zend_async_event_callback_t* callback) {
+  return reinterpret_cast<AsyncChannel*>(
+      reinterpret_cast<char*>(callback) -
+      offsetof(AsyncChannel, deadlock_callback));
+}
+
+void OnDeadlockTimer(zend_async_event_t* /*timer*/,
+                     zend_async_event_callback_t* callback, void* /*result*/,
+                     zend_object* /*exception*/) {
+  AsyncChannel* channel = ChannelOfDeadlockCallback(callback);
+  if (channel->closed()) return;
+  // Close may let go of the channel's last reference (a waiter's waker).
+  ZEND_ASYNC_EVENT_ADD_REF(channel->event());
+  CloseChannel(channel, channel->pending_reason);
+  ZEND_ASYNC_EVENT_RELEASE(channel->event());
+}
+
+void DisposeDeadlockCallback(zend_async_event_callback_t*,
+                             zend_async_event_t*) {}
+
+void DisarmDeadlockTimer(AsyncChannel* channel) {
+  zend_async_timer_event_t* timer = channel->deadlock_timer;
+  if (timer == nullptr) return;
+  channel->deadlock_timer = nullptr;
+  timer->base.stop(&timer->base);
+  timer->base.del_callback(&timer->base, &channel->deadlock_callback);
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+void ArmDeadlockTimer(AsyncChannel* channel, ChannelCloseReason reason,
+                      uint32_t timeout_ms) {
+  if (timeout_ms == 0 || channel->deadlock_timer != nullptr ||
+      channel->closed()) {
+    return;
+  }
+  zend_async_timer_event_t* timer =
+      ZEND_ASYNC_NEW_TIMER_EVENT(static_cast<zend_ulong>(timeout_ms), false);
+  if (timer == nullptr) return;
+  if (!channel->hard_timeouts) ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
+  channel->deadlock_callback.ref_count = 0;
+  channel->deadlock_callback.callback = OnDeadlockTimer;
+  channel->deadlock_callback.dispose = DisposeDeadlockCallback;
+  timer->base.add_callback(&timer->base, &channel->deadlock_callback);
+  if (!timer->base.start(&timer->base)) {
+    timer->base.del_callback(&timer->base, &channel->deadlock_callback);
+    ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+    return;
+  }
+  channel->deadlock_timer = timer;
+  channel->pending_reason = reason;
+}
+
+}  // namespace
+
+void RefreshDeadlockTimer(AsyncChannel* channel) {
+  if (channel->no_producer_timeout_ms == 0 &&
+      channel->no_consumer_timeout_ms == 0) {
+    return;
+  }
+  const bool starving_receiver =
+      channel->receivers.size() > channel->reserved_receivers;
+  const bool starving_sender =
+      channel->senders.size() > channel->reserved_senders ||
+      channel->delivering != nullptr;
+  if (channel->closed() || (!starving_receiver && !starving_sender)) {
+    DisarmDeadlockTimer(channel);
+    return;
+  }
+  const ChannelCloseReason reason = starving_receiver
+                                        ? ChannelCloseReason::kNoProducers
+                                        : ChannelCloseReason::kNoConsumers;
+  if (channel->deadlock_timer != nullptr) {
+    if (channel->pending_reason == reason) return;
+    DisarmDeadlockTimer(channel);
+  }
+  ArmDeadlockTimer(channel, reason,
+                   starving_receiver ? channel->no_producer_timeout_ms
+                                     : channel->no_consumer_timeout_ms);
+}
+
+// ===========================================================================
 // Wait: parking a send or a receive (WaitOnChannel) and waking it
 // (WakeReceiver, WakeSender, WakeAll).
 //
@@ -197,6 +285,7 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
     channel->delivering = &waiter;
   }
   waiter.callback.base.ref_count++;  // the queue's (or delivering's)
+  RefreshDeadlockTimer(channel);
 
   bool armed = zend_async_resume_when(coroutine, channel->event(), false,
                                       zend_async_waker_callback_resolve,
@@ -256,6 +345,7 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
       }
     }
   }
+  RefreshDeadlockTimer(channel);
   outcome.reserved = spent;
   outcome.cancelled = !failed && !reserved && what == WaitFor::kValue &&
                       cancellation != nullptr && !channel->closed();
@@ -271,6 +361,7 @@ bool WakeReceiver(AsyncChannel* channel) {
   channel->reserved_receivers++;
   if (ZEND_ASYNC_REF_TRACING()) TraceChannelReserve(channel, waiter, "value");
   Resume(channel, waiter, nullptr);
+  RefreshDeadlockTimer(channel);
   return true;
 }
 
@@ -284,6 +375,7 @@ void WakeSender(AsyncChannel* channel) {
     CountDownWaiterCallback(&delivered->callback.base);
     if (ZEND_ASYNC_REF_TRACING()) TraceChannelDelivered(channel, delivered);
     Resume(channel, delivered, nullptr);
+    RefreshDeadlockTimer(channel);
   }
   if (!channel->HasFreeSlot()) return;
   Waiter* waiter = channel->senders.ReserveOldestUnreserved();
@@ -291,6 +383,7 @@ void WakeSender(AsyncChannel* channel) {
   channel->reserved_senders++;
   if (ZEND_ASYNC_REF_TRACING()) TraceChannelReserve(channel, waiter, "slot");
   Resume(channel, waiter, nullptr);
+  RefreshDeadlockTimer(channel);
 }
 
 // Fails every parked sender (the delivering one included) and every
@@ -487,6 +580,7 @@ void CloseChannel(AsyncChannel* channel, ChannelCloseReason reason) {
   channel->close_reason = reason;
   ZEND_ASYNC_EVENT_SET_CLOSED(channel->event());
   if (ZEND_ASYNC_REF_TRACING()) TraceChannelClose(channel);
+  DisarmDeadlockTimer(channel);
   // After request shutdown began there is nobody to wake and no exception
   // may be made.
   if (EG(active)) {
@@ -537,6 +631,7 @@ bool Dispose(zend_async_event_t* event) {
     CloseChannel(channel, ChannelCloseReason::kDisposed);
     event->ref_count = 0;
   }
+  DisarmDeadlockTimer(channel);
   zend_async_callbacks_free(event);
   while (!channel->buffer.empty()) {
     zval value = channel->buffer.PopFront();

@@ -75,9 +75,9 @@ extern "C" {
 namespace zar::core {
 
 // Why a channel closed; mirrors Async\ChannelCloseReason (upstream's
-// channel_close_reason_t). Only EXPLICIT and DISPOSED happen here: the
-// deadlock timers and the owner-scope binding are not implemented
-// (docs/channels.md).
+// channel_close_reason_t). DEADLOCK and SCOPE_DISPOSED never happen here:
+// the global deadlock resolver and the owner-scope binding are not
+// implemented (docs/channels.md).
 enum class ChannelCloseReason : uint8_t {
   kExplicit,
   kDisposed,
@@ -110,6 +110,23 @@ struct AsyncChannel {
   ChannelCloseReason close_reason = ChannelCloseReason::kExplicit;
   // Names the channel in traces ("Channel#<id>"), 1, 2, ... per request.
   uint32_t id = 0;
+
+  // Deadlock timeouts (Async\Channel's $noProducerTimeout and
+  // $noConsumerTimeout, ms; 0 = off). While a receiver without a
+  // reservation waits (no producer) or a sender does (no consumer), one
+  // timer runs; when it fires the channel closes with NO_PRODUCERS or
+  // NO_CONSUMERS. Any change of who waits re-arms or stops it, so it
+  // measures how long the waiting has gone on without progress.
+  uint32_t no_producer_timeout_ms = 0;
+  uint32_t no_consumer_timeout_ms = 0;
+  // $hardTimeouts: the timer keeps the loop alive; otherwise it is HIDDEN.
+  bool hard_timeouts = false;
+  // The running timer (nullptr when none; always nullptr once closed) and
+  // which side it guards.
+  zend_async_timer_event_t* deadlock_timer = nullptr;
+  ChannelCloseReason pending_reason = ChannelCloseReason::kNoProducers;
+  // Registered on deadlock_timer; embedded, so its dispose is a no-op.
+  zend_async_event_callback_t deadlock_callback = {};
 
   static AsyncChannel* FromAbi(zend_async_channel_t* channel) {
     return reinterpret_cast<AsyncChannel*>(channel);
@@ -181,6 +198,10 @@ void ChannelClose(zend_async_channel_t* channel);
 
 // Allocates an open channel of `capacity` (ref_count 1).
 AsyncChannel* AllocateChannel(uint32_t capacity, size_t extra_size = 0);
+
+// Starts, moves or stops the deadlock timer after a change of who waits
+// (nothing when both timeouts are 0).
+void RefreshDeadlockTimer(AsyncChannel* channel);
 
 // Closes the channel with `reason` (nothing if already closed): wakes every
 // parked sender and unreserved receiver with the ChannelException of

@@ -81,7 +81,6 @@ ZEND_METHOD(Async_Channel, __construct) {
   Z_PARAM_LONG(no_consumer_timeout)
   Z_PARAM_BOOL(hard_timeouts)
   ZEND_PARSE_PARAMETERS_END();
-  (void)hard_timeouts;
 
   const zend_long limits[3] = {capacity, no_producer_timeout,
                                no_consumer_timeout};
@@ -91,18 +90,16 @@ ZEND_METHOD(Async_Channel, __construct) {
       RETURN_THROWS();
     }
   }
-  if (no_producer_timeout != 0 || no_consumer_timeout != 0) {
-    zend_throw_error(nullptr,
-                     "Async\\Channel::__construct(): deadlock timeouts are "
-                     "not supported by zend-async-ref");
-    RETURN_THROWS();
-  }
   ChannelObject* self = ThisChannel(execute_data);
   if (self->channel() != nullptr) {
     zend_throw_error(nullptr, "Async\\Channel is already initialized");
     RETURN_THROWS();
   }
-  self->ref.event = AllocateChannel(static_cast<uint32_t>(capacity))->event();
+  AsyncChannel* channel = AllocateChannel(static_cast<uint32_t>(capacity));
+  channel->no_producer_timeout_ms = static_cast<uint32_t>(no_producer_timeout);
+  channel->no_consumer_timeout_ms = static_cast<uint32_t>(no_consumer_timeout);
+  channel->hard_timeouts = hard_timeouts;
+  self->ref.event = channel->event();
 }
 
 ZEND_METHOD(Async_Channel, send) {

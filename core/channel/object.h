@@ -16,8 +16,8 @@
 // sendAsync(mixed $value): bool, recv(?Completable $token = null): mixed,
 // recvAsync(): Future, close(), isClosed(), capacity(), count(),
 // isEmpty(), isFull(). Not here: getIterator() (the engine has no
-// iterators). recvAsync() throws Error (futures are not supported yet) and
-// non-zero deadlock timeouts are refused (docs/channels.md).
+// iterators). recvAsync() throws Error (futures are not supported yet)
+// (docs/channels.md).
 //
 // Lifetime: the object holds one channel event reference from construction
 // until free_obj. When the object is destroyed while it holds the

@@ -14,7 +14,8 @@
 //                                            its value was taken
 //   channel hand-on Channel#1 (...)          an unused reservation passed on
 //   channel wake Channel#1 #4 -> <exception> close wakes a waiter
-//   channel close Channel#1 explicit | disposed (...)
+//   channel close Channel#1 explicit | disposed | no producers timeout |
+//                 no consumers timeout (...)   the reason's enum value
 //   channel dispose Channel#1
 //
 // The statistics in parentheses, taken after the step:

@@ -56,17 +56,6 @@ TEST_F(ChannelCreationTest, NegativeTimeoutsAreValueErrors) {
   }));
 }
 
-// Ours: the deadlock timers are not implemented (docs/channels.md).
-TEST_F(ChannelCreationTest, DeadlockTimeoutsAreRefused) {
-  EXPECT_TRUE(RunMain([&] {
-    Zval channel = NewPhpChannel({0, 50});
-    EXPECT_TRUE(channel.undef());
-    EXPECT_EQ(TakeExceptionText(),
-              "Error: Async\\Channel::__construct(): deadlock timeouts are "
-              "not supported by zend-async-ref");
-  }));
-}
-
 // 009-channel_capacity_methods, 025-channel_state_consistency
 TEST_F(ChannelCreationTest, CountsFollowSendsAndReceives) {
   Log log;

@@ -96,6 +96,7 @@ constexpr Entry kTable[] = {
     {"ChannelCApiTest", kChannels},
     {"ChannelCloseTest", kChannels},
     {"ChannelCreationTest", kChannels},
+    {"ChannelDeadlockTest", kChannels},
     {"ChannelFairnessTest", kChannels},
     {"ChannelPassingTest", kChannels},
     {"ChannelTokenTest", kChannels},

@@ -39,7 +39,10 @@ Zval Str(const std::string& text) {
   return Zval::Adopt(&value);
 }
 
-Zval NewPhpChannel(std::initializer_list<zend_long> args) {
+namespace {
+
+// new Async\Channel(...params) (the zvals are the callee's).
+Zval Construct(std::vector<zval>& params) {
   zend_string* name = zend_string_init(ZEND_STRL("Async\\Channel"), false);
   zend_class_entry* ce = zend_lookup_class(name);
   zend_string_release(name);
@@ -47,9 +50,6 @@ Zval NewPhpChannel(std::initializer_list<zend_long> args) {
     ADD_FAILURE() << "Async\\Channel is not registered";
     return Zval();
   }
-  std::vector<zval> params(args.size());
-  size_t i = 0;
-  for (zend_long arg : args) ZVAL_LONG(&params[i++], arg);
   Zval object;
   object_init_ex(object.get(), ce);
   zval retval;
@@ -66,6 +66,25 @@ Zval NewPhpChannel(std::initializer_list<zend_long> args) {
     return Zval();
   }
   return object;
+}
+
+}  // namespace
+
+Zval NewPhpChannel(std::initializer_list<zend_long> args) {
+  std::vector<zval> params(args.size());
+  size_t i = 0;
+  for (zend_long arg : args) ZVAL_LONG(&params[i++], arg);
+  return Construct(params);
+}
+
+Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
+                   zend_long no_consumer_timeout, bool hard_timeouts) {
+  std::vector<zval> params(4);
+  ZVAL_LONG(&params[0], capacity);
+  ZVAL_LONG(&params[1], no_producer_timeout);
+  ZVAL_LONG(&params[2], no_consumer_timeout);
+  ZVAL_BOOL(&params[3], hard_timeouts);
+  return Construct(params);
 }
 
 Zval CallMethod(zval* object, const char* method,

@@ -69,6 +69,10 @@ Zval Str(const std::string& text);
 
 // new Async\Channel(...args); UNDEF with the exception pending.
 Zval NewPhpChannel(std::initializer_list<zend_long> args = {});
+// new Async\Channel($capacity, $noProducerTimeout, $noConsumerTimeout,
+// $hardTimeouts).
+Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
+                   zend_long no_consumer_timeout, bool hard_timeouts);
 // Calls `$object->method(...args)`; UNDEF with the exception pending.
 Zval CallMethod(zval* object, const char* method,
                 std::initializer_list<zval*> args = {});
