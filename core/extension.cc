@@ -23,6 +23,7 @@
 
 #include <cstring>
 
+#include "core/channel/classes.h"
 #include "core/io/io.h"
 #include "core/observability.h"
 #include "core/pool/registration.h"
@@ -55,6 +56,7 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   if (!RegisterClasses()) return FAILURE;
   if (!RegisterPoolExceptionClass()) return FAILURE;
   if (!RegisterPoolClasses()) return FAILURE;
+  if (!RegisterChannelExceptionClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
   // As php-async's MINIT: the results of the IO and socket listening groups
@@ -74,6 +76,7 @@ zend_result ModuleShutdown(SHUTDOWN_FUNC_ARGS) {
   ReleaseRequestState();
   ObservabilityModuleShutdown();
   ForgetPoolClasses();
+  ForgetChannelClasses();
   ForgetClasses();
   RemoveStackOverflowReport();
   return SUCCESS;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/channel/channel.h"
 #include "core/future/future.h"
 #include "core/pool/pool.h"
 #include "core/pool/strict.h"
@@ -52,6 +53,7 @@ void ObservabilityModuleShutdown() { ForgetPoolLedgers(); }
 void ObservabilityRequestStartup() {
   ResetPoolIds();
   ResetFutureIds();
+  ResetChannelIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

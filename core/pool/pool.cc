@@ -32,7 +32,9 @@ extern "C" {
 namespace zar::core {
 namespace {
 
-using internal::PoolWaiter;
+using internal::CountDownWaiterCallback;
+using internal::DisposeWaiterCallback;
+using internal::Waiter;
 
 // Defined below, in the sections named.
 void InitPoolEvent(AsyncPool* pool);                          // the pool event
@@ -400,26 +402,9 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
 
 namespace {
 
-// Drops one reference to a waiter's callback. Nothing is ever freed: the
-// waiter lives in the waiting acquire's frame.
-void CountDownWaiterCallback(zend_async_event_callback_t* callback) {
-  if (callback->ref_count > 0) callback->ref_count--;
-}
-
-// The dispose of a waiter's callback: counts down.
-void DisposeWaiterCallback(zend_async_event_callback_t* callback,
-                           zend_async_event_t* /*event*/) {
-  CountDownWaiterCallback(callback);
-}
-
-// Whether `callback` is a pool waiter's (its dispose identifies it).
-bool IsWaiterCallback(const zend_async_event_callback_t* callback) {
-  return callback->dispose == DisposeWaiterCallback;
-}
-
 // Takes `waiter` out of the pool's waiter queue if it is still queued,
 // dropping the queue's reference to its callback.
-void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
+void RemoveFromWaiterQueue(AsyncPool* pool, Waiter* waiter) {
   if (pool->waiters.Remove(waiter)) {
     CountDownWaiterCallback(&waiter->callback.base);
   }
@@ -466,13 +451,13 @@ void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
   zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
   if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) return false;
 
-  PoolWaiter waiter = {};
+  Waiter waiter = {};
   waiter.callback.base.ref_count = 1;  // this function's
   waiter.callback.base.callback = zend_async_waker_callback_resolve;
   waiter.callback.base.dispose = DisposeWaiterCallback;
   waiter.callback.coroutine = coroutine;
   waiter.callback.event = pool->event();
-  waiter.event_slot = PoolWaiter::kNoSlot;
+  waiter.event_slot = Waiter::kNoSlot;
   pool->waiters.PushBack(&waiter);
   waiter.callback.base.ref_count++;  // the queue's
   if (ZEND_ASYNC_REF_TRACING()) TracePoolWait(pool);
@@ -497,7 +482,7 @@ void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
   const bool reserved = waiter.reserved;
   RemoveFromWaiterQueue(pool, &waiter);
   ZEND_ASSERT(waiter.callback.base.ref_count == 1);
-  ZEND_ASSERT(waiter.event_slot == PoolWaiter::kNoSlot);
+  ZEND_ASSERT(waiter.event_slot == Waiter::kNoSlot);
   if (reserved) pool->reserved_count--;
   if (ZEND_ASYNC_REF_TRACING()) TracePoolWaitEnded(pool, reserved);
   if (reserved && EG(exception) != nullptr && !pool->closed()) {
@@ -512,7 +497,7 @@ void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
 // (reserved_count++). False when there is none. Out of line, as
 // WaitForResource, for the release that calls it.
 [[gnu::noinline]] bool WakeWaiter(AsyncPool* pool) {
-  PoolWaiter* waiter = pool->waiters.ReserveOldestUnreserved();
+  Waiter* waiter = pool->waiters.ReserveOldestUnreserved();
   if (waiter == nullptr) return false;
   pool->reserved_count++;
   if (ZEND_ASYNC_REF_TRACING()) TracePoolReserve(pool, waiter);
@@ -524,7 +509,7 @@ void RemoveFromWaiterQueue(AsyncPool* pool, PoolWaiter* waiter) {
 // Wakes every waiter (newest first) with `exception` (borrowed).
 void WakeAllWaiters(AsyncPool* pool, zend_object* exception) {
   zend_async_event_t* event = pool->event();
-  while (PoolWaiter* waiter = pool->waiters.PopBack()) {
+  while (Waiter* waiter = pool->waiters.PopBack()) {
     // The queue's reference now belongs to this loop.
     event->del_callback(event, &waiter->callback.base);
     if (ZEND_ASYNC_REF_TRACING()) TracePoolWake(pool, waiter, exception);
@@ -883,41 +868,6 @@ void StopHealthcheck(AsyncPool* pool) {
 
 namespace {
 
-bool AddCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  zend_async_callbacks_push(event, callback);
-  if (IsWaiterCallback(callback)) {
-    PoolWaiter::FromCallback(callback)->event_slot =
-        event->callbacks.length - 1;
-  }
-  return true;
-}
-
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  zend_async_callbacks_vector_t* vector = &event->callbacks;
-  if (IsWaiterCallback(callback) && vector->current_iterator == nullptr) {
-    PoolWaiter* waiter = PoolWaiter::FromCallback(callback);
-    const uint32_t slot = waiter->event_slot;
-    if (slot < vector->length && vector->data[slot] == callback) {
-      zend_async_event_callback_t* last = vector->data[--vector->length];
-      if (slot != vector->length) {
-        vector->data[slot] = last;
-        if (IsWaiterCallback(last)) {
-          PoolWaiter::FromCallback(last)->event_slot = slot;
-        }
-      }
-      waiter->event_slot = PoolWaiter::kNoSlot;
-      CountDownWaiterCallback(callback);  // its dispose
-      return true;
-    }
-  }
-  if (IsWaiterCallback(callback)) {
-    PoolWaiter::FromCallback(callback)->event_slot = PoolWaiter::kNoSlot;
-  }
-  return zend_async_callbacks_remove(event, callback);
-}
-
 bool Start(zend_async_event_t*) { return true; }
 bool Stop(zend_async_event_t*) { return true; }
 
@@ -963,8 +913,8 @@ void InitPoolEvent(AsyncPool* pool) {
   zend_async_event_t* event = pool->event();
   memset(event, 0, sizeof(*event));
   event->ref_count = 1;
-  event->add_callback = AddCallback;
-  event->del_callback = DelCallback;
+  event->add_callback = internal::AddWaiterCallback;
+  event->del_callback = internal::DelWaiterCallback;
   event->start = Start;
   event->stop = Stop;
   event->dispose = Dispose;

@@ -22,7 +22,7 @@
 //     the pool event   its vtable, Dispose
 //                      = pool_event_init, pool_dispose,
 //                        zend_async_pool_destroy
-//   waiter_queue.h   WaiterQueue, PoolWaiter
+//   waiter_queue.h   WaiterQueue, Waiter
 //                    = pool_queue_*, the waiters' callbacks vector
 //   handlers.{h,cc}  CallFactory, DestroyResource, CallBeforeAcquire, ...
 //                    = pool_create_resource, pool_destroy_resource,
@@ -105,7 +105,7 @@
 #include <type_traits>
 
 #include "core/internal/ring_buffer.h"
-#include "core/pool/waiter_queue.h"
+#include "core/internal/waiter_queue.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"

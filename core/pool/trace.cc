@@ -8,7 +8,7 @@
 namespace zar::core {
 namespace {
 
-using internal::PoolWaiter;
+using internal::Waiter;
 
 // Room for a resource's rendering.
 constexpr size_t kValueSize = 96;
@@ -100,13 +100,13 @@ void TracePoolWaitEnded(const AsyncPool* pool, bool reserved) {
   }
 }
 
-void TracePoolReserve(const AsyncPool* pool, const PoolWaiter* waiter) {
+void TracePoolReserve(const AsyncPool* pool, const Waiter* waiter) {
   zend_async_ref_trace("pool reserve %s for %s %s", Token(pool).text,
                        CoroutineName(waiter->callback.coroutine).text,
                        Stats(pool).text);
 }
 
-void TracePoolWake(const AsyncPool* pool, const PoolWaiter* waiter,
+void TracePoolWake(const AsyncPool* pool, const Waiter* waiter,
                    zend_object* error) {
   zend_async_ref_trace("pool wake %s %s -> %s", Token(pool).text,
                        CoroutineName(waiter->callback.coroutine).text,

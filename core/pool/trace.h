@@ -53,9 +53,9 @@ const char* PoolToken(const AsyncPool* pool,
 // The waiting acquire runs again: with its reservation, or EG(exception).
 [[gnu::cold]] void TracePoolWaitEnded(const AsyncPool* pool, bool reserved);
 [[gnu::cold]] void TracePoolReserve(const AsyncPool* pool,
-                                    const internal::PoolWaiter* waiter);
+                                    const internal::Waiter* waiter);
 [[gnu::cold]] void TracePoolWake(const AsyncPool* pool,
-                                 const internal::PoolWaiter* waiter,
+                                 const internal::Waiter* waiter,
                                  zend_object* error);
 [[gnu::cold]] void TracePoolHandOn(const AsyncPool* pool);
 // `outcome`: "idle", "rejected" or "closed".

@@ -1,5 +1,6 @@
 #include "core/scheduler/async_classes.h"
 
+#include "core/channel/classes.h"
 #include "core/future/classes.h"
 #include "core/scheduler/coroutine.h"
 #include "core/scheduler/scope.h"
@@ -71,8 +72,7 @@ bool RegisterClasses() {
       RegisterClass("Async\\Context", nullptr, nullptr, ZEND_ACC_FINAL);
   classes[ZEND_ASYNC_CLASS_TIMEOUT] =
       RegisterClass("Async\\Timeout", nullptr, awaitable, ZEND_ACC_FINAL);
-  classes[ZEND_ASYNC_CLASS_CHANNEL] =
-      RegisterClass("Async\\Channel", nullptr, awaitable, ZEND_ACC_FINAL);
+  classes[ZEND_ASYNC_CLASS_CHANNEL] = RegisterChannelClass(awaitable);
   classes[ZEND_ASYNC_CLASS_FUTURE] = RegisterFutureClasses(completable);
   classes[ZEND_ASYNC_CLASS_GROUP] =
       RegisterClass("Async\\TaskGroup", nullptr, awaitable, ZEND_ACC_FINAL);

@@ -1,5 +1,7 @@
 #include "core/scheduler/registration.h"
 
+#include "core/channel/channel.h"
+#include "core/channel/object.h"
 #include "core/extension.h"
 #include "core/future/future.h"
 #include "core/future/object.h"
@@ -70,9 +72,9 @@ constexpr SchedulerRegistration kScheduler = {
     .get_class_ce = &GetClassCe,
     .new_iterator = &unsupported::NewIterator,
     .new_future = &NewFuture,
-    .new_channel = &unsupported::NewChannel,
+    .new_channel = &NewChannel,
     .new_future_obj = &NewFutureObject,
-    .new_channel_obj = &unsupported::NewChannelObject,
+    .new_channel_obj = &NewChannelObject,
     .new_group = &unsupported::NewGroup,
     .engine_shutdown = &EngineShutdown,
     .thread_snapshot_create = &unsupported::ThreadSnapshotCreate,

@@ -17,16 +17,6 @@ zend_async_iterator_t* NewIterator(zval*, zend_object_iterator*, zend_fcall_t*,
   return nullptr;
 }
 
-zend_async_channel_t* NewChannel(size_t, bool, bool, size_t) {
-  NotSupported("Channels");
-  return nullptr;
-}
-
-zend_object* NewChannelObject(zend_async_channel_t*) {
-  NotSupported("Channels");
-  return nullptr;
-}
-
 zend_async_group_t* NewGroup(uint32_t, uint32_t, zend_object*) {
   NotSupported("Task groups");
   return nullptr;

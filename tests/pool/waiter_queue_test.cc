@@ -1,6 +1,6 @@
-// Unit tests of core/pool/waiter_queue.h (no engine needed).
+// Unit tests of core/internal/waiter_queue.h (no engine needed).
 
-#include "core/pool/waiter_queue.h"
+#include "core/internal/waiter_queue.h"
 
 #include <gtest/gtest.h>
 
@@ -13,16 +13,16 @@ namespace {
 class WaiterQueueTest : public ::testing::Test {
  protected:
   // Waiters numbered 0..N-1; id() recovers the number.
-  std::array<PoolWaiter, 8> waiters_{};
+  std::array<Waiter, 8> waiters_{};
   WaiterQueue queue_;
 
-  PoolWaiter* w(int i) { return &waiters_[i]; }
-  int id(const PoolWaiter* waiter) const {
+  Waiter* w(int i) { return &waiters_[i]; }
+  int id(const Waiter* waiter) const {
     return waiter == nullptr ? -1 : static_cast<int>(waiter - &waiters_[0]);
   }
   std::vector<int> Order() const {
     std::vector<int> ids;
-    for (const PoolWaiter* p = queue_.front(); p != nullptr; p = p->next) {
+    for (const Waiter* p = queue_.front(); p != nullptr; p = p->next) {
       ids.push_back(id(p));
     }
     return ids;
@@ -133,7 +133,7 @@ TEST_F(WaiterQueueTest, PopBackDrainsNewestFirst) {
   PushAll(4);
   queue_.ReserveOldestUnreserved();
   std::vector<int> drained;
-  while (PoolWaiter* waiter = queue_.PopBack()) {
+  while (Waiter* waiter = queue_.PopBack()) {
     drained.push_back(id(waiter));
     EXPECT_TRUE(queue_.CheckInvariants());
   }
@@ -172,7 +172,7 @@ TEST_F(WaiterQueueTest, RandomOperationsMatchAVectorModel) {
       model.push_back(i);
       reserved[i] = false;
     } else if (op == 1) {
-      PoolWaiter* got = queue_.ReserveOldestUnreserved();
+      Waiter* got = queue_.ReserveOldestUnreserved();
       int expected = -1;
       for (int m : model) {
         if (!reserved[m]) {
@@ -186,7 +186,7 @@ TEST_F(WaiterQueueTest, RandomOperationsMatchAVectorModel) {
       ASSERT_EQ(queue_.Remove(w(i)), in_model);
       if (in_model) model.erase(std::find(model.begin(), model.end(), i));
     } else if (op == 3 && next() % 8 == 0) {
-      PoolWaiter* got = queue_.PopBack();
+      Waiter* got = queue_.PopBack();
       ASSERT_EQ(id(got), model.empty() ? -1 : model.back());
       if (!model.empty()) model.pop_back();
     }

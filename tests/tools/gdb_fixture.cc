@@ -11,6 +11,8 @@
 //              and reserved for waiter1 (queued: woken, not yet run),
 //              waiter2 waits; so idle 1, active 2, reserved 1, waiters 2
 //   fresh      spawned, never run (queued)
+//   channel    capacity 1 holding int(1); `sender` is parked sending
+//              string "two" (buffer full)
 //   timer      a periodic, HIDDEN timer event that was never started
 //   io, read   a pipe handle on descriptor 100 (one end of a socket pair)
 //              with a 16-byte read in flight
@@ -50,6 +52,7 @@ constexpr char kScript[] = "scene.php";
 // What the coroutine entries need (they take no arguments).
 struct Scene {
   zend_async_pool_t* pool = nullptr;
+  zend_async_channel_t* channel = nullptr;
   zend_long resources_made = 0;
 };
 
@@ -94,6 +97,15 @@ void SleepLong() {
   Sleep(60000);
 }
 
+// Parks on the full channel until the main coroutine receives.
+void SendTwo() {
+  zend_mock_set_location(kScript, 50);
+  zval two;
+  ZVAL_STRING(&two, "two");
+  scene.channel->send(scene.channel, &two);
+  zval_ptr_dtor(&two);
+}
+
 void AcquireAndRelease() {
   zend_mock_set_location(kScript, 40);
   zval resource;
@@ -116,6 +128,15 @@ void RunScene(void*) {
   Yield();  // finished returns; cancelled falls asleep
   ZEND_ASYNC_CANCEL(cancelled, nullptr, false);
   Yield();  // cancelled wakes up with the cancellation and ends
+
+  zend_mock_set_location(kScript, 4);
+  scene.channel = ZEND_ASYNC_NEW_CHANNEL(1, false, false);
+  zend_async_channel_t* channel = scene.channel;
+  zval one;
+  ZVAL_LONG(&one, 1);
+  channel->send(channel, &one);
+  zend_coroutine_t* sender = SpawnAt(4, SendTwo);
+  Yield();  // the sender parks: the buffer is full
 
   zend_mock_set_location(kScript, 5);
   scene.pool = ZEND_ASYNC_NEW_POOL(Factory, Destructor, nullptr, nullptr,
@@ -178,11 +199,20 @@ void RunScene(void*) {
   (void)waiter1;
   (void)waiter2;
   (void)fresh;
+  (void)sender;
   ZEND_ASYNC_POOL_RELEASE(pool, &held[1]);
   ZEND_ASYNC_POOL_RELEASE(pool, &held[2]);
   zval_ptr_dtor(&held[1]);
   zval_ptr_dtor(&held[2]);
+  zval received;
+  for (int i = 0; i < 2; i++) {  // int(1), then the sender's "two"
+    if (channel->receive(channel, &received, nullptr)) {
+      zval_ptr_dtor(&received);
+    }
+  }
   while (ZEND_ASYNC_ACTIVE_COROUTINE_COUNT > 1) Yield();
+  ZEND_ASYNC_EVENT_RELEASE(&channel->event);
+  scene.channel = nullptr;
   ZEND_ASYNC_POOL_CLOSE(pool);
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   scene.pool = nullptr;

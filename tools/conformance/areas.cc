@@ -24,6 +24,7 @@ constexpr std::string_view kPdoPool = "PDO pool";
 constexpr std::string_view kPoolModel = "pool model";
 constexpr std::string_view kSocketListening = "socket listening";
 constexpr std::string_view kThreadPool = "thread pool";
+constexpr std::string_view kChannels = "channels";
 
 struct Entry {
   std::string_view name;  // "Suite" or "Suite.Test"
@@ -31,7 +32,8 @@ struct Entry {
 };
 
 // Every suite of the conformance suites (tests/abi, tests/scheduler,
-// tests/future, tests/reactor, tests/io, tests/thread_pool, tests/pool,
+// tests/future, tests/channel, tests/reactor, tests/io, tests/thread_pool,
+// tests/pool,
 // tests/pdo), and the tests filed elsewhere than their suite.
 constexpr Entry kTable[] = {
     // tests/abi: the ABI host itself (registry, state machine, event base,
@@ -94,6 +96,15 @@ constexpr Entry kTable[] = {
     // tests/thread_pool: the implementation's thread pool group.
     {"TaskTest", kThreadPool},
     {"ZvalTransferTest", kThreadPool},
+
+    // tests/channel: the implementation's channels and Async\Channel.
+    {"ChannelCApiTest", kChannels},
+    {"ChannelCloseTest", kChannels},
+    {"ChannelCreationTest", kChannels},
+    {"ChannelDeadlockTest", kChannels},
+    {"ChannelFairnessTest", kChannels},
+    {"ChannelPassingTest", kChannels},
+    {"ChannelTokenTest", kChannels},
 
     // tests/pool: the implementation's Async\Pool.
     {"PoolAcquireReleaseTest", kPool},
@@ -164,15 +175,13 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration,   kLifecycle,
-      kEvents,         kWaker,
-      kScheduler,      kFutures,
-      kReactor,        kDns,
-      kProcesses,      kFilesystemEvents,
-      kAsyncIo,        kSocketListening,
-      kThreadPool,     kPool,
-      kCircuitBreaker, kHealthcheck,
-      kPoolModel,      kPdoPool};
+      kRegistration,    kLifecycle,        kEvents,
+      kWaker,           kScheduler,        kFutures,
+      kChannels,        kReactor,          kDns,
+      kProcesses,       kFilesystemEvents, kAsyncIo,
+      kSocketListening, kThreadPool,       kPool,
+      kCircuitBreaker,  kHealthcheck,      kPoolModel,
+      kPdoPool};
   return kNames;
 }
 

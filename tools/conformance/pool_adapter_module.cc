@@ -8,15 +8,17 @@
 // together with the entry point zend_async_conformance_module().
 //
 // Lifecycle, per test (the runner starts and stops the module each time):
-//   MINIT      the scheduler's classes, the scheduler, the reactor, socket
-//              listening, then the pool's startup hook;
+//   MINIT      the scheduler's classes (the channel's among them), the
+//              scheduler, the reactor, socket listening, then the pool's
+//              startup hook;
 //   RINIT      ZEND_ASYNC_INITIALIZE;
 //   RSHUTDOWN  releases the scheduler's and the reactor's request state;
-//   MSHUTDOWN  the pool's shutdown hook, then forgets the scheduler's
-//              classes.
+//   MSHUTDOWN  the pool's shutdown hook, then forgets the channel's and the
+//              scheduler's classes.
 //
 // Threading: the engine's thread.
 
+#include "core/channel/classes.h"
 #include "core/io/io.h"
 #include "core/observability.h"
 #include "core/pool/pool.h"
@@ -57,6 +59,7 @@ namespace {
 zend_result AdapterStartup(INIT_FUNC_ARGS) {
   ObservabilityModuleStartup();
   if (!RegisterClasses()) return FAILURE;
+  if (!RegisterChannelExceptionClasses()) return FAILURE;
   if (!RegisterScheduler()) return FAILURE;
   if (!RegisterReactor()) return FAILURE;
   RegisterIo();
@@ -70,6 +73,7 @@ zend_result AdapterShutdown(SHUTDOWN_FUNC_ARGS) {
       zend_async_conformance_pool_shutdown(type, module_number);
   ReleaseRequestState();
   ObservabilityModuleShutdown();
+  ForgetChannelClasses();
   ForgetClasses();
   return pool;
 }

@@ -5,6 +5,7 @@
 #   (gdb) source tools/gdb/zend_async_ref.py
 #   (gdb) print *coroutine        Async\Coroutine#5 waiting {spawned at ...}
 #   (gdb) print pool->event       pool event {flags=0, refs=3, ...}: pool ...
+#   (gdb) print *channel          Channel#1 {capacity=1, count=1, buffer=[...], ...}
 #   (gdb) print zv                int(42), string("x"), object(Foo)#3, ...
 #   (gdb) zar-coroutines          every live coroutine, its state and places
 #   (gdb) zar-async               the async globals
@@ -12,7 +13,8 @@
 #
 # Printers work from the ABI (Zend/zend_async_API.h) and the engine's types
 # alone; what only the reference implementation knows (a pool's idle list,
-# active and reserved counts and waiters; the scheduler's coroutine table)
+# active and reserved counts and waiters; a channel's buffer, waiters and
+# reservations; the scheduler's coroutine table)
 # is read from core's types and from the global
 # zar::core::internal::current_state, which need core's debug information
 # (a build with -g). Without it those parts are left out or reported
@@ -75,6 +77,7 @@ CIRCUIT_STATES = {0: "ACTIVE", 1: "INACTIVE", 2: "RECOVERING"}
 EVENT_KINDS = {
     "coroutine.cc": "coroutine",
     "pool.cc": "pool",
+    "channel.cc": "channel",
     "scope.cc": "scope",
     "timer_event.cc": "timer",
     "trigger_event.cc": "trigger",
@@ -331,6 +334,8 @@ def event_summary(event):
         detail = coroutine_summary(cast_to(event, "zend_coroutine_t").dereference())
     elif kind == "pool":
         detail = pool_summary(cast_to(event, "zend_async_pool_t").dereference())
+    elif kind == "channel":
+        detail = channel_summary(cast_to(event, "zend_async_channel_t").dereference())
     elif kind == "IO":
         detail = io_summary(cast_to(event, "zend_async_io_t").dereference())
     elif kind == "timer":
@@ -599,6 +604,82 @@ def pool_summary(pool):
     return "pool%s%s {%s}" % (owner, closed, ", ".join(parts))
 
 
+# ---- Channels -------------------------------------------------------------------
+
+MAX_LISTED = 8
+
+
+def ring_values(ring):
+    """The zvals of core's RingBuffer<zval>, oldest first (at most
+    MAX_LISTED), and how many there are."""
+    size = int(ring["size_"])
+    capacity = int(ring["capacity_"])
+    head = int(ring["head_"])
+    data = ring["data_"]
+    values = []
+    for i in range(min(size, MAX_LISTED)):
+        values.append(describe_zval(data[(head + i) & (capacity - 1)]))
+    return values, size
+
+
+def waiter_names(queue):
+    """The coroutines parked in core's WaiterQueue, oldest first, "#id", with
+    " (reserved)" for those woken with a reservation."""
+    names = []
+    node = queue["front_"]
+    while not is_null(node) and len(names) < MAX_LISTED:
+        waiter = node.dereference()
+        coroutine = waiter["callback"]["coroutine"]
+        handle = None if is_null(coroutine) else coroutine_id(
+            coroutine.dereference())
+        name = "#%s" % handle if handle is not None else "?"
+        if bool(waiter["reserved"]):
+            name += " (reserved)"
+        names.append(name)
+        node = waiter["next"]
+    size = int(queue["size_"])
+    if size > len(names):
+        names.append("... %d more" % (size - len(names)))
+    return names
+
+
+def channel_summary(channel):
+    """A zend_async_channel_t (value): capacity, the values it holds (the
+    buffer, oldest first), the parked receivers and senders (oldest first)
+    and the reservations."""
+    impl = cast_to(channel, "zar::core::AsyncChannel")
+    event = channel["event"]
+    closed = " closed" if int(event["flags"]) & F_CLOSED else ""
+    if impl is None:
+        return "channel%s {refs=%d, (no core debug info)}" % (
+            closed, event_refs(event))
+    impl = impl.dereference()
+    values, count = ring_values(impl["buffer"])
+    if count > len(values):
+        values.append("... %d more" % (count - len(values)))
+    senders = waiter_names(impl["senders"])
+    delivering = impl["delivering"]
+    if not is_null(delivering):
+        coroutine = delivering.dereference()["callback"]["coroutine"]
+        senders.insert(0, "#%s (delivering)" % coroutine_id(
+            coroutine.dereference()))
+    parts = [
+        "capacity=%d" % int(impl["capacity"]),
+        "count=%d" % count,
+        "buffer=[%s]" % ", ".join(values),
+        "receivers=[%s]" % ", ".join(waiter_names(impl["receivers"])),
+        "senders=[%s]" % ", ".join(senders),
+        "reserved=%d/%d" % (int(impl["reserved_receivers"]),
+                            int(impl["reserved_senders"])),
+        "refs=%d" % event_refs(event),
+    ]
+    return "Channel#%d%s {%s}" % (int(impl["id"]), closed, ", ".join(parts))
+
+
+def summarize_channel_impl(value):
+    return channel_summary(value["base"])
+
+
 # ---- Pretty-printers ------------------------------------------------------------
 
 
@@ -710,6 +791,8 @@ STRUCT_PRINTERS = {
     "zar::core::AsyncCoroutine": summarize_coroutine_impl,
     "_zend_async_pool_s": pool_summary,
     "zar::core::AsyncPool": summarize_pool_impl,
+    "_zend_async_channel_s": channel_summary,
+    "zar::core::AsyncChannel": summarize_channel_impl,
     "_zend_async_timer_event_s": summarize_timer,
     "_zend_async_io_s": summarize_io,
     "_zend_async_io_req_s": io_request_summary,
@@ -729,6 +812,8 @@ POINTER_PRINTERS = {
     "zar::core::AsyncCoroutine": summarize_coroutine_impl,
     "_zend_async_pool_s": pool_summary,
     "zar::core::AsyncPool": summarize_pool_impl,
+    "_zend_async_channel_s": channel_summary,
+    "zar::core::AsyncChannel": summarize_channel_impl,
     "_zend_async_io_s": summarize_io,
     "_zend_async_io_req_s": io_request_summary,
     "_zend_async_udp_req_s": io_request_summary,

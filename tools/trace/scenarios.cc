@@ -158,6 +158,37 @@ void CloseWithWaiters(FILE* out) {
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
 }
 
+// ---- channel-rendezvous -----------------------------------------------------
+
+void ChannelRendezvous(FILE* out) {
+  Note(out,
+       "an unbuffered channel; S sends 1 and 2, R1 and R2 receive one each");
+  zend_async_channel_t* channel = ZEND_ASYNC_NEW_CHANNEL(0, false, false);
+  auto receiver = [&] {
+    zval value;
+    if (channel->receive(channel, &value, nullptr)) zval_ptr_dtor(&value);
+  };
+  CoroutineRef r1(Spawn(receiver));
+  CoroutineRef r2(Spawn(receiver));
+  CoroutineRef s(Spawn([&] {
+    zval value;
+    ZVAL_LONG(&value, 1);
+    channel->send(channel, &value);
+    ZVAL_LONG(&value, 2);
+    channel->send(channel, &value);
+    Note(out, "S closes the channel; a third send fails");
+    channel->close(channel);
+    ZVAL_LONG(&value, 3);
+    if (!channel->send(channel, &value)) DropException();
+  }));
+  Note(out, absl::StrFormat("R1 is %s, R2 is %s, S is %s", NameOf(r1.get()),
+                            NameOf(r2.get()), NameOf(s.get())));
+  Await(r1.get());
+  Await(r2.get());
+  Await(s.get());
+  ZEND_ASYNC_EVENT_RELEASE(&channel->event);
+}
+
 // ---- pdo-transaction-pin ----------------------------------------------------
 
 void PdoTransactionPin(FILE* out) {
@@ -198,6 +229,9 @@ const std::vector<Scenario>& Scenarios() {
        TimeoutHandsOn},
       {"close-with-waiters", "close wakes every waiter with \"Pool is closed\"",
        CloseWithWaiters},
+      {"channel-rendezvous",
+       "an unbuffered channel hands each value to the oldest receiver",
+       ChannelRendezvous},
       {"pdo-transaction-pin",
        "a PDO pool with max=1: a transaction pins the slot, the other "
        "coroutine waits until commit",

@@ -7,8 +7,8 @@
 // releaser still cannot take a reserved place.
 //
 // How it gets in: tools/conformance/broken_fifo/ comes first on that
-// library's include path (and on no other), so the pool's
-// #include "core/pool/waiter_queue.h" finds this header. It includes the
+// library's include path (and on no other), so the pool's and the channel's
+// #include "core/internal/waiter_queue.h" finds this header. It includes the
 // real one (#include_next) with its class named InOrderWaiterQueue, and
 // defines WaiterQueue as that queue with ReserveOldestUnreserved()
 // replaced. The production header carries no hook for it.
@@ -19,7 +19,7 @@
 #define ZAR_CONFORMANCE_BROKEN_FIFO_WAITER_QUEUE_H_
 
 #define WaiterQueue InOrderWaiterQueue
-#include_next "core/pool/waiter_queue.h"
+#include_next "core/internal/waiter_queue.h"
 #undef WaiterQueue
 
 namespace zar::core::internal {
@@ -29,19 +29,19 @@ class WaiterQueue : public InOrderWaiterQueue {
   // Moves the newest waiter ahead of every unreserved one, then reserves
   // the first unreserved waiter (now the newest) as the real queue does.
   // O(unreserved waiters), through the real queue's own operations.
-  PoolWaiter* ReserveOldestUnreserved() {
-    PoolWaiter* newest = back();
+  Waiter* ReserveOldestUnreserved() {
+    Waiter* newest = back();
     if (HasUnreserved() && newest != FirstUnreserved()) {
       Remove(newest);
       uint32_t others = 0;
-      for (PoolWaiter* w = FirstUnreserved(); w != nullptr; w = w->next) {
+      for (Waiter* w = FirstUnreserved(); w != nullptr; w = w->next) {
         others++;
       }
       // Queue: reserved..., others..., newest; rotating the others behind
       // the newest leaves reserved..., newest, others...
       PushBack(newest);
       for (uint32_t i = 0; i < others; i++) {
-        PoolWaiter* oldest = FirstUnreserved();
+        Waiter* oldest = FirstUnreserved();
         Remove(oldest);
         PushBack(oldest);
       }

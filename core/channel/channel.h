@@ -1,0 +1,233 @@
+// zend-async-ref core/channel: the channel (Async\Channel), the ABI's
+// zend_async_channel_t, made by new_channel_fn. This header is the
+// subsystem's map; docs/channels.md is its full description.
+//
+// Files (all in core/channel/, the OBJECT library zar_core_channel that
+// zar_core carries); after "=" the upstream concepts each holds (php-async's
+// channel.c and channel.h):
+//
+//   channel.h/.cc    AsyncChannel = async_channel_t's channel part:
+//     create           NewChannel (upstream's C new_channel is a stub
+//                      returning NULL; ours is a working Async\Channel)
+//     send             ChannelSend, ChannelTrySend = METHOD(send),
+//                      METHOD(sendAsync)
+//     receive          ChannelReceive, ChannelTryReceive = METHOD(recv)
+//     wait             WaitOnChannel, WakeReceiver, WakeSender, WakeAll
+//                      = channel_wait_for, channel_wake_receiver,
+//                        channel_wake_sender, channel_wake_all
+//     close            CloseChannel = channel_close
+//     the event        its vtable, dispose
+//   object.h/.cc     the Async\Channel object = its handlers and methods
+//   classes.h/.cc    the channel's PHP classes = async_register_channel_ce
+//   trace.h/.cc      the "channel ..." trace lines (ours: docs/tracing.md)
+//
+// The waiters are core/internal/waiter_queue.h, the pool's queue: one
+// FIFO-with-reservation mechanism for both.
+//
+// A channel passes values (zvals) from senders to receivers in FIFO order.
+// capacity 0 is a rendezvous: a send parks until a receiver took its value.
+// capacity > 0 is a bounded buffer: a send parks only while it is full.
+//
+// Reservations. When a value arrives while receivers wait, the oldest
+// receiver without a reservation is woken *with a reservation*: the value
+// is kept for it (reserved_receivers) until it runs. Likewise a freed slot
+// is kept for the oldest parked sender (reserved_senders). Everyone else
+// (sendAsync, a newcomer, the coroutine that made the value or freed the
+// slot) may only use what is not reserved. So senders and receivers are
+// served strictly in arrival order. A woken waiter that leaves without
+// using its reservation (cancelled) hands it to the next waiter.
+//
+// Rendezvous. The one value of a capacity-0 channel sits in its one slot.
+// A send that finds no receiver parks as the "delivering" sender (outside
+// the senders queue: it waits for an answer, not a slot) until a receiver
+// takes the value. `committed` records that a receiver was matched: close
+// rolls back an uncommitted value (its sender is told it failed) and keeps
+// a committed one for the receiver it was promised to.
+//
+// Close wakes every parked sender and every unreserved receiver with
+// Async\ChannelException ("Channel is closed", reason EXPLICIT; "Channel
+// disposed", reason DISPOSED when the channel goes with its last owner);
+// reserved receivers keep their value. Values already buffered can still be
+// received after close; then receive fails the same way.
+//
+// Lifetime: a plain (not ZEND_OBJ) event created with ref_count 1, owned by
+// its creator (an Async\Channel object or a C user). Each wrapper object
+// and each parked waiter's waker holds one more reference. The last
+// ZEND_ASYNC_EVENT_RELEASE disposes it: closes it (DISPOSED) if open, then
+// frees the buffered values and the memory.
+//
+// Threading: the request's thread. thread_safe channels are refused.
+
+#ifndef ZAR_CORE_CHANNEL_CHANNEL_H_
+#define ZAR_CORE_CHANNEL_CHANNEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/internal/ring_buffer.h"
+#include "core/internal/waiter_queue.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+}
+
+namespace zar::core {
+
+// Why a channel closed; mirrors Async\ChannelCloseReason (upstream's
+// channel_close_reason_t). DEADLOCK and SCOPE_DISPOSED never happen here:
+// the global deadlock resolver and the owner-scope binding are not
+// implemented (docs/channels.md).
+enum class ChannelCloseReason : uint8_t {
+  kExplicit,
+  kDisposed,
+  kNoProducers,
+  kNoConsumers,
+  kDeadlock,
+  kScopeDisposed,
+};
+
+struct AsyncChannel {
+  zend_async_channel_t base;  // ABI structure (must be first)
+  // 0: rendezvous; otherwise the most values the buffer holds.
+  uint32_t capacity = 0;
+  // Values sent and not yet received, oldest first; each owns one
+  // reference. size() <= max(capacity, 1) (the rendezvous slot is one).
+  internal::RingBuffer<zval> buffer;
+  // Parked receive()s and send()s (a rendezvous sender parked on its own
+  // value is `delivering` instead). FIFO; reserved ones form a prefix.
+  internal::WaiterQueue receivers;
+  internal::WaiterQueue senders;
+  // The rendezvous sender whose value is in the slot, waiting to hear it
+  // was taken; nullptr otherwise. Never in `senders`, never reserved.
+  internal::Waiter* delivering = nullptr;
+  // Values / free slots kept for woken waiters that have not run yet:
+  // reserved_receivers <= buffer.size(), reserved_senders <= free slots.
+  uint32_t reserved_receivers = 0;
+  uint32_t reserved_senders = 0;
+  // Rendezvous only: a receiver was matched to the value in the slot.
+  bool committed = false;
+  ChannelCloseReason close_reason = ChannelCloseReason::kExplicit;
+  // Names the channel in traces ("Channel#<id>"), 1, 2, ... per request.
+  uint32_t id = 0;
+
+  // Deadlock timeouts (Async\Channel's $noProducerTimeout and
+  // $noConsumerTimeout, ms; 0 = off). While a receiver without a
+  // reservation waits (no producer) or a sender does (no consumer), one
+  // timer runs; when it fires the channel closes with NO_PRODUCERS or
+  // NO_CONSUMERS. Any change of who waits re-arms or stops it, so it
+  // measures how long the waiting has gone on without progress.
+  uint32_t no_producer_timeout_ms = 0;
+  uint32_t no_consumer_timeout_ms = 0;
+  // $hardTimeouts: the timer keeps the loop alive; otherwise it is HIDDEN.
+  bool hard_timeouts = false;
+  // The running timer (nullptr when none; always nullptr once closed) and
+  // which side it guards.
+  zend_async_timer_event_t* deadlock_timer = nullptr;
+  ChannelCloseReason pending_reason = ChannelCloseReason::kNoProducers;
+  // Registered on deadlock_timer; embedded, so its dispose is a no-op.
+  zend_async_event_callback_t deadlock_callback = {};
+
+  static AsyncChannel* FromAbi(zend_async_channel_t* channel) {
+    return reinterpret_cast<AsyncChannel*>(channel);
+  }
+  static AsyncChannel* FromEvent(zend_async_event_t* event) {
+    return reinterpret_cast<AsyncChannel*>(event);
+  }
+  zend_async_event_t* event() { return &base.event; }
+
+  bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
+  bool buffered() const { return capacity > 0; }
+  // The slots of the buffer: capacity, or the one rendezvous slot.
+  uint32_t slots() const { return capacity > 0 ? capacity : 1; }
+  uint32_t count() const { return buffer.size(); }
+  uint32_t free_space() const { return slots() - buffer.size(); }
+  // A value no woken receiver has been promised.
+  bool HasFreeValue() const { return count() > reserved_receivers; }
+  // A slot no woken sender has been promised.
+  bool HasFreeSlot() const { return free_space() > reserved_senders; }
+};
+
+static_assert(std::is_standard_layout_v<AsyncChannel>);
+static_assert(offsetof(AsyncChannel, base) == 0);
+static_assert(offsetof(zend_async_channel_t, event) == 0);
+
+// The largest capacity (upstream's INT32_MAX).
+inline constexpr zend_long kMaxChannelCapacity = INT32_MAX;
+
+// ---- ABI entry points (registered by core/scheduler/registration.cc) -----
+
+// new_channel_fn (ZEND_ASYNC_NEW_CHANNEL). A channel with Async\Channel's
+// semantics and capacity `buffer_size` (0: rendezvous). `extra_size` zeroed
+// bytes for the caller follow the channel, at event.extra_offset.
+// `resizable` is accepted and has no effect (the buffer is bounded at
+// buffer_size; no upstream channel honours it). Refused, NULL with Error
+// thrown:
+//   thread_safe: "Thread-safe channels are not supported by
+//     zend-async-ref: there are no threads to share them with"
+//   buffer_size > INT32_MAX: ValueError "ZEND_ASYNC_NEW_CHANNEL(): Argument
+//     #1 ($buffer_size) must be between 0 and 2147483647"
+// The caller owns the returned reference.
+zend_async_channel_t* NewChannel(size_t buffer_size, bool resizable,
+                                 bool thread_safe, size_t extra_size);
+
+// send: puts `value` (borrowed; a reference is taken) into the channel,
+// parking the current coroutine while there is no free slot (FIFO among
+// senders) and, for a rendezvous, until a receiver took the value. True
+// when sent; false with an exception pending: Async\ChannelException (the
+// channel is or becomes closed), a cancellation of the waiting coroutine.
+// Outside a coroutine the scheduler is launched first.
+bool ChannelSend(zend_async_channel_t* channel, zval* value);
+
+// receive: takes the oldest value into `result` (owned by the caller),
+// parking while none is free (FIFO among receivers). `result` NULL: waits
+// until a value is there without taking it (the reservation, if the wait
+// got one, is handed on). `cancellation` (may be NULL): an event that ends
+// the wait when it fires: false with no exception. False with
+// Async\ChannelException when the channel is closed and empty (values
+// buffered before close are still received), or with the coroutine's
+// cancellation.
+bool ChannelReceive(zend_async_channel_t* channel, zval* result,
+                    zend_async_event_t* cancellation);
+
+// close: idempotent; CloseChannel(EXPLICIT).
+void ChannelClose(zend_async_channel_t* channel);
+
+// ---- For object.cc
+// -----------------------------------------------------------
+
+// Allocates an open channel of `capacity` (ref_count 1).
+AsyncChannel* AllocateChannel(uint32_t capacity, size_t extra_size = 0);
+
+// Starts, moves or stops the deadlock timer after a change of who waits
+// (nothing when both timeouts are 0).
+void RefreshDeadlockTimer(AsyncChannel* channel);
+
+// Closes the channel with `reason` (nothing if already closed): wakes every
+// parked sender and unreserved receiver with the ChannelException of
+// `reason`, notifies the event's other callbacks with it, and drops an
+// uncommitted rendezvous value.
+void CloseChannel(AsyncChannel* channel, ChannelCloseReason reason);
+
+// ChannelSend / ChannelReceive with an optional cancellation object (a
+// Completable; NULL for none): when its event fires while parked, the call
+// fails with its exception (zend_async_waker_callback_cancel), and a token
+// already completed fails the call before anything else.
+bool ChannelSendWithToken(AsyncChannel* channel, zval* value,
+                          zend_object* token);
+bool ChannelReceiveWithToken(AsyncChannel* channel, zval* result,
+                             zend_object* token);
+
+// sendAsync: sends without parking; false (no exception) when closed or no
+// slot is free (a slot kept for a woken sender is not free).
+bool ChannelTrySend(AsyncChannel* channel, zval* value);
+
+// Throws the Async\ChannelException of `reason`.
+void ThrowChannelException(ChannelCloseReason reason);
+
+// Channel ids start again at 1 (each request).
+void ResetChannelIds();
+
+}  // namespace zar::core
+
+#endif  // ZAR_CORE_CHANNEL_CHANNEL_H_

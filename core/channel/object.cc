@@ -1,0 +1,276 @@
+// Async\Channel objects: handlers and methods (object.h).
+
+#include "core/channel/object.h"
+
+#include "core/channel/classes.h"
+#include "core/scheduler/async_classes.h"
+
+namespace zar::core {
+namespace {
+
+zend_object_handlers channel_handlers;
+
+ChannelObject* ThisChannel(zend_execute_data* execute_data) {
+  return ChannelObject::FromObject(Z_OBJ_P(ZEND_THIS));
+}
+
+// The channel of $this, or nullptr with "Async\Channel is not initialized"
+// thrown.
+AsyncChannel* RequireChannel(zend_execute_data* execute_data) {
+  AsyncChannel* channel = ThisChannel(execute_data)->channel();
+  if (UNEXPECTED(channel == nullptr)) {
+    zend_throw_error(nullptr, "Async\\Channel is not initialized");
+  }
+  return channel;
+}
+
+bool SoleOwner(const ChannelObject* object) {
+  return object->ref.event != nullptr && object->ref.event->ref_count == 1;
+}
+
+// ---- Handlers --------------------------------------------------------------
+
+void DestroyChannelObject(zend_object* object) {
+  ChannelObject* self = ChannelObject::FromObject(object);
+  if (SoleOwner(self)) {
+    CloseChannel(self->channel(), ChannelCloseReason::kDisposed);
+  }
+}
+
+void FreeChannelObject(zend_object* object) {
+  ChannelObject* self = ChannelObject::FromObject(object);
+  zend_object_std_dtor(object);
+  AsyncChannel* channel = self->channel();
+  if (channel == nullptr) return;
+  self->ref.event = nullptr;
+  ZEND_ASYNC_EVENT_RELEASE(channel->event());
+}
+
+HashTable* GetGc(zend_object* object, zval** table, int* n) {
+  ChannelObject* self = ChannelObject::FromObject(object);
+  zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
+  if (SoleOwner(self)) {
+    AsyncChannel* channel = self->channel();
+    for (uint32_t i = 0; i < channel->buffer.size(); i++) {
+      zend_get_gc_buffer_add_zval(buffer,
+                                  const_cast<zval*>(&channel->buffer[i]));
+    }
+  }
+  zend_get_gc_buffer_use(buffer, table, n);
+  return nullptr;
+}
+
+zend_result CountElements(zend_object* object, zend_long* count) {
+  AsyncChannel* channel = ChannelObject::FromObject(object)->channel();
+  *count = channel != nullptr ? channel->count() : 0;
+  return SUCCESS;
+}
+
+// ---- Methods ----------------------------------------------------------------
+
+ZEND_METHOD(Async_Channel, __construct) {
+  (void)return_value;
+  zend_long capacity = 0;
+  zend_long no_producer_timeout = 0;
+  zend_long no_consumer_timeout = 0;
+  bool hard_timeouts = false;
+  ZEND_PARSE_PARAMETERS_START(0, 4)
+  Z_PARAM_OPTIONAL
+  Z_PARAM_LONG(capacity)
+  Z_PARAM_LONG(no_producer_timeout)
+  Z_PARAM_LONG(no_consumer_timeout)
+  Z_PARAM_BOOL(hard_timeouts)
+  ZEND_PARSE_PARAMETERS_END();
+
+  const zend_long limits[3] = {capacity, no_producer_timeout,
+                               no_consumer_timeout};
+  for (uint32_t i = 0; i < 3; i++) {
+    if (limits[i] < 0 || limits[i] > kMaxChannelCapacity) {
+      zend_argument_value_error(i + 1, "must be between 0 and %d", INT32_MAX);
+      RETURN_THROWS();
+    }
+  }
+  ChannelObject* self = ThisChannel(execute_data);
+  if (self->channel() != nullptr) {
+    zend_throw_error(nullptr, "Async\\Channel is already initialized");
+    RETURN_THROWS();
+  }
+  AsyncChannel* channel = AllocateChannel(static_cast<uint32_t>(capacity));
+  channel->no_producer_timeout_ms = static_cast<uint32_t>(no_producer_timeout);
+  channel->no_consumer_timeout_ms = static_cast<uint32_t>(no_consumer_timeout);
+  channel->hard_timeouts = hard_timeouts;
+  self->ref.event = channel->event();
+}
+
+ZEND_METHOD(Async_Channel, send) {
+  (void)return_value;
+  zval* value = nullptr;
+  zend_object* token = nullptr;
+  ZEND_PARSE_PARAMETERS_START(1, 2)
+  Z_PARAM_ZVAL(value)
+  Z_PARAM_OPTIONAL
+  Z_PARAM_OBJ_OF_CLASS_OR_NULL(token, GetClassCe(ZEND_ASYNC_CLASS_COMPLETABLE))
+  ZEND_PARSE_PARAMETERS_END();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  ChannelSendWithToken(channel, value, token);
+}
+
+ZEND_METHOD(Async_Channel, sendAsync) {
+  zval* value = nullptr;
+  ZEND_PARSE_PARAMETERS_START(1, 1)
+  Z_PARAM_ZVAL(value)
+  ZEND_PARSE_PARAMETERS_END();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  RETURN_BOOL(ChannelTrySend(channel, value));
+}
+
+ZEND_METHOD(Async_Channel, recv) {
+  zend_object* token = nullptr;
+  ZEND_PARSE_PARAMETERS_START(0, 1)
+  Z_PARAM_OPTIONAL
+  Z_PARAM_OBJ_OF_CLASS_OR_NULL(token, GetClassCe(ZEND_ASYNC_CLASS_COMPLETABLE))
+  ZEND_PARSE_PARAMETERS_END();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  if (!ChannelReceiveWithToken(channel, return_value, token)) {
+    ZVAL_NULL(return_value);
+  }
+}
+
+ZEND_METHOD(Async_Channel, recvAsync) {
+  (void)return_value;
+  ZEND_PARSE_PARAMETERS_NONE();
+  if (RequireChannel(execute_data) == nullptr) RETURN_THROWS();
+  zend_throw_error(nullptr,
+                   "Async\\Channel::recvAsync(): futures are not supported by "
+                   "zend-async-ref yet");
+  RETURN_THROWS();
+}
+
+ZEND_METHOD(Async_Channel, close) {
+  (void)return_value;
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  CloseChannel(channel, ChannelCloseReason::kExplicit);
+}
+
+ZEND_METHOD(Async_Channel, isClosed) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncChannel* channel = ThisChannel(execute_data)->channel();
+  RETURN_BOOL(channel == nullptr || channel->closed());
+}
+
+ZEND_METHOD(Async_Channel, capacity) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  RETURN_LONG(channel->capacity);
+}
+
+ZEND_METHOD(Async_Channel, count) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  RETURN_LONG(channel->count());
+}
+
+ZEND_METHOD(Async_Channel, isEmpty) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  RETURN_BOOL(channel->count() == 0);
+}
+
+ZEND_METHOD(Async_Channel, isFull) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  RETURN_BOOL(channel->count() >= channel->slots());
+}
+
+// ---- Arg info and method table ------------------------------------------
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 0)
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, capacity, IS_LONG, 0, "0")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, noProducerTimeout, IS_LONG, 0, "0")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, noConsumerTimeout, IS_LONG, 0, "0")
+ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, hardTimeouts, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_send, 0, 0, 1)
+ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
+ZEND_ARG_INFO(0, cancellationToken)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_send_async, 0, 0, 1)
+ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_recv, 0, 0, 0)
+ZEND_ARG_INFO(0, cancellationToken)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
+ZEND_END_ARG_INFO()
+
+// clang-format off
+const zend_function_entry kChannelMethods[] = {
+    ZEND_ME(Async_Channel, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, send, arginfo_send, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, sendAsync, arginfo_send_async, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, recv, arginfo_recv, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, recvAsync, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, close, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, capacity, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, count, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isEmpty, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isFull, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_FE_END};
+// clang-format on
+
+}  // namespace
+
+zend_object* CreateChannelObject(zend_class_entry* ce) {
+  auto* self =
+      static_cast<ChannelObject*>(zend_object_alloc(sizeof(ChannelObject), ce));
+  ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(ChannelObject, std), nullptr);
+  zend_object_std_init(&self->std, ce);
+  self->std.handlers = ChannelObjectHandlers();
+  return &self->std;
+}
+
+const zend_function_entry* ChannelMethods() { return kChannelMethods; }
+
+const zend_object_handlers* ChannelObjectHandlers() {
+  if (channel_handlers.free_obj == nullptr) {
+    channel_handlers = std_object_handlers;
+    channel_handlers.offset = static_cast<int>(offsetof(ChannelObject, std));
+    channel_handlers.free_obj = FreeChannelObject;
+    channel_handlers.dtor_obj = DestroyChannelObject;
+    channel_handlers.clone_obj = nullptr;
+    channel_handlers.get_gc = GetGc;
+    channel_handlers.count_elements = CountElements;
+  }
+  return &channel_handlers;
+}
+
+zend_object* NewChannelObject(zend_async_channel_t* channel) {
+  zend_class_entry* ce = ChannelClass();
+  if (channel == nullptr || ce == nullptr) {
+    zend_throw_error(nullptr, channel == nullptr
+                                  ? "ZEND_ASYNC_NEW_CHANNEL_OBJ(): no channel"
+                                  : "Async\\Channel is not registered");
+    return nullptr;
+  }
+  zval object;
+  if (object_init_ex(&object, ce) != SUCCESS) return nullptr;
+  ZEND_ASYNC_EVENT_ADD_REF(&channel->event);
+  ChannelObject::FromObject(Z_OBJ(object))->ref.event = &channel->event;
+  return Z_OBJ(object);
+}
+
+}  // namespace zar::core

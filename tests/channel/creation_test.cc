@@ -1,0 +1,188 @@
+// Async\Channel: construction, argument checks and the counting methods.
+
+#include <gtest/gtest.h>
+
+#include "tests/channel/support/channel_test.h"
+
+namespace zar::channel_testing {
+namespace {
+
+using ChannelCreationTest = ChannelTest;
+
+// 001-channel_construct
+TEST_F(ChannelCreationTest, ConstructorSetsTheCapacity) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval unbuffered = NewPhpChannel();
+    Zval buffered = NewPhpChannel({5});
+    Zval zero = NewPhpChannel({0});
+    EXPECT_EQ(Capacity(unbuffered), 0);
+    EXPECT_EQ(Capacity(buffered), 5);
+    EXPECT_EQ(Capacity(zero), 0);
+    EXPECT_FALSE(IsClosed(buffered));
+  }));
+}
+
+// 012-channel_negative_capacity_error
+TEST_F(ChannelCreationTest, NegativeCapacityIsAValueError) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({-1});
+    EXPECT_TRUE(channel.undef());
+    EXPECT_EQ(TakeExceptionText(),
+              "ValueError: Async\\Channel::__construct(): Argument #1 "
+              "($capacity) must be between 0 and 2147483647");
+  }));
+}
+
+TEST_F(ChannelCreationTest, CapacityAboveInt32MaxIsAValueError) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({zend_long{INT32_MAX} + 1});
+    EXPECT_TRUE(channel.undef());
+    EXPECT_EQ(TakeExceptionText(),
+              "ValueError: Async\\Channel::__construct(): Argument #1 "
+              "($capacity) must be between 0 and 2147483647");
+  }));
+}
+
+TEST_F(ChannelCreationTest, NegativeTimeoutsAreValueErrors) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval producer = NewPhpChannel({0, -1});
+    EXPECT_EQ(TakeExceptionText(),
+              "ValueError: Async\\Channel::__construct(): Argument #2 "
+              "($noProducerTimeout) must be between 0 and 2147483647");
+    Zval consumer = NewPhpChannel({0, 0, -1});
+    EXPECT_EQ(TakeExceptionText(),
+              "ValueError: Async\\Channel::__construct(): Argument #3 "
+              "($noConsumerTimeout) must be between 0 and 2147483647");
+  }));
+}
+
+// 009-channel_capacity_methods, 025-channel_state_consistency
+TEST_F(ChannelCreationTest, CountsFollowSendsAndReceives) {
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({3});
+    log.push_back(State(channel));
+    Send(channel, Str("a"));
+    log.push_back(State(channel));
+    Send(channel, Str("b"));
+    Send(channel, Str("c"));
+    log.push_back(State(channel));
+    log.push_back(SendAsync(channel, Str("d")) ? "sendAsync=true"
+                                               : "sendAsync=false");
+    Recv(channel);
+    log.push_back(State(channel));
+    Recv(channel);
+    Recv(channel);
+    log.push_back(State(channel));
+  }));
+  EXPECT_EQ(Joined(log),
+            "count=0 empty=Y full=N count=1 empty=N full=N "
+            "count=3 empty=N full=Y sendAsync=false count=2 empty=N full=N "
+            "count=0 empty=Y full=N");
+}
+
+// 007-channel_sendAsync
+TEST_F(ChannelCreationTest, SendAsyncFailsWhenFullOrClosed) {
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({2});
+    log.push_back(SendAsync(channel, Zval::Long(1)) ? "true" : "false");
+    log.push_back(SendAsync(channel, Zval::Long(2)) ? "true" : "false");
+    log.push_back(SendAsync(channel, Zval::Long(3)) ? "true" : "false");
+    Recv(channel);
+    log.push_back(SendAsync(channel, Zval::Long(4)) ? "true" : "false");
+    Close(channel);
+    log.push_back(SendAsync(channel, Zval::Long(5)) ? "true" : "false");
+  }));
+  EXPECT_EQ(Joined(log), "true true false true false");
+}
+
+// 016-channel_sendAsync_closed
+TEST_F(ChannelCreationTest, SendAsyncAfterCloseLeavesTheCount) {
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({1});
+    log.push_back(SendAsync(channel, Str("test")) ? "true" : "false");
+    log.push_back(std::to_string(Count(channel)));
+    Close(channel);
+    log.push_back(SendAsync(channel, Str("test2")) ? "true" : "false");
+    log.push_back(std::to_string(Count(channel)));
+  }));
+  EXPECT_EQ(Joined(log), "true 1 false 1");
+}
+
+// 023-channel_unbuffered_sendAsync
+TEST_F(ChannelCreationTest, UnbufferedSendAsyncFillsTheOneSlot) {
+  Log log;
+  Zval channel;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({0});
+    log.push_back(SendAsync(channel, Str("one")) ? "true" : "false");
+    log.push_back(State(channel));
+    log.push_back(SendAsync(channel, Str("two")) ? "true" : "false");
+    Spawn([&] {
+      log.push_back("got " + Render(Recv(channel)));
+      log.push_back(State(channel));
+    });
+    log.push_back("Done");
+  }));
+  EXPECT_EQ(Joined(log),
+            "true count=1 empty=N full=Y false Done got 'one' "
+            "count=0 empty=Y full=N");
+}
+
+// Countable: count($channel) is count().
+TEST_F(ChannelCreationTest, CountableCountIsTheNumberOfValues) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({4});
+    SendAsync(channel, Zval::Long(1));
+    SendAsync(channel, Zval::Long(2));
+    zend_object* object = channel.obj();
+    ASSERT_NE(object->handlers->count_elements, nullptr);
+    zend_long count = -1;
+    EXPECT_EQ(object->handlers->count_elements(object, &count), SUCCESS);
+    EXPECT_EQ(count, 2);
+  }));
+}
+
+// The object is an Awaitable whose event is the channel's.
+TEST_F(ChannelCreationTest, ObjectIsAnEventReference) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel();
+    zend_class_entry* awaitable = ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_AWAITABLE);
+    EXPECT_TRUE(instanceof_function(channel.obj()->ce, awaitable));
+    EXPECT_EQ(channel.obj()->ce, ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_CHANNEL));
+    zend_async_event_t* event = ZEND_ASYNC_OBJECT_TO_EVENT(channel.obj());
+    ASSERT_NE(event, nullptr);
+    EXPECT_FALSE(ZEND_ASYNC_EVENT_IS_CLOSED(event));
+    Close(channel);
+    EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(event));
+  }));
+}
+
+// Ours: an object whose constructor did not run has no channel.
+TEST_F(ChannelCreationTest, UnconstructedObjectRefusesEveryMethod) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval object;
+    object_init_ex(object.get(), ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_CHANNEL));
+    Send(object, Zval::Long(1));
+    EXPECT_EQ(TakeExceptionText(), "Error: Async\\Channel is not initialized");
+    Recv(object);
+    EXPECT_EQ(TakeExceptionText(), "Error: Async\\Channel is not initialized");
+    EXPECT_TRUE(IsClosed(object));
+  }));
+}
+
+TEST_F(ChannelCreationTest, SecondConstructIsRefused) {
+  EXPECT_TRUE(RunMain([&] {
+    Zval channel = NewPhpChannel({2});
+    Zval capacity = Zval::Long(5);
+    CallMethod(channel.get(), "__construct", {capacity.get()});
+    EXPECT_EQ(TakeExceptionText(),
+              "Error: Async\\Channel is already initialized");
+    EXPECT_EQ(Capacity(channel), 2);
+  }));
+}
+
+}  // namespace
+}  // namespace zar::channel_testing

@@ -1,0 +1,101 @@
+// zend-async-ref channel tests: the fixture and helpers.
+//
+// Everything here reaches the channel and the scheduler through the ABI
+// (ZEND_ASYNC_NEW_CHANNEL, the channel's send/receive/close, the event
+// vtable) and the mock engine's API (calling Async\Channel's methods as the
+// engine calls internal methods).
+//
+//   ChannelTest        RequestFixture with the async extension under test
+//                      (zar::testing::AsyncModule()) loaded; its TearDown
+//                      fails on leaked blocks or live objects.
+//   Spawn              ZendAsyncRef::testing's Spawn, failing the test on a
+//                      failed spawn or an exception the body leaves.
+//   Yield / YieldTimes / Delay / Cancel
+//                      from ZendAsyncRef::testing: a spawned body runs when
+//                      the spawner suspends or ends (FIFO).
+//   NewPhpChannel      new Async\Channel(...).
+//   Send, Recv, ...    Async\Channel method calls.
+//
+// Threading: the test's thread.
+
+#ifndef ZAR_TESTS_CHANNEL_SUPPORT_CHANNEL_TEST_H_
+#define ZAR_TESTS_CHANNEL_SUPPORT_CHANNEL_TEST_H_
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "mock_zend/zval.h"
+#include "tests/support/implementation.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
+#include "zend_async_ref/testing/request_fixture.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "php.h"
+}
+
+namespace zar::channel_testing {
+
+class ChannelTest : public zar::testing::RequestFixture {
+ protected:
+  std::vector<zend_module_entry*> Modules() override {
+    return {zar::testing::AsyncModule()};
+  }
+};
+
+using mock_zend::Render;
+using mock_zend::Zval;
+using zar::testing::Cancel;
+using zar::testing::Delay;
+using zar::testing::TakeExceptionClass;
+using zar::testing::TakeExceptionText;
+using zar::testing::Yield;
+using zar::testing::YieldTimes;
+
+using Log = std::vector<std::string>;
+// The entries joined by single spaces.
+std::string Joined(const Log& log);
+
+// Spawns a coroutine running `body`. A failed spawn, or an exception `body`
+// leaves uncaught, fails the test. Returns the coroutine (borrowed: valid
+// while it runs).
+zend_coroutine_t* Spawn(std::function<void()> body);
+
+// A string zval.
+Zval Str(const std::string& text);
+
+// new Async\Channel(...args); UNDEF with the exception pending.
+Zval NewPhpChannel(std::initializer_list<zend_long> args = {});
+// new Async\Channel($capacity, $noProducerTimeout, $noConsumerTimeout,
+// $hardTimeouts).
+Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
+                   zend_long no_consumer_timeout, bool hard_timeouts);
+// Calls `$object->method(...args)`; UNDEF with the exception pending.
+Zval CallMethod(zval* object, const char* method,
+                std::initializer_list<zval*> args = {});
+
+// $channel->send($value) / sendAsync / recv / close / the queries. Send and
+// Recv leave an exception pending (Recv then returns UNDEF).
+void Send(Zval& channel, Zval value);
+bool SendAsync(Zval& channel, Zval value);
+Zval Recv(Zval& channel);
+void Close(Zval& channel);
+bool IsClosed(Zval& channel);
+zend_long Capacity(Zval& channel);
+zend_long Count(Zval& channel);
+bool IsEmpty(Zval& channel);
+bool IsFull(Zval& channel);
+// "count=N empty=Y|N full=Y|N".
+std::string State(Zval& channel);
+
+// The pending exception as "Class: message" (taken), checking first that
+// its `reason` property is the ChannelCloseReason case `reason` when the
+// class is Async\ChannelException.
+std::string TakeChannelException(const char* reason = "EXPLICIT");
+
+}  // namespace zar::channel_testing
+
+#endif  // ZAR_TESTS_CHANNEL_SUPPORT_CHANNEL_TEST_H_

@@ -1,0 +1,249 @@
+// zar_channel_bench: what a channel costs, next to Boost.Fiber's channels
+// doing the same work.
+//
+//   BM_ChannelPingPong
+//       two coroutines of the reference scheduler exchange a value through
+//       two unbuffered channels made by ZEND_ASYNC_NEW_CHANNEL(0, ...): one
+//       sends on `ping` and receives on `pong`, the other receives on
+//       `ping` and sends on `pong`. Reported per round trip.
+//   BM_BoostFiberPingPong
+//       the same with two Boost.Fiber fibers and two
+//       boost::fibers::unbuffered_channel<int>.
+//   BM_ChannelManyProducersConsumers
+//       1,000 producer and 1,000 consumer coroutines share one buffered
+//       channel of capacity 63; each producer sends 1,000 values, each
+//       consumer receives 1,000. Reported per value passed (the coroutines'
+//       creation is spread over the 1,000,000 values).
+//   BM_BoostFiberManyProducersConsumers
+//       the same with 2,000 Boost.Fiber fibers and a
+//       boost::fibers::buffered_channel<int>(64), which holds 63 values
+//       (its capacity is a power of two, one slot kept empty).
+// Afterwards the ratios ours/Boost.Fiber are printed (target <= 1.00).
+// On a machine shared with other work pin the run to one CPU (taskset -c 1
+// zar_channel_bench ...).
+//
+//   zar_channel_bench [--benchmark_min_time=2] [--benchmark_repetitions=5]
+
+#include <benchmark/benchmark.h>
+
+#include <boost/fiber/all.hpp>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "core/extension.h"
+#include "mock_zend/lifecycle.h"
+#include "tools/bench/time_reporter.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+}
+
+namespace {
+
+constexpr int kPingPongRounds = 100000;
+constexpr int kProducers = 1000;
+constexpr int kValuesEach = 1000;
+constexpr uint32_t kCapacity = 63;
+// boost::fibers::buffered_channel needs a power of two and holds one less.
+constexpr size_t kBoostCapacity = 64;
+constexpr double kValuesPerRun = double{kProducers} * kValuesEach;
+
+struct Runtime {
+  mock_zend::Engine engine{{&zar_async_module_entry}};
+};
+
+// One request whose main flow runs `prepare` and spawns one coroutine per
+// entry; the seconds until every one of them has finished. `cleanup` runs
+// after that, untimed.
+double RunCoroutines(const std::vector<void (*)()>& entries, void (*prepare)(),
+                     void (*cleanup)()) {
+  mock_zend::Request request;
+  const auto start = std::chrono::steady_clock::now();
+  request.RunMain([&entries, prepare] {
+    prepare();
+    for (void (*entry)() : entries) {
+      ZEND_ASYNC_SPAWN()->internal_entry = entry;
+    }
+  });
+  const auto end = std::chrono::steady_clock::now();
+  cleanup();
+  return std::chrono::duration<double>(end - start).count();
+}
+
+void CountPer(benchmark::State& state, double operations) {
+  state.counters["cycle"] = benchmark::Counter(
+      operations, benchmark::Counter::kIsIterationInvariantRate |
+                      benchmark::Counter::kInvert);
+}
+
+// ---- (1) Unbuffered ping-pong
+// ------------------------------------------------
+
+zend_async_channel_t* ping = nullptr;
+zend_async_channel_t* pong = nullptr;
+
+void MakePingPong() {
+  ping = ZEND_ASYNC_NEW_CHANNEL(0, false, false);
+  pong = ZEND_ASYNC_NEW_CHANNEL(0, false, false);
+}
+
+void ReleasePingPong() {
+  ZEND_ASYNC_EVENT_RELEASE(&ping->event);
+  ZEND_ASYNC_EVENT_RELEASE(&pong->event);
+  ping = pong = nullptr;
+}
+
+void Pinger() {
+  zval value;
+  for (int i = 0; i < kPingPongRounds; i++) {
+    ZVAL_LONG(&value, i);
+    ping->send(ping, &value);
+    pong->receive(pong, &value, nullptr);
+  }
+}
+
+void Ponger() {
+  zval value;
+  for (int i = 0; i < kPingPongRounds; i++) {
+    ping->receive(ping, &value, nullptr);
+    pong->send(pong, &value);
+  }
+}
+
+void BM_ChannelPingPong(benchmark::State& state) {
+  Runtime runtime;
+  for (auto _ : state) {
+    state.SetIterationTime(
+        RunCoroutines({Pinger, Ponger}, MakePingPong, ReleasePingPong));
+  }
+  CountPer(state, kPingPongRounds);
+}
+BENCHMARK(BM_ChannelPingPong)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void BM_BoostFiberPingPong(benchmark::State& state) {
+  for (auto _ : state) {
+    boost::fibers::unbuffered_channel<int> to;
+    boost::fibers::unbuffered_channel<int> from;
+    const auto start = std::chrono::steady_clock::now();
+    boost::fibers::fiber pinger([&] {
+      int value = 0;
+      for (int i = 0; i < kPingPongRounds; i++) {
+        to.push(i);
+        from.pop(value);
+      }
+    });
+    boost::fibers::fiber ponger([&] {
+      int value = 0;
+      for (int i = 0; i < kPingPongRounds; i++) {
+        to.pop(value);
+        from.push(value);
+      }
+    });
+    pinger.join();
+    ponger.join();
+    const auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+  }
+  CountPer(state, kPingPongRounds);
+}
+BENCHMARK(BM_BoostFiberPingPong)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---- (2) 1,000 producers, 1,000 consumers, one buffered channel
+// ------------------------------------------------------------------
+
+zend_async_channel_t* shared = nullptr;
+
+void MakeShared() { shared = ZEND_ASYNC_NEW_CHANNEL(kCapacity, false, false); }
+
+void ReleaseShared() {
+  ZEND_ASYNC_EVENT_RELEASE(&shared->event);
+  shared = nullptr;
+}
+
+void Producer() {
+  zval value;
+  for (int i = 0; i < kValuesEach; i++) {
+    ZVAL_LONG(&value, i);
+    shared->send(shared, &value);
+  }
+}
+
+void Consumer() {
+  zval value;
+  for (int i = 0; i < kValuesEach; i++) {
+    shared->receive(shared, &value, nullptr);
+  }
+}
+
+void BM_ChannelManyProducersConsumers(benchmark::State& state) {
+  Runtime runtime;
+  std::vector<void (*)()> entries;
+  for (int i = 0; i < kProducers; i++) {
+    entries.push_back(Producer);
+    entries.push_back(Consumer);
+  }
+  for (auto _ : state) {
+    state.SetIterationTime(RunCoroutines(entries, MakeShared, ReleaseShared));
+  }
+  CountPer(state, kValuesPerRun);
+}
+BENCHMARK(BM_ChannelManyProducersConsumers)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_BoostFiberManyProducersConsumers(benchmark::State& state) {
+  for (auto _ : state) {
+    boost::fibers::buffered_channel<int> channel(kBoostCapacity);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<boost::fibers::fiber> fibers;
+    fibers.reserve(2 * kProducers);
+    for (int i = 0; i < kProducers; i++) {
+      fibers.emplace_back([&channel] {
+        for (int j = 0; j < kValuesEach; j++) channel.push(j);
+      });
+      fibers.emplace_back([&channel] {
+        int value = 0;
+        for (int j = 0; j < kValuesEach; j++) channel.pop(value);
+      });
+    }
+    for (boost::fibers::fiber& fiber : fibers) fiber.join();
+    const auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+  }
+  CountPer(state, kValuesPerRun);
+}
+BENCHMARK(BM_BoostFiberManyProducersConsumers)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---- Ratios
+// ------------------------------------------------------------------
+
+void PrintRatio(const zar::bench::TimeReporter& times, const char* what,
+                const std::string& ours_name, const std::string& theirs_name) {
+  const double ours = times.Get(ours_name);
+  const double theirs = times.Get(theirs_name);
+  if (ours <= 0 || theirs <= 0) return;
+  absl::PrintF(
+      "%s: ours %.1f ns, Boost.Fiber %.1f ns, ratio %.2f (target <= 1.00)\n",
+      what, ours, theirs, ours / theirs);
+}
+
+void PrintRatios(const zar::bench::TimeReporter& times) {
+  PrintRatio(times, "unbuffered ping-pong, per round trip",
+             "BM_ChannelPingPong", "BM_BoostFiberPingPong");
+  PrintRatio(times,
+             "buffered channel, 1,000 producers / 1,000 consumers, per value",
+             "BM_ChannelManyProducersConsumers",
+             "BM_BoostFiberManyProducersConsumers");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return zar::bench::RunAndPrint(argc, argv, PrintRatios);
+}
