@@ -49,9 +49,12 @@ void FreeFuture(zend_object* object) {
   zend_object_std_dtor(object);
 }
 
-// What a Future owns: its derived futures and its mapper, and the outcome
-// when it holds the future's only reference (a shared outcome is reported
-// by nobody, so the collector never counts an edge twice).
+// What a Future owns: its derived futures and its mapper, and, when it
+// holds the future's only reference, what the future holds: the outcome,
+// and the object itself when the future's chain subscription (mapper.h)
+// holds it. A shared future is reported by nobody, so the collector never
+// counts an edge twice; a pending future nobody else can settle makes the
+// source and its derived futures a cycle the collector frees.
 HashTable* GetFutureGc(zend_object* object, zval** table, int* n) {
   FutureObject* self = FutureObject::FromObject(object);
   zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
@@ -61,6 +64,9 @@ HashTable* GetFutureGc(zend_object* object, zval** table, int* n) {
       zend_get_gc_buffer_add_obj(buffer, future->exception);
     }
     zend_get_gc_buffer_add_zval(buffer, &future->result);
+    if (future->resolve_callbacks.length != 0) {
+      zend_get_gc_buffer_add_obj(buffer, object);
+    }
   }
   zend_get_gc_buffer_add_zval(buffer, &self->mapper);
   if (self->child_futures != nullptr) {

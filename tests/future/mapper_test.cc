@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
+#include "Zend/zend_gc.h"
 }
 
 namespace zar::future_testing {
@@ -392,6 +393,25 @@ TEST_F(FutureTest, MappersRefuseANonCallable) {
                   "TypeError: Async\\Future::finally(): Argument #1 "
                   "($finally) must be of type callable, int given"));
   CallMethod(future, "ignore");
+}
+
+TEST_F(FutureTest, AChainNobodyCanSettleAnyMoreIsCollected) {
+  // Once the state is gone, the source (held by its own chain subscription)
+  // and its derived futures are a cycle: the collector frees it.
+  Log log;
+  Zval state = NewState();
+  Zval future = NewFuture(state);
+  Zval mapper = Mapper(&log, "never runs");
+  CallMethod(future, "ignore");
+  Zval mapped = Derive(future, "map", mapper);
+  CallMethod(mapped, "ignore");
+  mapped.Reset();
+  mapper.Reset();
+  future.Reset();
+  EXPECT_EQ(zend_gc_collect_cycles(), 0);  // the state can still settle it
+  state.Reset();
+  EXPECT_EQ(zend_gc_collect_cycles(), 3);  // source, derived, mapper
+  EXPECT_THAT(log, IsEmpty());
 }
 
 TEST_F(FutureTest, AnUnhandledRejectionEndsTheChainRunWithIt) {
