@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/future/future.h"
+#include "core/iterator/iterator.h"
 #include "core/pool/pool.h"
 #include "core/pool/strict.h"
 #include "core/reactor/reactor_event.h"
@@ -52,6 +53,7 @@ void ObservabilityModuleShutdown() { ForgetPoolLedgers(); }
 void ObservabilityRequestStartup() {
   ResetPoolIds();
   ResetFutureIds();
+  ResetIteratorIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

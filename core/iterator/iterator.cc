@@ -6,6 +6,7 @@
 #include <new>
 
 #include "absl/container/flat_hash_map.h"
+#include "core/iterator/trace.h"
 
 extern "C" {
 #include "Zend/zend_API.h"
@@ -39,7 +40,12 @@ struct Iterator {
   zval array;                     // UNDEF for an object iterator; one ref
   uint32_t position = 0;          // the next bucket of `array` to visit
   zend_object_iterator* zend_iterator = nullptr;  // borrowed
+  uint64_t id = 0;     // "Iterator#<id>" in trace lines
+  uint64_t calls = 0;  // handler or callable calls so far (trace)
+  bool done = false;   // the iteration's end was reached (traced once)
 };
+
+uint64_t last_iterator_id = 0;
 
 // Block address -> state. Entries live from NewIterator to the last
 // reference. Threading: the request's thread only (iterators never cross
@@ -116,6 +122,17 @@ void Finish(Iterator* it) {
   it->base->microtask.is_cancelled = true;
 }
 
+// The iteration's end: traced once, then the completion event.
+void Complete(Iterator* it) {
+  if (!it->done) {
+    it->done = true;
+    if (ZEND_ASYNC_REF_TRACING()) {
+      TraceIteratorDone(it->id, it->calls, it->base->exception);
+    }
+  }
+  CompleteEvent(it->base);
+}
+
 // A worker leaves (after its loop, or disposed before it started): gives
 // back its slot; the last one finishes the iteration and completes the
 // event.
@@ -126,7 +143,7 @@ void ReleaseSlot(Iterator* it) {
   }
   it->active_coroutines = 0;
   it->state = IteratorState::kFinished;
-  CompleteEvent(it->base);
+  Complete(it);
 }
 
 // Runs `move` (an object iterator's method, which may suspend) with the
@@ -270,6 +287,7 @@ void Iterate(Iterator* it) {
     }
 
     zend_result result;
+    it->calls++;
     if (it->fcall != nullptr) {
       ZVAL_COPY(&fci.params[0], current);
       ZVAL_COPY(&fci.params[1], &key);
@@ -343,7 +361,7 @@ void Run(zend_async_iterator_t* base) {
   ApplyException(base);
 
   if (it->state == IteratorState::kFinished && it->active_coroutines == 0) {
-    CompleteEvent(base);
+    Complete(it);
   }
 }
 
@@ -408,6 +426,10 @@ void SpawnWorker(zend_async_microtask_t* microtask) {
   coroutine->internal_entry = WorkerEntry;
   coroutine->extended_data = base;
   coroutine->extended_dispose = WorkerDispose;
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceIteratorWorker(it->id, coroutine, it->active_coroutines,
+                        base->concurrency);
+  }
 }
 
 // iterator->run_in_coroutine (upstream's async_iterator_run_in_coroutine):
@@ -425,6 +447,10 @@ void RunInCoroutine(zend_async_iterator_t* base, int32_t priority,
   coroutine->internal_entry = WorkerEntry;
   coroutine->extended_dispose =
       throw_exception ? WorkerDisposeWithException : WorkerDispose;
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceIteratorWorker(it->id, coroutine, it->active_coroutines,
+                        base->concurrency);
+  }
 }
 
 }  // namespace
@@ -457,6 +483,7 @@ zend_async_iterator_t* NewIterator(
 
   auto* it = new (emalloc(sizeof(Iterator))) Iterator();
   it->base = base;
+  it->id = ++last_iterator_id;
   ZVAL_UNDEF(&it->array);
   if (zend_iterator == nullptr) {
     ZVAL_COPY(&it->array, array);
@@ -471,5 +498,7 @@ zend_async_iterator_t* NewIterator(
   Registry()[&base->microtask] = it;
   return base;
 }
+
+void ResetIteratorIds() { last_iterator_id = 0; }
 
 }  // namespace zar::core

@@ -9,6 +9,7 @@
 //                    iterator_microtask, coroutine_entry,
 //                    async_iterator_run, async_iterator_run_in_coroutine,
 //                    async_iterator_apply_exception, iterator_dtor
+//   trace.{h,cc}     the "iterator ..." trace lines (ours: docs/tracing.md)
 //
 // An iterator walks an array (`array`, one reference held) or an object
 // iterator (`zend_iterator`, borrowed: the caller frees it after the
@@ -84,6 +85,9 @@ zend_async_iterator_t* NewIterator(
     zval* array, zend_object_iterator* zend_iterator, zend_fcall_t* fcall,
     zend_async_iterator_handler_t handler, zend_async_scope_t* scope,
     unsigned int concurrency, int32_t priority, size_t iterator_size);
+
+// Iterator ids (trace lines) start again at 1 (RINIT).
+void ResetIteratorIds();
 
 }  // namespace zar::core
 
