@@ -657,5 +657,79 @@ TEST_F(IteratorTest, CompletionWaitsForEveryHandlerStillRunning) {
   EXPECT_EQ(log[log.size() - 2], "end 4");
 }
 
+// A worker disposed before it ever ran (its scope cancelled first) gives
+// back its slot and its reference: the iteration completes, nothing leaks.
+TEST_F(IteratorTest, AWorkerCancelledBeforeItStartsCompletesTheIteration) {
+  Log log;
+  Probe probe(&log);
+  std::string exceptions;
+  int notifications = 0;
+  InCoroutine([&] {
+    Zval array = LongArray({1, 2});
+    zend_async_scope_t* scope = NewChildScope();
+    zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 1, scope);
+    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
+    CountNotifications(iterator->completion_event, &notifications);
+    iterator->run_in_coroutine(iterator, 0, false);
+    ZEND_ASYNC_SCOPE_CANCEL(
+        scope,
+        zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION, "stop"),
+        true, ZEND_ASYNC_SCOPE_IS_DISPOSE_SAFELY(scope));
+    zend_clear_exception();
+    zar::testing::YieldTimes(2);
+    ReleaseChildScope(scope);
+  });
+  EXPECT_THAT(log, IsEmpty());
+  EXPECT_EQ(notifications, 1);
+  EXPECT_EQ(exceptions, "-;");
+}
+
+// An object iterator without get_current_key hands out null keys.
+TEST_F(IteratorTest, AnObjectIteratorWithoutKeyMethodGivesNullKeys) {
+  Log log;
+  std::vector<std::pair<zend_long, zend_long>> items = {{5, 50}, {6, 60}};
+  InCoroutine([&] {
+    Probe probe(&log);
+    VectorIterator* source = NewVectorIterator(&items, nullptr);
+    zend_object_iterator_funcs funcs = *source->base.funcs;
+    funcs.get_current_key = nullptr;
+    source->base.funcs = &funcs;
+    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR(
+        nullptr, &source->base, nullptr, ProbeHandler, 0, 0);
+    iterator->extended_data = &probe;
+    iterator->run(iterator);
+    Release(iterator);
+    FreeVectorIterator(source);
+  });
+  EXPECT_THAT(log, ElementsAre("null=50", "null=60"));
+}
+
+TEST_F(IteratorTest, AnObjectIteratorThrowingInNextStopsBeforeTheCall) {
+  Log log;
+  std::string exceptions;
+  int notifications = 0;
+  std::vector<std::pair<zend_long, zend_long>> items = {{0, 1}, {1, 2}};
+  InCoroutine([&] {
+    Probe probe(&log);
+    VectorIterator* source = NewVectorIterator(&items, &log);
+    source->throw_in = "next";
+    zend_async_scope_t* scope = NewChildScope();
+    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR_SCOPE(
+        nullptr, &source->base, nullptr, ProbeHandler, scope, 0, 0);
+    iterator->extended_data = &probe;
+    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
+    CountNotifications(iterator->completion_event, &notifications);
+    iterator->run(iterator);
+    EXPECT_EQ(EG(exception), nullptr);
+    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_CANCELLED(scope));
+    Release(iterator);
+    FreeVectorIterator(source);
+    ReleaseChildScope(scope);
+  });
+  EXPECT_THAT(log, ElementsAre("rewind", "valid", "current", "key", "next"));
+  EXPECT_EQ(notifications, 1);
+  EXPECT_EQ(exceptions, "iterator next;");
+}
+
 }  // namespace
 }  // namespace zar::iterator_testing
