@@ -9,6 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "core/channel/channel.h"
 #include "core/future/future.h"
+#include "core/iterator/iterator.h"
 #include "core/pool/pool.h"
 #include "core/pool/strict.h"
 #include "core/reactor/reactor_event.h"
@@ -54,6 +55,7 @@ void ObservabilityRequestStartup() {
   ResetPoolIds();
   ResetFutureIds();
   ResetChannelIds();
+  ResetIteratorIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

@@ -2,8 +2,8 @@
 // lifecycle points, and the strict-mode checks of the scheduler.
 //
 //   MINIT       ZEND_ASYNC_REF_STRICT and ZEND_ASYNC_REF_TRACE applied
-//   RINIT       object ids (Pool#, Future#, Timer#) start again at 1; the event
-//               quarantine opens
+//   RINIT       object ids (Pool#, Future#, Iterator#, Timer#) start again
+//               at 1; the event quarantine opens
 //   RSHUTDOWN   strict mode reports what is still registered (before the
 //               scheduler's and the reactor's request state go), then,
 //               after the reactor closed every event, the quarantine is

@@ -5,6 +5,7 @@
 #include "core/extension.h"
 #include "core/future/future.h"
 #include "core/future/object.h"
+#include "core/iterator/iterator.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
 #include "core/scheduler/scheduler.h"
@@ -70,7 +71,7 @@ constexpr SchedulerRegistration kScheduler = {
     .add_microtask = &AddMicrotask,
     .get_awaiting_info = &GetAwaitingInfo,
     .get_class_ce = &GetClassCe,
-    .new_iterator = &unsupported::NewIterator,
+    .new_iterator = &NewIterator,
     .new_future = &NewFuture,
     .new_channel = &NewChannel,
     .new_future_obj = &NewFutureObject,

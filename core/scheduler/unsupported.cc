@@ -9,14 +9,6 @@ void NotSupported(const char* feature) {
 
 }  // namespace
 
-zend_async_iterator_t* NewIterator(zval*, zend_object_iterator*, zend_fcall_t*,
-                                   zend_async_iterator_handler_t,
-                                   zend_async_scope_t*, unsigned int, int32_t,
-                                   size_t) {
-  NotSupported("Async iterators");
-  return nullptr;
-}
-
 zend_async_group_t* NewGroup(uint32_t, uint32_t, zend_object*) {
   NotSupported("Task groups");
   return nullptr;

@@ -44,9 +44,10 @@ import sys
 
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
-    "scheduler", "futures", "channels", "reactor", "DNS", "processes",
-    "filesystem events", "async IO", "socket listening", "thread pool", "pool",
-    "circuit breaker", "healthcheck", "pool model", "PDO pool",
+    "scheduler", "futures", "channels", "iterators", "reactor", "DNS",
+    "processes", "filesystem events", "async IO", "socket listening",
+    "thread pool", "pool", "circuit breaker", "healthcheck", "pool model",
+    "PDO pool",
 ]
 
 # The pool's FIFO behaviours: waiters are served in arrival order, whoever

@@ -260,6 +260,40 @@ TEST_F(TraceTest, FutureChain) {
       << Dump();
 }
 
+zend_result FailAtTwo(zend_async_iterator_t*, zval* current, zval*) {
+  if (Z_LVAL_P(current) == 2) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "boom");
+  }
+  return SUCCESS;
+}
+
+TEST_F(TraceTest, IteratorWorkerAndDone) {
+  RunTraced([] {
+    ZEND_ASYNC_SCHEDULER_INIT();
+    zval array;
+    array_init(&array);
+    add_next_index_long(&array, 1);
+    add_next_index_long(&array, 2);
+    add_next_index_long(&array, 3);
+    zend_async_iterator_t* iterator =
+        ZEND_ASYNC_NEW_ITERATOR(&array, nullptr, nullptr, FailAtTwo, 2, 0);
+    iterator->run_in_coroutine(iterator, 0, false);
+    zar::testing::YieldTimes(3);  // the worker runs the loop
+    zval_ptr_dtor(&array);
+  });
+  const std::string worker =
+      LineWith(lines(), " iterator worker Iterator#1 -> ");
+  ASSERT_NE(worker, "") << Dump();
+  const std::string run = worker.substr(
+      worker.rfind(" -> ") + 4, worker.rfind(" (") - worker.rfind(" -> ") - 4);
+  EXPECT_EQ(worker,
+            "[trace] main iterator worker Iterator#1 -> " + run + " (1/2)");
+  EXPECT_TRUE(Has("[trace] " + run +
+                  " iterator done Iterator#1 (2 call(s)) -> "
+                  "Async\\AsyncException \"boom\""))
+      << Dump();
+}
+
 TEST_F(TraceTest, ProcessExit) {
   const pid_t child = fork();
   if (child == 0) _exit(6);

@@ -12,6 +12,7 @@ constexpr std::string_view kEvents = "events and callbacks";
 constexpr std::string_view kWaker = "waker";
 constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kFutures = "futures";
+constexpr std::string_view kIterators = "iterators";
 constexpr std::string_view kReactor = "reactor";
 constexpr std::string_view kDns = "DNS";
 constexpr std::string_view kProcesses = "processes";
@@ -32,9 +33,9 @@ struct Entry {
 };
 
 // Every suite of the conformance suites (tests/abi, tests/scheduler,
-// tests/future, tests/channel, tests/reactor, tests/io, tests/thread_pool,
-// tests/pool,
-// tests/pdo), and the tests filed elsewhere than their suite.
+// tests/future, tests/channel, tests/iterator, tests/reactor, tests/io,
+// tests/thread_pool, tests/pool, tests/pdo), and the tests filed elsewhere
+// than their suite.
 constexpr Entry kTable[] = {
     // tests/abi: the ABI host itself (registry, state machine, event base,
     // callbacks, wakers, coroutine helpers), with its own fake extension.
@@ -70,6 +71,9 @@ constexpr Entry kTable[] = {
 
     // tests/future: the implementation's futures.
     {"FutureTest", kFutures},
+
+    // tests/iterator: the implementation's async iterators.
+    {"IteratorTest", kIterators},
 
     // tests/reactor: the implementation's reactor.
     {"ReactorRegistrationTest", kRegistration},
@@ -175,13 +179,13 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration,    kLifecycle,        kEvents,
-      kWaker,           kScheduler,        kFutures,
-      kChannels,        kReactor,          kDns,
-      kProcesses,       kFilesystemEvents, kAsyncIo,
-      kSocketListening, kThreadPool,       kPool,
-      kCircuitBreaker,  kHealthcheck,      kPoolModel,
-      kPdoPool};
+      kRegistration, kLifecycle,       kEvents,
+      kWaker,        kScheduler,       kFutures,
+      kChannels,     kIterators,       kReactor,
+      kDns,          kProcesses,       kFilesystemEvents,
+      kAsyncIo,      kSocketListening, kThreadPool,
+      kPool,         kCircuitBreaker,  kHealthcheck,
+      kPoolModel,    kPdoPool};
   return kNames;
 }
 
