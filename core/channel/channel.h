@@ -222,6 +222,17 @@ bool ChannelReceiveWithToken(AsyncChannel* channel, zval* result,
 // slot is free (a slot kept for a woken sender is not free).
 bool ChannelTrySend(AsyncChannel* channel, zval* value);
 
+// recvAsync: an Async\Future's C future for the next value, owned by the
+// caller (one reference; hand it to ZEND_ASYNC_NEW_FUTURE_OBJ). A free value
+// (not one kept for a woken receiver) completes it at once and frees its
+// slot for a sender; a closed channel rejects it with its
+// Async\ChannelException; otherwise it joins the receivers' FIFO queue and
+// is completed in turn (or rejected by close). A future freed while queued
+// (dropped, never awaited) leaves the queue; one settled meanwhile
+// (Future::cancel()) is skipped. nullptr with an exception pending when no
+// future could be made.
+zend_future_t* ChannelReceiveAsync(AsyncChannel* channel);
+
 // Throws the Async\ChannelException of `reason`.
 void ThrowChannelException(ChannelCloseReason reason);
 
