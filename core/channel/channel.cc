@@ -544,11 +544,19 @@ void Take(AsyncChannel* channel, zval* result) {
 
 // Resolves a cancellation token before a call: false when it has not
 // completed; otherwise true with OperationCanceledException "Operation has
-// been cancelled" thrown.
+// been cancelled" thrown. An Async\Future token counts as used and its
+// exception as caught (the call consumes it, as upstream's
+// async_resolve_cancel_token), so it never warns at destruction.
 bool TokenFired(zend_object* token) {
   if (token == nullptr) return false;
   zend_async_event_t* event = ZEND_ASYNC_OBJECT_TO_EVENT(token);
-  if (event == nullptr || !ZEND_ASYNC_EVENT_IS_CLOSED(event)) return false;
+  if (event == nullptr) return false;
+  zend_class_entry* future_ce = ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_FUTURE);
+  if (future_ce != nullptr && instanceof_function(token->ce, future_ce)) {
+    ZEND_ASYNC_EVENT_SET_RESULT_USED(event);
+    ZEND_ASYNC_EVENT_SET_EXC_CAUGHT(event);
+  }
+  if (!ZEND_ASYNC_EVENT_IS_CLOSED(event)) return false;
   zend_object* cause = nullptr;
   ZEND_ASYNC_EVENT_EXTRACT_RESULT_OR_ERROR(event, nullptr, &cause);
   zend_object* error = zend_async_new_exception(

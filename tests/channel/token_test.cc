@@ -189,6 +189,9 @@ TEST_F(ChannelTokenTest, RecvThrowsWhenItsFutureTokenCompletes) {
       CallMethod(token.state.get(), "complete", {null.get()});
     });
   }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
   EXPECT_EQ(Joined(log),
             "waiting signalling Async\\OperationCanceledException: Operation "
             "has been cancelled");
@@ -216,6 +219,9 @@ TEST_F(ChannelTokenTest, SendThrowsWhenItsFutureTokenCompletes) {
       CallMethod(token.state.get(), "complete", {null.get()});
     });
   }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
   EXPECT_EQ(Joined(log),
             "waiting signalling Async\\OperationCanceledException: Operation "
             "has been cancelled count=1");
@@ -235,6 +241,9 @@ TEST_F(ChannelTokenTest, RecvThrowsWithFutureTokenErrorAsPrevious) {
     });
     Spawn([&] { FailState(token.state, "Custom cancel reason"); });
   }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
   EXPECT_EQ(Joined(log),
             "Async\\OperationCanceledException: Operation has been cancelled "
             "<- RuntimeException: Custom cancel reason");
@@ -259,6 +268,9 @@ TEST_F(ChannelTokenTest, SendThrowsWithFutureTokenErrorAsPrevious) {
       FailState(token.state, "Custom cancel reason");
     });
   }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
   EXPECT_EQ(Joined(log),
             "Async\\OperationCanceledException: Operation has been cancelled "
             "<- RuntimeException: Custom cancel reason");
@@ -278,6 +290,9 @@ TEST_F(ChannelTokenTest, SendThatNeedNotWaitIgnoresItsFutureToken) {
       log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
     });
   }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
   EXPECT_EQ(Joined(log), "sent");
 }
 
