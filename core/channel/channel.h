@@ -12,6 +12,8 @@
 //     send             ChannelSend, ChannelTrySend = METHOD(send),
 //                      METHOD(sendAsync)
 //     receive          ChannelReceive, ChannelTryReceive = METHOD(recv)
+//                      ChannelReceiveAsync = METHOD(recvAsync),
+//                        channel_recv_future_dispose
 //     wait             WaitOnChannel, WakeReceiver, WakeSender, WakeAll
 //                      = channel_wait_for, channel_wake_receiver,
 //                        channel_wake_sender, channel_wake_all
@@ -52,7 +54,9 @@
 //
 // Lifetime: a plain (not ZEND_OBJ) event created with ref_count 1, owned by
 // its creator (an Async\Channel object or a C user). Each wrapper object
-// and each parked waiter's waker holds one more reference. The last
+// and each parked waiter's waker holds one more reference (a recvAsync()
+// future queued as a receiver holds none: close rejects it, dispose
+// detaches it). The last
 // ZEND_ASYNC_EVENT_RELEASE disposes it: closes it (DISPOSED) if open, then
 // frees the buffered values and the memory.
 //
