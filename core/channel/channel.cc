@@ -207,6 +207,85 @@ namespace {
 bool WakeReceiver(AsyncChannel* channel);
 void WakeSender(AsyncChannel* channel);
 
+// ---- recvAsync()'s future waiters ----------------------------------------
+//
+// recvAsync() on a channel with no free value queues a FutureWaiter among
+// the receivers (the same FIFO as parked recv()s). It lives in the extra
+// bytes of the future it will settle (ZEND_ASYNC_NEW_FUTURE_EX's
+// extra_size, right after the zend_future_t), so it is freed with the
+// future and parking allocates nothing. Its Waiter has no coroutine (that
+// is how the queue's users tell it apart), is never registered on the
+// channel event and never holds a reservation: the channel serves it the
+// moment a value is free for it (WakeReceiver), or rejects it at close
+// (WakeAll), and in both cases takes it off the queue first.
+//
+// The queue does not own the future: the future's dispose is replaced by
+// DisposeRecvFuture, which takes a still-queued waiter off the queue before
+// the future's own dispose frees it (a future dropped while pending). The
+// channel never outlives a queued waiter unnoticed: close rejects every
+// future waiter, and Dispose detaches any left (a close after request
+// shutdown began wakes nobody).
+struct FutureWaiter {
+  internal::Waiter waiter;  // first: a queued Waiter* is this FutureWaiter*
+  zend_future_t* future;
+  // The channel whose receivers queue holds `waiter`; nullptr once it left.
+  AsyncChannel* channel;
+  // The future's own dispose, called after the queue is left.
+  zend_async_event_dispose_t prev_dispose;
+};
+
+static_assert(std::is_standard_layout_v<FutureWaiter>);
+static_assert(offsetof(FutureWaiter, waiter) == 0);
+static_assert(sizeof(zend_future_t) % alignof(FutureWaiter) == 0,
+              "the extra bytes after zend_future_t must fit a FutureWaiter");
+
+bool IsFutureWaiter(const Waiter* waiter) {
+  return waiter->callback.coroutine == nullptr;
+}
+
+FutureWaiter* FutureWaiterOf(zend_future_t* future) {
+  return reinterpret_cast<FutureWaiter*>(reinterpret_cast<char*>(future) +
+                                         sizeof(zend_future_t));
+}
+
+// Takes a future waiter off its channel's queue (nothing if it left).
+void DetachFutureWaiter(FutureWaiter* waiter) {
+  AsyncChannel* channel = waiter->channel;
+  if (channel == nullptr) return;
+  waiter->channel = nullptr;
+  channel->receivers.Remove(&waiter->waiter);
+}
+
+// The dispose installed on recvAsync()'s futures: a future freed while
+// still queued (dropped, or the loser of an await-any) leaves the queue
+// first, so the channel never settles freed memory.
+bool DisposeRecvFuture(zend_async_event_t* event) {
+  zend_future_t* future = reinterpret_cast<zend_future_t*>(event);
+  FutureWaiter* waiter = FutureWaiterOf(future);
+  AsyncChannel* channel = waiter->channel;
+  DetachFutureWaiter(waiter);
+  if (channel != nullptr) RefreshDeadlockTimer(channel);
+  return waiter->prev_dispose != nullptr ? waiter->prev_dispose(event) : true;
+}
+
+// Serves the future waiter at the front of the unreserved receivers with
+// the oldest value. REQUIRES: channel->HasFreeValue(). A future settled
+// meanwhile (Future::cancel()) only leaves the queue; false then, and the
+// value stays for the next receiver.
+bool ServeFutureWaiter(AsyncChannel* channel, FutureWaiter* waiter) {
+  DetachFutureWaiter(waiter);
+  zend_future_t* future = waiter->future;
+  if (ZEND_ASYNC_EVENT_IS_CLOSED(&future->event)) return false;
+  zval value = channel->buffer.PopFront();
+  channel->committed = false;
+  if (ZEND_ASYNC_REF_TRACING()) TraceChannelReceive(channel, &value);
+  ZEND_FUTURE_COMPLETE(future, &value);
+  zval_ptr_dtor(&value);
+  WakeSender(channel);
+  RefreshDeadlockTimer(channel);
+  return true;
+}
+
 // Resumes the coroutine whose `waiter` was chosen, with `exception`
 // (borrowed) or none.
 void Resume(AsyncChannel* channel, Waiter* waiter, zend_object* exception) {
@@ -354,10 +433,20 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
 
 // Gives one unpromised value to the oldest receiver without a
 // reservation; false when there is no such value or receiver.
+// A future waiter is served at once instead (it has no later run to
+// reserve the value for) and reserves nothing.
 bool WakeReceiver(AsyncChannel* channel) {
-  if (!channel->HasFreeValue()) return false;
-  Waiter* waiter = channel->receivers.ReserveOldestUnreserved();
-  if (waiter == nullptr) return false;
+  Waiter* waiter = nullptr;
+  for (;;) {
+    if (!channel->HasFreeValue()) return false;
+    waiter = channel->receivers.FirstUnreserved();
+    if (waiter == nullptr) return false;
+    if (!IsFutureWaiter(waiter)) break;
+    if (ServeFutureWaiter(channel, reinterpret_cast<FutureWaiter*>(waiter))) {
+      return true;
+    }
+  }
+  channel->receivers.ReserveOldestUnreserved();
   channel->reserved_receivers++;
   if (ZEND_ASYNC_REF_TRACING()) TraceChannelReserve(channel, waiter, "value");
   Resume(channel, waiter, nullptr);
@@ -389,10 +478,17 @@ void WakeSender(AsyncChannel* channel) {
 // Fails every parked sender (the delivering one included) and every
 // unreserved receiver with `exception` (borrowed), newest first. Reserved
 // receivers keep their place: their value is still here and receive takes
-// it before it looks at the closed flag.
+// it before it looks at the closed flag. Future waiters are rejected with
+// `exception`.
 void WakeAll(AsyncChannel* channel, zend_object* exception) {
   while (Waiter* waiter = channel->receivers.back()) {
     if (waiter->reserved) break;  // reserved waiters are a prefix
+    if (IsFutureWaiter(waiter)) {
+      auto* future_waiter = reinterpret_cast<FutureWaiter*>(waiter);
+      DetachFutureWaiter(future_waiter);
+      ZEND_FUTURE_REJECT(future_waiter->future, exception);
+      continue;
+    }
     channel->receivers.Remove(waiter);
     if (ZEND_ASYNC_REF_TRACING()) TraceChannelWake(channel, waiter, exception);
     Resume(channel, waiter, exception);
@@ -448,11 +544,19 @@ void Take(AsyncChannel* channel, zval* result) {
 
 // Resolves a cancellation token before a call: false when it has not
 // completed; otherwise true with OperationCanceledException "Operation has
-// been cancelled" thrown.
+// been cancelled" thrown. An Async\Future token counts as used and its
+// exception as caught (the call consumes it, as upstream's
+// async_resolve_cancel_token), so it never warns at destruction.
 bool TokenFired(zend_object* token) {
   if (token == nullptr) return false;
   zend_async_event_t* event = ZEND_ASYNC_OBJECT_TO_EVENT(token);
-  if (event == nullptr || !ZEND_ASYNC_EVENT_IS_CLOSED(event)) return false;
+  if (event == nullptr) return false;
+  zend_class_entry* future_ce = ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_FUTURE);
+  if (future_ce != nullptr && instanceof_function(token->ce, future_ce)) {
+    ZEND_ASYNC_EVENT_SET_RESULT_USED(event);
+    ZEND_ASYNC_EVENT_SET_EXC_CAUGHT(event);
+  }
+  if (!ZEND_ASYNC_EVENT_IS_CLOSED(event)) return false;
   zend_object* cause = nullptr;
   ZEND_ASYNC_EVENT_EXTRACT_RESULT_OR_ERROR(event, nullptr, &cause);
   zend_object* error = zend_async_new_exception(
@@ -575,6 +679,44 @@ bool ChannelTrySend(AsyncChannel* channel, zval* value) {
   return true;
 }
 
+zend_future_t* ChannelReceiveAsync(AsyncChannel* channel) {
+  zend_future_t* future = ZEND_ASYNC_NEW_FUTURE_EX(false, sizeof(FutureWaiter));
+  if (future == nullptr) {
+    if (EG(exception) == nullptr) {
+      zend_throw_error(nullptr, "Async\\Channel::recvAsync(): no future");
+    }
+    return nullptr;
+  }
+  FutureWaiter* waiter = FutureWaiterOf(future);
+  waiter->future = future;
+  waiter->channel = nullptr;
+  waiter->prev_dispose = future->event.dispose;
+  future->event.dispose = DisposeRecvFuture;
+
+  if (channel->HasFreeValue()) {
+    // A value kept for a woken receiver is not free for the future.
+    zval value;
+    Take(channel, &value);
+    ZEND_FUTURE_COMPLETE(future, &value);
+    zval_ptr_dtor(&value);
+  } else if (channel->closed()) {
+    zend_object* exception = NewChannelException(channel->close_reason);
+    ZEND_FUTURE_REJECT(future, exception);
+    OBJ_RELEASE(exception);
+  } else {
+    // Queued as the newest receiver; served in turn by WakeReceiver.
+    waiter->waiter.callback.base.ref_count = 1;   // never counted down
+    waiter->waiter.callback.coroutine = nullptr;  // marks a future waiter
+    waiter->waiter.callback.event = channel->event();
+    waiter->waiter.event_slot = Waiter::kNoSlot;
+    channel->receivers.PushBack(&waiter->waiter);
+    waiter->channel = channel;
+    if (ZEND_ASYNC_REF_TRACING()) TraceChannelReceive(channel, nullptr);
+    RefreshDeadlockTimer(channel);
+  }
+  return future;
+}
+
 void CloseChannel(AsyncChannel* channel, ChannelCloseReason reason) {
   if (channel->closed()) return;
   channel->close_reason = reason;
@@ -632,6 +774,16 @@ bool Dispose(zend_async_event_t* event) {
     event->ref_count = 0;
   }
   DisarmDeadlockTimer(channel);
+  // Only future waiters can still be queued (a parked call holds a
+  // reference), and only when close woke nobody (request shutdown): they
+  // must not reach this channel from their dispose.
+  while (Waiter* waiter = channel->receivers.back()) {
+    if (IsFutureWaiter(waiter)) {
+      DetachFutureWaiter(reinterpret_cast<FutureWaiter*>(waiter));
+    } else {
+      channel->receivers.Remove(waiter);
+    }
+  }
   zend_async_callbacks_free(event);
   while (!channel->buffer.empty()) {
     zval value = channel->buffer.PopFront();

@@ -12,6 +12,8 @@
 //     send             ChannelSend, ChannelTrySend = METHOD(send),
 //                      METHOD(sendAsync)
 //     receive          ChannelReceive, ChannelTryReceive = METHOD(recv)
+//                      ChannelReceiveAsync = METHOD(recvAsync),
+//                        channel_recv_future_dispose
 //     wait             WaitOnChannel, WakeReceiver, WakeSender, WakeAll
 //                      = channel_wait_for, channel_wake_receiver,
 //                        channel_wake_sender, channel_wake_all
@@ -52,7 +54,9 @@
 //
 // Lifetime: a plain (not ZEND_OBJ) event created with ref_count 1, owned by
 // its creator (an Async\Channel object or a C user). Each wrapper object
-// and each parked waiter's waker holds one more reference. The last
+// and each parked waiter's waker holds one more reference (a recvAsync()
+// future queued as a receiver holds none: close rejects it, dispose
+// detaches it). The last
 // ZEND_ASYNC_EVENT_RELEASE disposes it: closes it (DISPOSED) if open, then
 // frees the buffered values and the memory.
 //
@@ -221,6 +225,17 @@ bool ChannelReceiveWithToken(AsyncChannel* channel, zval* result,
 // sendAsync: sends without parking; false (no exception) when closed or no
 // slot is free (a slot kept for a woken sender is not free).
 bool ChannelTrySend(AsyncChannel* channel, zval* value);
+
+// recvAsync: an Async\Future's C future for the next value, owned by the
+// caller (one reference; hand it to ZEND_ASYNC_NEW_FUTURE_OBJ). A free value
+// (not one kept for a woken receiver) completes it at once and frees its
+// slot for a sender; a closed channel rejects it with its
+// Async\ChannelException; otherwise it joins the receivers' FIFO queue and
+// is completed in turn (or rejected by close). A future freed while queued
+// (dropped, never awaited) leaves the queue; one settled meanwhile
+// (Future::cancel()) is skipped. nullptr with an exception pending when no
+// future could be made.
+zend_future_t* ChannelReceiveAsync(AsyncChannel* channel);
 
 // Throws the Async\ChannelException of `reason`.
 void ThrowChannelException(ChannelCloseReason reason);

@@ -140,13 +140,18 @@ ZEND_METHOD(Async_Channel, recv) {
 }
 
 ZEND_METHOD(Async_Channel, recvAsync) {
-  (void)return_value;
   ZEND_PARSE_PARAMETERS_NONE();
-  if (RequireChannel(execute_data) == nullptr) RETURN_THROWS();
-  zend_throw_error(nullptr,
-                   "Async\\Channel::recvAsync(): futures are not supported by "
-                   "zend-async-ref yet");
-  RETURN_THROWS();
+  AsyncChannel* channel = RequireChannel(execute_data);
+  if (channel == nullptr) RETURN_THROWS();
+  zend_future_t* future = ChannelReceiveAsync(channel);
+  if (future == nullptr) RETURN_THROWS();
+  // The object takes over the future's one reference.
+  zend_object* object = ZEND_ASYNC_NEW_FUTURE_OBJ(future);
+  if (object == nullptr) {
+    ZEND_ASYNC_EVENT_RELEASE(&future->event);
+    RETURN_THROWS();
+  }
+  RETURN_OBJ(object);
 }
 
 ZEND_METHOD(Async_Channel, close) {

@@ -16,7 +16,7 @@
 // sendAsync(mixed $value): bool, recv(?Completable $token = null): mixed,
 // recvAsync(): Future, close(), isClosed(), capacity(), count(),
 // isEmpty(), isFull(). Not here: getIterator() (the engine has no
-// iterators). recvAsync() throws Error (futures are not supported yet)
+// iterators). recvAsync() returns an Async\Future (ChannelReceiveAsync)
 // (docs/channels.md).
 //
 // Lifetime: the object holds one channel event reference from construction

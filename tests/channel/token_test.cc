@@ -1,10 +1,14 @@
 // Async\Channel: send() and recv() with a cancellation token (any
-// Async\Completable; a coroutine stands in for upstream's timeout() and
-// futures).
+// Async\Completable: a coroutine stands in for upstream's timeout(); an
+// Async\Future settled through its Async\FutureState).
 
 #include <gtest/gtest.h>
 
 #include "tests/channel/support/channel_test.h"
+
+extern "C" {
+#include "ext/spl/spl_exceptions.h"
+}
 
 namespace zar::channel_testing {
 namespace {
@@ -33,6 +37,52 @@ std::string TakeWithPrevious() {
     }
   }
   return TakeExceptionText() + previous;
+}
+
+// The pending exception as "Class: message", then " <- Class: message" of
+// its previous when it has one (taken).
+std::string TakeWithPreviousMessage() {
+  zend_object* exception = EG(exception);
+  std::string previous;
+  if (exception != nullptr) {
+    zval rv;
+    zval* prev =
+        zend_read_property_ex(zend_get_exception_base(exception), exception,
+                              ZSTR_KNOWN(ZEND_STR_PREVIOUS), 1, &rv);
+    if (prev != nullptr && Z_TYPE_P(prev) == IS_OBJECT) {
+      zval message_rv;
+      zval* message = zend_read_property_ex(
+          zend_get_exception_base(Z_OBJ_P(prev)), Z_OBJ_P(prev),
+          ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &message_rv);
+      previous = std::string(" <- ") + ZSTR_VAL(Z_OBJCE_P(prev)->name) + ": " +
+                 (message != nullptr && Z_TYPE_P(message) == IS_STRING
+                      ? Z_STRVAL_P(message)
+                      : "");
+    }
+  }
+  return TakeExceptionText() + previous;
+}
+
+// A pending Async\Future token and the FutureState that settles it.
+struct FutureToken {
+  Zval state;
+  Zval future;
+};
+
+FutureToken NewFutureToken() {
+  FutureToken token;
+  token.state = NewPhpObject("Async\\FutureState");
+  token.future = NewPhpObject("Async\\Future", {token.state.get()});
+  return token;
+}
+
+// $state->error(new RuntimeException($message)).
+void FailState(Zval& state, const char* message) {
+  Zval error;
+  object_init_ex(error.get(), spl_ce_RuntimeException);
+  zend_update_property_string(spl_ce_RuntimeException, Z_OBJ_P(error.get()),
+                              "message", strlen("message"), message);
+  CallMethod(state.get(), "error", {error.get()});
 }
 
 // 027-channel_recv_timeout (a token that completes while recv waits)
@@ -118,6 +168,132 @@ TEST_F(ChannelTokenTest, TokenAlreadyCompletedFailsTheCallAtOnce) {
             "Async\\OperationCanceledException: Operation has been cancelled "
             "Async\\OperationCanceledException: Operation has been cancelled "
             "count=1");
+}
+
+// 031-channel_recv_cancel_via_future
+TEST_F(ChannelTokenTest, RecvThrowsWhenItsFutureTokenCompletes) {
+  Log log;
+  Zval channel;
+  FutureToken token;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({0});
+    token = NewFutureToken();
+    Spawn([&] {
+      log.push_back("waiting");
+      Zval value = CallMethod(channel.get(), "recv", {token.future.get()});
+      log.push_back(value.undef() ? TakeWithPreviousMessage() : Render(value));
+    });
+    Spawn([&] {
+      log.push_back("signalling");
+      Zval null;
+      CallMethod(token.state.get(), "complete", {null.get()});
+    });
+  }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  EXPECT_EQ(Joined(log),
+            "waiting signalling Async\\OperationCanceledException: Operation "
+            "has been cancelled");
+}
+
+// 032-channel_send_cancel_via_future
+TEST_F(ChannelTokenTest, SendThrowsWhenItsFutureTokenCompletes) {
+  Log log;
+  Zval channel;
+  FutureToken token;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({0});
+    SendAsync(channel, Str("fill"));
+    token = NewFutureToken();
+    Spawn([&] {
+      log.push_back("waiting");
+      Zval value = Str("blocked");
+      CallMethod(channel.get(), "send", {value.get(), token.future.get()});
+      log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
+      log.push_back("count=" + std::to_string(Count(channel)));
+    });
+    Spawn([&] {
+      log.push_back("signalling");
+      Zval null;
+      CallMethod(token.state.get(), "complete", {null.get()});
+    });
+  }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  EXPECT_EQ(Joined(log),
+            "waiting signalling Async\\OperationCanceledException: Operation "
+            "has been cancelled count=1");
+}
+
+// 033-channel_recv_cancel_via_future_error
+TEST_F(ChannelTokenTest, RecvThrowsWithFutureTokenErrorAsPrevious) {
+  Log log;
+  Zval channel;
+  FutureToken token;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({0});
+    token = NewFutureToken();
+    Spawn([&] {
+      Zval value = CallMethod(channel.get(), "recv", {token.future.get()});
+      log.push_back(value.undef() ? TakeWithPreviousMessage() : Render(value));
+    });
+    Spawn([&] { FailState(token.state, "Custom cancel reason"); });
+  }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  EXPECT_EQ(Joined(log),
+            "Async\\OperationCanceledException: Operation has been cancelled "
+            "<- RuntimeException: Custom cancel reason");
+}
+
+// 034-channel_send_cancel_via_future_error
+TEST_F(ChannelTokenTest, SendThrowsWithFutureTokenErrorAsPrevious) {
+  Log log;
+  Zval channel;
+  FutureToken token;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({0});
+    SendAsync(channel, Str("fill"));
+    token = NewFutureToken();
+    Spawn([&] {
+      Zval value = Str("blocked");
+      CallMethod(channel.get(), "send", {value.get(), token.future.get()});
+      log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
+    });
+    Spawn([&] {
+      Delay(10);
+      FailState(token.state, "Custom cancel reason");
+    });
+  }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  EXPECT_EQ(Joined(log),
+            "Async\\OperationCanceledException: Operation has been cancelled "
+            "<- RuntimeException: Custom cancel reason");
+}
+
+// 036-channel_send_cancel_future_no_block
+TEST_F(ChannelTokenTest, SendThatNeedNotWaitIgnoresItsFutureToken) {
+  Log log;
+  Zval channel;
+  FutureToken token;
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({1});
+    token = NewFutureToken();
+    Spawn([&] {
+      Zval value = Str("value");
+      CallMethod(channel.get(), "send", {value.get(), token.future.get()});
+      log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
+    });
+  }));
+  // The call consumed the token: no "never used" or "unhandled" warning.
+  token = FutureToken();
+  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  EXPECT_EQ(Joined(log), "sent");
 }
 
 }  // namespace

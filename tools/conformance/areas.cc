@@ -102,6 +102,7 @@ constexpr Entry kTable[] = {
     {"ZvalTransferTest", kThreadPool},
 
     // tests/channel: the implementation's channels and Async\Channel.
+    {"ChannelAsyncTest", kChannels},
     {"ChannelCApiTest", kChannels},
     {"ChannelCloseTest", kChannels},
     {"ChannelCreationTest", kChannels},

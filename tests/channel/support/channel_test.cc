@@ -87,6 +87,26 @@ Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
   return Construct(params);
 }
 
+Zval NewPhpObject(const char* class_name, std::initializer_list<zval*> args) {
+  zend_string* name = zend_string_init(class_name, strlen(class_name), false);
+  zend_class_entry* ce = zend_lookup_class(name);
+  zend_string_release(name);
+  if (ce == nullptr) {
+    zend_throw_error(nullptr, "Class \"%s\" not found", class_name);
+    return Zval();
+  }
+  Zval object;
+  if (object_init_ex(object.get(), ce) != SUCCESS) return Zval();
+  if (ce->constructor != nullptr) {
+    zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
+    zend_call_method(Z_OBJ_P(object.get()), ce, &ce->constructor, "__construct",
+                     strlen("__construct"), nullptr,
+                     static_cast<uint32_t>(args.size()), first, nullptr);
+  }
+  if (EG(exception) != nullptr) return Zval();
+  return object;
+}
+
 Zval CallMethod(zval* object, const char* method,
                 std::initializer_list<zval*> args) {
   zval retval;

@@ -73,6 +73,11 @@ Zval NewPhpChannel(std::initializer_list<zend_long> args = {});
 // $hardTimeouts).
 Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
                    zend_long no_consumer_timeout, bool hard_timeouts);
+// new <class_name>(...args) (at most one argument), e.g.
+// Async\FutureState, Async\Future; UNDEF with the exception pending (an
+// Error when the class does not exist).
+Zval NewPhpObject(const char* class_name,
+                  std::initializer_list<zval*> args = {});
 // Calls `$object->method(...args)`; UNDEF with the exception pending.
 Zval CallMethod(zval* object, const char* method,
                 std::initializer_list<zval*> args = {});
