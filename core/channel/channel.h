@@ -11,7 +11,7 @@
 //                      returning NULL; ours is a working Async\Channel)
 //     send             ChannelSend, ChannelTrySend = METHOD(send),
 //                      METHOD(sendAsync)
-//     receive          ChannelReceive, ChannelTryReceive = METHOD(recv)
+//     receive          ChannelReceive = METHOD(recv)
 //                      ChannelReceiveAsync = METHOD(recvAsync),
 //                        channel_recv_future_dispose
 //     wait             WaitOnChannel, WakeReceiver, WakeSender, WakeAll
