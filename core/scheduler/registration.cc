@@ -8,6 +8,7 @@
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
 #include "core/scheduler/unsupported.h"
+#include "core/task_group/task_group.h"
 
 namespace zar::core {
 namespace {
@@ -73,7 +74,7 @@ constexpr SchedulerRegistration kScheduler = {
     .new_channel = &unsupported::NewChannel,
     .new_future_obj = &NewFutureObject,
     .new_channel_obj = &unsupported::NewChannelObject,
-    .new_group = &unsupported::NewGroup,
+    .new_group = &NewGroup,
     .engine_shutdown = &EngineShutdown,
     .thread_snapshot_create = &unsupported::ThreadSnapshotCreate,
     .thread_snapshot_destroy = &unsupported::ThreadSnapshotDestroy,

@@ -27,11 +27,6 @@ zend_object* NewChannelObject(zend_async_channel_t*) {
   return nullptr;
 }
 
-zend_async_group_t* NewGroup(uint32_t, uint32_t, zend_object*) {
-  NotSupported("Task groups");
-  return nullptr;
-}
-
 void* ThreadSnapshotCreate(const zend_fcall_t*, const zend_fcall_t*) {
   NotSupported("Threads");
   return nullptr;

@@ -6,7 +6,6 @@
 // and fails the way its type allows (NULL, false, or nothing):
 //   new_iterator_fn                      "Async iterators"
 //   new_channel_fn, new_channel_obj_fn   "Channels"
-//   new_group_fn                         "Task groups"
 //   thread_snapshot_create_fn, thread_snapshot_destroy_fn, thread_run_fn,
 //   thread_load_result_fn                "Threads"
 //
@@ -28,8 +27,6 @@ zend_async_iterator_t* NewIterator(
 zend_async_channel_t* NewChannel(size_t buffer_size, bool resizable,
                                  bool thread_safe, size_t extra_size);
 zend_object* NewChannelObject(zend_async_channel_t* channel);
-zend_async_group_t* NewGroup(uint32_t concurrency, uint32_t queue_limit,
-                             zend_object* scope);
 void* ThreadSnapshotCreate(const zend_fcall_t* entry,
                            const zend_fcall_t* bootloader);
 void ThreadSnapshotDestroy(void* snapshot);
