@@ -44,7 +44,7 @@ import sys
 
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
-    "scheduler", "futures", "reactor", "DNS", "processes", "filesystem events",
+    "scheduler", "futures", "task groups", "reactor", "DNS", "processes", "filesystem events",
     "async IO", "socket listening", "thread pool", "pool", "circuit breaker",
     "healthcheck", "pool model", "PDO pool",
 ]

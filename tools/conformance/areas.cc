@@ -12,6 +12,7 @@ constexpr std::string_view kEvents = "events and callbacks";
 constexpr std::string_view kWaker = "waker";
 constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kFutures = "futures";
+constexpr std::string_view kTaskGroups = "task groups";
 constexpr std::string_view kReactor = "reactor";
 constexpr std::string_view kDns = "DNS";
 constexpr std::string_view kProcesses = "processes";
@@ -31,8 +32,8 @@ struct Entry {
 };
 
 // Every suite of the conformance suites (tests/abi, tests/scheduler,
-// tests/future, tests/reactor, tests/io, tests/thread_pool, tests/pool,
-// tests/pdo), and the tests filed elsewhere than their suite.
+// tests/future, tests/task_group, tests/reactor, tests/io, tests/thread_pool,
+// tests/pool, tests/pdo), and the tests filed elsewhere than their suite.
 constexpr Entry kTable[] = {
     // tests/abi: the ABI host itself (registry, state machine, event base,
     // callbacks, wakers, coroutine helpers), with its own fake extension.
@@ -68,6 +69,9 @@ constexpr Entry kTable[] = {
 
     // tests/future: the implementation's futures.
     {"FutureTest", kFutures},
+
+    // tests/task_group: the implementation's task groups.
+    {"TaskGroupTest", kTaskGroups},
 
     // tests/reactor: the implementation's reactor.
     {"ReactorRegistrationTest", kRegistration},
@@ -164,15 +168,13 @@ std::string Normalized(std::string_view name) {
 
 const std::vector<std::string_view>& AreaNames() {
   static const std::vector<std::string_view> kNames = {
-      kRegistration,   kLifecycle,
-      kEvents,         kWaker,
-      kScheduler,      kFutures,
-      kReactor,        kDns,
-      kProcesses,      kFilesystemEvents,
-      kAsyncIo,        kSocketListening,
-      kThreadPool,     kPool,
-      kCircuitBreaker, kHealthcheck,
-      kPoolModel,      kPdoPool};
+      kRegistration,    kLifecycle,        kEvents,
+      kWaker,           kScheduler,        kFutures,
+      kTaskGroups,      kReactor,          kDns,
+      kProcesses,       kFilesystemEvents, kAsyncIo,
+      kSocketListening, kThreadPool,       kPool,
+      kCircuitBreaker,  kHealthcheck,      kPoolModel,
+      kPdoPool};
   return kNames;
 }
 
