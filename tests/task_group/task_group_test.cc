@@ -712,5 +712,158 @@ TEST_F(TaskGroupTest, UnhandledErrorsReachTheScopeWhenTheGroupIsDestroyed) {
   EXPECT_EQ(suppressed, "no exception");
 }
 
+TEST_F(TaskGroupTest, QueueLimitDefaultsAndExplicitZeroIsUnbounded) {
+  // tests/task_group/042-task_group_queue_limit_defaults
+  Log log;
+  std::string negative;
+  EXPECT_TRUE(RunMain([&] {
+    Zval one = Zval::Long(1);
+    Zval zero = Zval::Long(0);
+    Zval group = NewGroup({one.get(), zero.get()});
+    for (int i = 1; i <= 5; i++) {
+      Zval task = Closure([&log, i](mock_zend::Call&) {
+        log.push_back("task" + std::to_string(i));
+      });
+      CallMethod(group, "spawn", {task.get()});
+      log.push_back("after" + std::to_string(i));
+    }
+    CallMethod(group, "close");
+    Zval all = CallMethod(group, "all");
+    AwaitText(all);
+    Zval minus = Zval::Long(-1);
+    Zval bad = NewGroup({one.get(), minus.get()});
+    negative = TakeExceptionText();
+  }));
+  EXPECT_THAT(log, ElementsAre("after1", "after2", "after3", "after4", "after5",
+                               "task1", "task2", "task3", "task4", "task5"));
+  EXPECT_EQ(negative,
+            "ValueError: Async\\TaskGroup::__construct(): Argument #2 "
+            "($queueLimit) must be between 0 and 4294967295");
+}
+
+TEST_F(TaskGroupTest, TheDefaultQueueLimitIsTwiceTheConcurrency) {
+  // concurrency 1: one running, two queued; the fourth spawn waits.
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval one = Zval::Long(1);
+    Zval group = NewGroup({one.get()});
+    for (int i = 1; i <= 4; i++) {
+      Zval task = Task(&log, "t" + std::to_string(i), 1);
+      CallMethod(group, "spawn", {task.get()});
+      log.push_back("spawned " + std::to_string(i));
+    }
+    CallMethod(group, "close");
+    CallMethod(group, "awaitCompletion");
+  }));
+  // The fourth spawn returned only after a queued task started (the
+  // trigger wakes the spawner through the reactor: t3 starts first).
+  EXPECT_THAT(log,
+              ElementsAre("spawned 1", "spawned 2", "spawned 3", "t1 start",
+                          "t2 start", "t3 start", "spawned 4", "t4 start"));
+}
+
+TEST_F(TaskGroupTest, NegativeConcurrencyIsAValueError) {
+  // tests/task_group/038-task_group_error_branches
+  std::string outcome;
+  EXPECT_TRUE(RunMain([&] {
+    Zval minus = Zval::Long(-1);
+    Zval group = NewGroup({minus.get()});
+    outcome = TakeExceptionText();
+  }));
+  EXPECT_EQ(outcome,
+            "ValueError: Async\\TaskGroup::__construct(): Argument #1 "
+            "($concurrency) must be between 0 and 4294967295");
+}
+
+TEST_F(TaskGroupTest, SuppressErrorsLeavesTheErrorsReadable) {
+  // tests/task_group/017-task_group_suppress_errors
+  std::string count;
+  EXPECT_TRUE(RunMain([&] {
+    Zval group = NewGroup();
+    Zval bad = Task(nullptr, "err", 0, true);
+    CallMethod(group, "spawn", {bad.get()});
+    CallMethod(group, "close");
+    Zval yes;
+    ZVAL_TRUE(yes.get());
+    Zval all = CallMethod(group, "all", {yes.get()});
+    AwaitText(all);
+    CallMethod(group, "suppressErrors");
+    count = std::to_string(CallMethod(group, "getErrors").size());
+  }));
+  EXPECT_EQ(count, "1");
+}
+
+TEST_F(TaskGroupTest, AnyCalledTwiceResolvesBothWithTheFirstSuccess) {
+  // tests/task_group/034-task_group_any_multiple
+  std::string first, second;
+  EXPECT_TRUE(RunMain([&] {
+    Zval group = NewGroup();
+    Zval bad = Task(nullptr, "bad", 0, true);
+    Zval good = Task(nullptr, "good", 2);
+    CallMethod(group, "spawn", {bad.get()});
+    CallMethod(group, "spawn", {good.get()});
+    Zval any1 = CallMethod(group, "any");
+    Zval any2 = CallMethod(group, "any");
+    first = AwaitText(any1);
+    second = AwaitText(any2);
+    CallMethod(group, "suppressErrors");
+  }));
+  EXPECT_EQ(first, "'good'");
+  EXPECT_EQ(second, "'good'");
+}
+
+TEST_F(TaskGroupTest, AnyAfterEveryTaskFailedRejectsAtOnce) {
+  // tests/task_group/037-task_group_any_synchronous_all_failed
+  std::string completed, outcome;
+  EXPECT_TRUE(RunMain([&] {
+    Zval group = NewGroup();
+    Zval e1 = Task(nullptr, "e1", 0, true);
+    CallMethod(group, "spawn", {e1.get()});
+    CallMethod(group, "close");
+    CallMethod(group, "awaitCompletion");
+    Zval any = CallMethod(group, "any");
+    completed = Render(CallMethod(any, "isCompleted"));
+    outcome = AwaitText(any);
+    CallMethod(group, "suppressErrors");
+  }));
+  EXPECT_EQ(completed, "true");
+  EXPECT_EQ(outcome, "Async\\CompositeException: ");
+}
+
+TEST_F(TaskGroupTest, AGroupRunsItsTasksInAnExternalScopeItKeepsAlive) {
+  // tests/task_group/043-task_group_external_scope_uaf: the Scope object
+  // is a temporary; the group holds it until it is destroyed.
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_scope_t* scope =
+        ZEND_ASYNC_NEW_SCOPE_WITH_OBJECT(ZEND_ASYNC_CURRENT_SCOPE);
+    ASSERT_NE(scope, nullptr);
+    // The script's temporary: one reference of its own (the scope holds
+    // the object's first one).
+    Zval scope_object;
+    ZVAL_OBJ_COPY(scope_object.get(), scope->scope_object);
+    Zval three = Zval::Long(3);
+    Zval null_limit = Zval::Null();
+    Zval group = NewGroup({three.get(), null_limit.get(), scope_object.get()});
+    scope_object.Reset();  // the temporary goes
+    for (int i = 0; i < 2; i++) {
+      Zval task = Closure([&log, scope](mock_zend::Call&) {
+        log.push_back(ZEND_ASYNC_CURRENT_SCOPE == scope ? "in scope"
+                                                        : "elsewhere");
+        zar::testing::Yield();
+      });
+      CallMethod(group, "spawn", {task.get()});
+    }
+    CallMethod(group, "close");
+    CallMethod(group, "awaitCompletion");
+    log.push_back("completed");
+    group.Reset();
+    log.push_back("destroyed");
+    ZEND_ASYNC_SCOPE_RELEASE(scope);  // the creator's reference
+  }));
+  EXPECT_THAT(log,
+              ElementsAre("in scope", "in scope", "completed", "destroyed"));
+}
+
 }  // namespace
 }  // namespace zar::task_group_testing
