@@ -755,8 +755,8 @@ TEST_F(TaskGroupTest, TheDefaultQueueLimitIsTwiceTheConcurrency) {
     CallMethod(group, "close");
     CallMethod(group, "awaitCompletion");
   }));
-  // The fourth spawn returned only after a queued task started (the
-  // trigger wakes the spawner through the reactor: t3 starts first).
+  // The fourth spawn returned only after a queued task started (the woken
+  // spawner runs after the coroutines already queued: t3 starts first).
   EXPECT_THAT(log,
               ElementsAre("spawned 1", "spawned 2", "spawned 3", "t1 start",
                           "t2 start", "t3 start", "spawned 4", "t4 start"));
