@@ -12,6 +12,7 @@
 #include "core/pool/strict.h"
 #include "core/reactor/reactor_event.h"
 #include "core/scheduler/coroutine.h"
+#include "core/task_group/trace.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"
@@ -52,6 +53,7 @@ void ObservabilityModuleShutdown() { ForgetPoolLedgers(); }
 void ObservabilityRequestStartup() {
   ResetPoolIds();
   ResetFutureIds();
+  ResetTaskGroupIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

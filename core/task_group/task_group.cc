@@ -6,6 +6,7 @@
 
 #include "core/scheduler/scope.h"
 #include "core/task_group/classes.h"
+#include "core/task_group/trace.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
@@ -242,6 +243,9 @@ void OnTaskComplete(zend_async_event_t* event,
   ZVAL_NULL(&null_value);
   if (value == nullptr || Z_TYPE_P(value) == IS_UNDEF) value = &null_value;
 
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceGroupDone(group, &task_callback->key, value, exception);
+  }
   if (slot != nullptr && IsEntry(slot)) {
     TaskEntry* entry = EntryOf(slot);
     if (exception != nullptr) {
@@ -309,6 +313,7 @@ bool StartTask(TaskGroup* group, zend_fcall_t* fcall, zval* key,
   callback->group = group;
   ZVAL_COPY(&callback->key, key);
   coroutine->event.add_callback(&coroutine->event, &callback->base);
+  if (ZEND_ASYNC_REF_TRACING()) TraceGroupSpawn(group, key, coroutine);
 
   group->active++;
   GC_ADDREF(&group->std);
@@ -476,6 +481,7 @@ void InitTaskGroup(TaskGroup* group) {
   group->pending_count = 0;
   group->active = 0;
   group->next_key = 0;
+  group->id = NextTaskGroupId();
   group->sealed = false;
   group->completed = false;
   zend_hash_init(&group->tasks, 8, nullptr, TaskDtor, 0);
@@ -673,6 +679,7 @@ bool SpawnTask(TaskGroup* group, zval* key, zend_fcall_info* fci,
   ZVAL_PTR(&ptr, entry);
   AddTask(group, key, &ptr);
   group->pending_count++;
+  if (ZEND_ASYNC_REF_TRACING()) TraceGroupQueue(group, key);
   return true;
 }
 
@@ -753,6 +760,7 @@ void TryComplete(TaskGroup* group) {
   }
 
   if (group->sealed) group->completed = true;
+  if (ZEND_ASYNC_REF_TRACING()) TraceGroupSettled(group);
   GC_ADDREF(&group->std);  // the listeners may drop the last reference
   ZEND_ASYNC_CALLBACKS_NOTIFY(group->event(), nullptr, nullptr);
   if (group->completed) ZEND_ASYNC_EVENT_SET_CLOSED(group->event());

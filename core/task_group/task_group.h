@@ -19,7 +19,7 @@
 //
 // The files: task_group.cc — the group (its tasks, the queue, the waiters
 // of all/race/any, completion, new_group); object.cc — the methods;
-// classes.cc — registration.
+// classes.cc — registration; trace.cc — the trace lines.
 //
 // Threading: the request's thread. Lifetime: the group is a zend_object
 // (F_ZEND_OBJ event: the object's refcount is the event's); every running
@@ -66,6 +66,7 @@ struct TaskGroup {
   uint32_t pending_count;  // queued tasks in `tasks`
   int32_t active;          // running coroutines (each holds a group ref)
   uint32_t next_key;       // spawn()'s next integer key
+  uint64_t id;             // TaskGroup#<id> in trace lines, from 1
   bool sealed;             // close()/cancel(): no more spawns
   bool completed;          // sealed and settled: terminal
 
