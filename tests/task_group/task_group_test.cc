@@ -865,5 +865,46 @@ TEST_F(TaskGroupTest, AGroupRunsItsTasksInAnExternalScopeItKeepsAlive) {
               ElementsAre("in scope", "in scope", "completed", "destroyed"));
 }
 
+TEST_F(TaskGroupTest, MisuseOfAnEmptyCancelledOrDisposedGroupOnlyThrows) {
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval empty = NewGroup();
+    CallMethod(empty, "cancel");
+    CallMethod(empty, "cancel");
+    CallMethod(empty, "dispose");
+    Zval task = Task(&log, "never");
+    log.push_back(Outcome(empty, "spawn", {task.get()}));
+    log.push_back(Outcome(empty, "isFinished"));
+    Zval all = CallMethod(empty, "all");
+    log.push_back(AwaitText(all));
+    CallMethod(empty, "awaitCompletion");
+    empty.Reset();
+
+    Zval disposed = NewGroup();
+    CallMethod(disposed, "dispose");
+    CallMethod(disposed, "dispose");
+    Zval after = Task(&log, "after dispose");
+    log.push_back(Outcome(disposed, "spawn", {after.get()}));
+    CallMethod(disposed, "close");
+    CallMethod(disposed, "awaitCompletion");
+    log.push_back(Outcome(disposed, "count"));
+    disposed.Reset();
+
+    // A disposed group's scope is closed: the scheduler refuses the
+    // coroutine and the task is not added. Constructed twice: the second
+    // call changes nothing.
+    Zval twice = NewGroup();
+    Zval two = Zval::Long(2);
+    CallMethod(twice, "__construct", {two.get()});
+    log.push_back(Outcome(twice, "count"));
+  }));
+  EXPECT_THAT(
+      log, ElementsAre("Async\\AsyncException: Cannot spawn tasks on a "
+                       "closed TaskGroup",
+                       "true", "[]",
+                       "Error: Cannot spawn a coroutine in a closed scope", "0",
+                       "0"));
+}
+
 }  // namespace
 }  // namespace zar::task_group_testing
