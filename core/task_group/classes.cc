@@ -3,6 +3,7 @@
 #include "core/task_group/classes.h"
 
 #include <cstring>
+#include <initializer_list>
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
@@ -13,6 +14,7 @@ namespace zar::core {
 namespace {
 
 zend_class_entry* task_group_ce = nullptr;
+zend_class_entry* task_set_ce = nullptr;
 zend_class_entry* composite_exception_ce = nullptr;
 
 }  // namespace
@@ -40,15 +42,31 @@ zend_class_entry* RegisterTaskGroupClasses(zend_class_entry* awaitable) {
   ce.create_object = CreateTaskGroupObject;
   ce.default_object_handlers = TaskGroupObjectHandlers();
   task_group_ce = zend_register_internal_class(&ce);
-  if (task_group_ce == nullptr || composite_exception_ce == nullptr) {
+
+  zend_class_entry set;
+  memset(&set, 0, sizeof(set));
+  set.name = zend_string_init_interned("Async\\TaskSet",
+                                       strlen("Async\\TaskSet"), true);
+  set.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
+                 ZEND_ACC_NOT_SERIALIZABLE;
+  set.info_internal_builtin_functions = TaskSetMethods();
+  set.create_object = CreateTaskSetObject;
+  set.default_object_handlers = TaskGroupObjectHandlers();
+  task_set_ce = zend_register_internal_class(&set);
+
+  if (task_group_ce == nullptr || task_set_ce == nullptr ||
+      composite_exception_ce == nullptr) {
     return nullptr;
   }
-  if (awaitable != nullptr) zend_class_implements(task_group_ce, 1, awaitable);
-  zend_class_implements(task_group_ce, 1, zend_ce_countable);
+  for (zend_class_entry* group_ce : {task_group_ce, task_set_ce}) {
+    if (awaitable != nullptr) zend_class_implements(group_ce, 1, awaitable);
+    zend_class_implements(group_ce, 1, zend_ce_countable);
+  }
   return task_group_ce;
 }
 
 zend_class_entry* TaskGroupClass() { return task_group_ce; }
+zend_class_entry* TaskSetClass() { return task_set_ce; }
 zend_class_entry* CompositeExceptionClass() { return composite_exception_ce; }
 
 zend_object* NewCompositeException() {

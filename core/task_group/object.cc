@@ -21,6 +21,11 @@
 //   getIterator() (Error: the engine has no IteratorAggregate, so the
 //   group is not traversable; upstream's direct-call message).
 //
+// final class Async\TaskSet implements Async\Awaitable, \Countable: the
+// same methods and messages, with joinNext()/joinAny()/joinAll() for
+// race()/any()/all(); a result they deliver leaves the set (joinNext and
+// joinAny remove their task, joinAll every task).
+//
 // Threading: the request's thread.
 
 #include <cstring>
@@ -385,6 +390,30 @@ const zend_function_entry kTaskGroupMethods[] = {
     ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 
+// Async\TaskSet: TaskGroup's methods, joinNext/joinAny/joinAll being
+// race/any/all (the set removes what they deliver).
+const zend_function_entry kTaskSetMethods[] = {
+    ZEND_ME(Async_TaskGroup, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, spawn, arginfo_spawn, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, spawnWithKey, arginfo_spawn_with_key,
+            ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("joinNext", zim_Async_TaskGroup_race, arginfo_none,
+                    ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("joinAny", zim_Async_TaskGroup_any, arginfo_none,
+                    ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("joinAll", zim_Async_TaskGroup_all, arginfo_all,
+                    ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_FE_END};
+
 const zend_function_entry kCompositeExceptionMethods[] = {
     ZEND_ME(Async_CompositeException, addException, arginfo_add_exception,
             ZEND_ACC_PUBLIC)
@@ -403,7 +432,14 @@ zend_object* CreateTaskGroupObject(zend_class_entry* ce) {
   return &group->std;
 }
 
+zend_object* CreateTaskSetObject(zend_class_entry* ce) {
+  zend_object* object = CreateTaskGroupObject(ce);
+  TaskGroup::FromObject(object)->task_set = true;
+  return object;
+}
+
 const zend_function_entry* TaskGroupMethods() { return kTaskGroupMethods; }
+const zend_function_entry* TaskSetMethods() { return kTaskSetMethods; }
 const zend_function_entry* CompositeExceptionMethods() {
   return kCompositeExceptionMethods;
 }

@@ -72,6 +72,20 @@ TaskEntry* NewEntry(TaskState state) {
   return entry;
 }
 
+// TaskSet: a delivered entry leaves the set (nothing for a TaskGroup).
+void RemoveDelivered(TaskGroup* group, const zval* key) {
+  if (!group->task_set) return;
+  if (Z_TYPE_P(key) == IS_STRING) {
+    zend_hash_del(&group->tasks, Z_STR_P(key));
+  } else {
+    zend_hash_index_del(&group->tasks, static_cast<zend_ulong>(Z_LVAL_P(key)));
+  }
+}
+
+void RemoveAllDelivered(TaskGroup* group) {
+  if (group->task_set) zend_hash_clean(&group->tasks);
+}
+
 zval* FindTask(TaskGroup* group, const zval* key) {
   return Z_TYPE_P(key) == IS_STRING
              ? zend_hash_find(&group->tasks, Z_STR_P(key))
@@ -213,7 +227,8 @@ bool Replay(zend_async_event_t* event, zend_async_event_callback_t* callback,
 
 zend_string* Info(zend_async_event_t* event) {
   const TaskGroup* group = TaskGroup::FromEvent(event);
-  return zend_strpprintf(0, "TaskGroup(total=%u, active=%d)",
+  return zend_strpprintf(0, "%s(total=%u, active=%d)",
+                         group->task_set ? "TaskSet" : "TaskGroup",
                          zend_hash_num_elements(&group->tasks), group->active);
 }
 
@@ -273,6 +288,7 @@ void OnTaskComplete(zend_async_event_t* event,
       } else {
         CompleteWaiter(waiter, value);
       }
+      RemoveDelivered(group, &task_callback->key);
     } else if (type == GroupWaiterType::kAny && exception == nullptr) {
       CompleteWaiter(TakeWaiter(group, i), value);
     } else {
@@ -484,6 +500,7 @@ void InitTaskGroup(TaskGroup* group) {
   group->id = NextTaskGroupId();
   group->sealed = false;
   group->completed = false;
+  group->task_set = false;
   zend_hash_init(&group->tasks, 8, nullptr, TaskDtor, 0);
   zend_hash_init(&group->slot_waiters, 0, nullptr, nullptr, 0);
   group->waiters = nullptr;
@@ -696,37 +713,42 @@ zend_object* NewWaiterFuture(TaskGroup* group, GroupWaiterType type) {
         } else {
           CompleteWithResults(future, group);
         }
+        RemoveAllDelivered(group);
         settled = true;
       }
       break;
-    case GroupWaiterType::kRace: {
-      // The first task in spawn order that already settled.
-      zval* zv;
-      ZEND_HASH_FOREACH_VAL(&group->tasks, zv) {
-        if (!IsEntry(zv)) {
-          ZEND_FUTURE_COMPLETE(future, zv);
-          settled = true;
-          break;
-        }
-        if (IsError(zv)) {
-          ZEND_FUTURE_REJECT(future, EntryOf(zv)->exception);
-          settled = true;
-          break;
-        }
-      }
-      ZEND_HASH_FOREACH_END();
-      break;
-    }
+    case GroupWaiterType::kRace:
     case GroupWaiterType::kAny: {
+      // The first task in spawn order that already settled (race), or
+      // succeeded (any).
+      zval delivered;
+      ZVAL_UNDEF(&delivered);
+      zend_ulong num_key;
+      zend_string* str_key;
       zval* zv;
-      ZEND_HASH_FOREACH_VAL(&group->tasks, zv) {
-        if (!IsEntry(zv)) {
+      ZEND_HASH_FOREACH_KEY_VAL(&group->tasks, num_key, str_key, zv) {
+        const bool error = type == GroupWaiterType::kRace && IsError(zv);
+        if (IsEntry(zv) && !error) continue;
+        if (error) {
+          ZEND_FUTURE_REJECT(future, EntryOf(zv)->exception);
+        } else {
           ZEND_FUTURE_COMPLETE(future, zv);
-          settled = true;
-          break;
         }
+        if (str_key != nullptr) {
+          ZVAL_STR_COPY(&delivered, str_key);
+        } else {
+          ZVAL_LONG(&delivered, static_cast<zend_long>(num_key));
+        }
+        settled = true;
+        break;
       }
       ZEND_HASH_FOREACH_END();
+      if (settled) {
+        RemoveDelivered(group, &delivered);
+        zval_ptr_dtor(&delivered);
+        break;
+      }
+      if (type == GroupWaiterType::kRace) break;
       if (!settled && IsSettled(group)) {
         RejectWithComposite(future, group);
         settled = true;
@@ -757,6 +779,7 @@ void TryComplete(TaskGroup* group) {
       RejectWithComposite(waiter.future, group);
     }
     ZEND_ASYNC_EVENT_RELEASE(&waiter.future->event);
+    if (type != GroupWaiterType::kAny) RemoveAllDelivered(group);
   }
 
   if (group->sealed) group->completed = true;

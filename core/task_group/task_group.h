@@ -14,6 +14,8 @@
 //       running, none queued); replay() answers at once while settled.
 //       Once the group is closed and settled it is CLOSED for good.
 //   Async\TaskGroup         object.cc (the PHP methods).
+//   Async\TaskSet           the same class with joinNext/joinAny/joinAll
+//       for race/any/all, whose delivered results leave the set.
 //   Async\CompositeException  classes.cc: the exception all() and any()
 //       reject with, holding the tasks' errors in spawn order.
 //
@@ -69,6 +71,9 @@ struct TaskGroup {
   uint64_t id;             // TaskGroup#<id> in trace lines, from 1
   bool sealed;             // close()/cancel(): no more spawns
   bool completed;          // sealed and settled: terminal
+  // An Async\TaskSet: a delivered result leaves the set (joinNext and
+  // joinAny remove theirs, joinAll every entry).
+  bool task_set;
 
   // key => IS_PTR TaskEntry* (queued, running or failed) or the task's
   // result; in spawn order.

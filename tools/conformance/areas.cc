@@ -72,6 +72,7 @@ constexpr Entry kTable[] = {
 
     // tests/task_group: the implementation's task groups.
     {"TaskGroupTest", kTaskGroups},
+    {"TaskSetTest", kTaskGroups},
 
     // tests/reactor: the implementation's reactor.
     {"ReactorRegistrationTest", kRegistration},
