@@ -511,6 +511,16 @@ void InitTaskGroup(TaskGroup* group) {
 
 bool AttachScope(TaskGroup* group, zend_object* scope_obj) {
   if (scope_obj != nullptr) {
+    // Only an Async\Scope has a scope behind it (a C caller of new_group
+    // may pass any object; upstream would misread it).
+    zend_class_entry* scope_ce = ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_SCOPE);
+    if (UNEXPECTED(scope_ce == nullptr ||
+                   !instanceof_function(scope_obj->ce, scope_ce))) {
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "TaskGroup scope must be an Async\\Scope, %s given",
+                       ZSTR_VAL(scope_obj->ce->name));
+      return false;
+    }
     zend_async_scope_t* scope = ScopeFromObject(scope_obj);
     if (UNEXPECTED(scope == nullptr)) {
       zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,

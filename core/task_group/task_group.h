@@ -108,7 +108,8 @@ static_assert(offsetof(TaskGroup, base) == 0);
 // scope of the current one). The caller owns the object's one reference
 // (release it with ZEND_ASYNC_EVENT_RELEASE on the returned event).
 // NULL with an exception pending: AsyncException "Cannot use a disposed
-// Scope for TaskGroup" / "Failed to create child scope for TaskGroup".
+// Scope for TaskGroup" / "Failed to create child scope for TaskGroup" /
+// "TaskGroup scope must be an Async\Scope, C given" (ours: another object).
 zend_async_group_t* NewGroup(uint32_t concurrency, uint32_t queue_limit,
                              zend_object* scope_obj);
 
