@@ -14,6 +14,7 @@
 #include "core/pool/strict.h"
 #include "core/reactor/reactor_event.h"
 #include "core/scheduler/coroutine.h"
+#include "core/task_group/trace.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"
@@ -56,6 +57,7 @@ void ObservabilityRequestStartup() {
   ResetFutureIds();
   ResetChannelIds();
   ResetIteratorIds();
+  ResetTaskGroupIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

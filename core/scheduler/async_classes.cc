@@ -4,6 +4,7 @@
 #include "core/future/classes.h"
 #include "core/scheduler/coroutine.h"
 #include "core/scheduler/scope.h"
+#include "core/task_group/classes.h"
 
 namespace zar::core {
 namespace {
@@ -74,8 +75,7 @@ bool RegisterClasses() {
       RegisterClass("Async\\Timeout", nullptr, awaitable, ZEND_ACC_FINAL);
   classes[ZEND_ASYNC_CLASS_CHANNEL] = RegisterChannelClass(awaitable);
   classes[ZEND_ASYNC_CLASS_FUTURE] = RegisterFutureClasses(completable);
-  classes[ZEND_ASYNC_CLASS_GROUP] =
-      RegisterClass("Async\\TaskGroup", nullptr, awaitable, ZEND_ACC_FINAL);
+  classes[ZEND_ASYNC_CLASS_GROUP] = RegisterTaskGroupClasses(awaitable);
 
   zend_class_entry* async_exception =
       RegisterClass("Async\\AsyncException", zend_ce_exception, nullptr, 0);

@@ -11,6 +11,7 @@
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
 #include "core/scheduler/unsupported.h"
+#include "core/task_group/task_group.h"
 
 namespace zar::core {
 namespace {
@@ -76,7 +77,7 @@ constexpr SchedulerRegistration kScheduler = {
     .new_channel = &NewChannel,
     .new_future_obj = &NewFutureObject,
     .new_channel_obj = &NewChannelObject,
-    .new_group = &unsupported::NewGroup,
+    .new_group = &NewGroup,
     .engine_shutdown = &EngineShutdown,
     .thread_snapshot_create = &unsupported::ThreadSnapshotCreate,
     .thread_snapshot_destroy = &unsupported::ThreadSnapshotDestroy,

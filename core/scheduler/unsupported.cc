@@ -9,11 +9,6 @@ void NotSupported(const char* feature) {
 
 }  // namespace
 
-zend_async_group_t* NewGroup(uint32_t, uint32_t, zend_object*) {
-  NotSupported("Task groups");
-  return nullptr;
-}
-
 void* ThreadSnapshotCreate(const zend_fcall_t*, const zend_fcall_t*) {
   NotSupported("Threads");
   return nullptr;

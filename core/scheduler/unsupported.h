@@ -4,7 +4,6 @@
 // Each is a function (never NULL, so a caller that does not check can
 // call it) that throws Error "<Feature> is not supported by zend-async-ref"
 // and fails the way its type allows (NULL, false, or nothing):
-//   new_group_fn                         "Task groups"
 //   thread_snapshot_create_fn, thread_snapshot_destroy_fn, thread_run_fn,
 //   thread_load_result_fn                "Threads"
 //
@@ -19,8 +18,6 @@ extern "C" {
 
 namespace zar::core::unsupported {
 
-zend_async_group_t* NewGroup(uint32_t concurrency, uint32_t queue_limit,
-                             zend_object* scope);
 void* ThreadSnapshotCreate(const zend_fcall_t* entry,
                            const zend_fcall_t* bootloader);
 void ThreadSnapshotDestroy(void* snapshot);

@@ -44,8 +44,8 @@ import sys
 
 AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
-    "scheduler", "futures", "channels", "iterators", "reactor", "DNS",
-    "processes", "filesystem events", "async IO", "socket listening",
+    "scheduler", "futures", "channels", "iterators", "task groups", "reactor",
+    "DNS", "processes", "filesystem events", "async IO", "socket listening",
     "thread pool", "pool", "circuit breaker", "healthcheck", "pool model",
     "PDO pool",
 ]

@@ -26,6 +26,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
+#include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
 #include "ext/pdo/php_pdo.h"
 #include "php_main.h"
@@ -230,6 +231,50 @@ TEST_F(TraceTest, FutureCompleteRejectAndChain) {
       Has("[trace] main future reject Future#2 -> "
           "Async\\AsyncException \"boom\""))
       << Dump();
+}
+
+TEST_F(TraceTest, TaskGroupSpawnQueueDoneAndSettled) {
+  RunTraced([] {
+    ZEND_ASYNC_SCHEDULER_INIT();
+    zend_async_group_t* group = ZEND_ASYNC_NEW_GROUP(1, 0, nullptr);
+    ASSERT_NE(group, nullptr);
+    zend_object* object = ZEND_ASYNC_EVENT_TO_OBJECT(&group->event);
+    zval ok, bad;
+    mock_zend::MakeCallable(
+        &ok, [](mock_zend::Call& call) { ZVAL_LONG(call.result(), 7); });
+    mock_zend::MakeCallable(&bad, [](mock_zend::Call&) {
+      zend_throw_exception(zend_ce_exception, "boom", 0);
+    });
+    zend_call_method(object, nullptr, nullptr, "spawn", 5, nullptr, 1, &ok,
+                     nullptr);
+    zend_call_method(object, nullptr, nullptr, "spawn", 5, nullptr, 1, &bad,
+                     nullptr);
+    zend_call_method(object, nullptr, nullptr, "close", 5, nullptr, 0, nullptr,
+                     nullptr);
+    zend_call_method(object, nullptr, nullptr, "awaitCompletion", 15, nullptr,
+                     0, nullptr, nullptr);
+    zend_call_method(object, nullptr, nullptr, "suppressErrors", 14, nullptr, 0,
+                     nullptr, nullptr);
+    zval_ptr_dtor(&ok);
+    zval_ptr_dtor(&bad);
+    ZEND_ASYNC_EVENT_RELEASE(&group->event);
+  });
+  const std::string spawn =
+      LineWith(lines(), " group spawn TaskGroup#1 int(0) -> ");
+  ASSERT_NE(spawn, "") << Dump();
+  EXPECT_LT(IndexOf(spawn),
+            IndexOf("[trace] main group queue TaskGroup#1 int(1)"));
+  const std::string done =
+      LineWith(lines(), " group done TaskGroup#1 int(0) -> int(7)");
+  ASSERT_NE(done, "") << Dump();
+  const std::string failed =
+      LineWith(lines(), " group done TaskGroup#1 int(1) -> Exception \"boom\"");
+  ASSERT_NE(failed, "") << Dump();
+  EXPECT_LT(IndexOf(done), IndexOf(failed));
+  const std::string settled =
+      LineWith(lines(), " group settled TaskGroup#1 (total=2)");
+  ASSERT_NE(settled, "") << Dump();
+  EXPECT_LT(IndexOf(failed), IndexOf(settled));
 }
 
 TEST_F(TraceTest, FutureChain) {

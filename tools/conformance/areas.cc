@@ -13,6 +13,7 @@ constexpr std::string_view kWaker = "waker";
 constexpr std::string_view kScheduler = "scheduler";
 constexpr std::string_view kFutures = "futures";
 constexpr std::string_view kIterators = "iterators";
+constexpr std::string_view kTaskGroups = "task groups";
 constexpr std::string_view kReactor = "reactor";
 constexpr std::string_view kDns = "DNS";
 constexpr std::string_view kProcesses = "processes";
@@ -33,9 +34,9 @@ struct Entry {
 };
 
 // Every suite of the conformance suites (tests/abi, tests/scheduler,
-// tests/future, tests/channel, tests/iterator, tests/reactor, tests/io,
-// tests/thread_pool, tests/pool, tests/pdo), and the tests filed elsewhere
-// than their suite.
+// tests/future, tests/channel, tests/iterator, tests/task_group,
+// tests/reactor, tests/io, tests/thread_pool, tests/pool, tests/pdo), and
+// the tests filed elsewhere than their suite.
 constexpr Entry kTable[] = {
     // tests/abi: the ABI host itself (registry, state machine, event base,
     // callbacks, wakers, coroutine helpers), with its own fake extension.
@@ -74,6 +75,9 @@ constexpr Entry kTable[] = {
 
     // tests/iterator: the implementation's async iterators.
     {"IteratorTest", kIterators},
+    // tests/task_group: the implementation's task groups.
+    {"TaskGroupTest", kTaskGroups},
+    {"TaskSetTest", kTaskGroups},
 
     // tests/reactor: the implementation's reactor.
     {"ReactorRegistrationTest", kRegistration},
@@ -179,14 +183,27 @@ std::string Normalized(std::string_view name) {
 }  // namespace
 
 const std::vector<std::string_view>& AreaNames() {
-  static const std::vector<std::string_view> kNames = {
-      kRegistration, kLifecycle,       kEvents,
-      kWaker,        kScheduler,       kFutures,
-      kChannels,     kIterators,       kReactor,
-      kDns,          kProcesses,       kFilesystemEvents,
-      kAsyncIo,      kSocketListening, kThreadPool,
-      kPool,         kCircuitBreaker,  kHealthcheck,
-      kPoolModel,    kPdoPool};
+  static const std::vector<std::string_view> kNames = {kRegistration,
+                                                       kLifecycle,
+                                                       kEvents,
+                                                       kWaker,
+                                                       kScheduler,
+                                                       kFutures,
+                                                       kChannels,
+                                                       kIterators,
+                                                       kTaskGroups,
+                                                       kReactor,
+                                                       kDns,
+                                                       kProcesses,
+                                                       kFilesystemEvents,
+                                                       kAsyncIo,
+                                                       kSocketListening,
+                                                       kThreadPool,
+                                                       kPool,
+                                                       kCircuitBreaker,
+                                                       kHealthcheck,
+                                                       kPoolModel,
+                                                       kPdoPool};
   return kNames;
 }
 

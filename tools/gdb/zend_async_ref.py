@@ -89,6 +89,7 @@ EVENT_KINDS = {
     "exec_event.cc": "exec",
     "task.cc": "task",
     "future.cc": "future",
+    "task_group.cc": "task group",
     "filesystem_event.cc": "filesystem",
     "io_handle.cc": "IO",
     "listen_event.cc": "listen",

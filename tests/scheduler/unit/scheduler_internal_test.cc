@@ -26,11 +26,11 @@ class SchedulerInternalTest : public SchedulerTest {};
 // Coroutine stacks in use on this thread (not those in the stack cache).
 size_t CountFiberStacks() { return zar::core::FiberStack::InUse(); }
 
-// Upstream implements task groups; the reference throws its own Error.
+// Upstream runs PHP code on threads; the reference throws its own Error.
 TEST_F(SchedulerInternalTest, UnsupportedFeaturesThrowInsteadOfCrashing) {
-  EXPECT_EQ(ZEND_ASYNC_NEW_GROUP(1, 0, nullptr), nullptr);
+  EXPECT_EQ(ZEND_ASYNC_THREAD_SNAPSHOT_CREATE(nullptr, nullptr), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Task groups is not supported by zend-async-ref");
+            "Error: Threads is not supported by zend-async-ref");
 }
 
 // Every stack goes back when its coroutine ends; the end of the request

@@ -1,0 +1,134 @@
+#include "tests/task_group/support/task_group_test.h"
+
+#include <cstring>
+
+extern "C" {
+#include "Zend/zend_exceptions.h"
+#include "Zend/zend_interfaces.h"
+}
+
+namespace zar::task_group_testing {
+
+zend_class_entry* TaskGroupClass() {
+  return ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_GROUP);
+}
+
+Zval NewGroup(std::initializer_list<zval*> args) {
+  zend_class_entry* ce = TaskGroupClass();
+  Zval object;
+  if (ce == nullptr || object_init_ex(object.get(), ce) != SUCCESS) {
+    return Zval();
+  }
+  if (ce->constructor != nullptr) {
+    std::vector<zval> params(args.size());
+    size_t i = 0;
+    for (zval* arg : args) ZVAL_COPY_VALUE(&params[i++], arg);
+    zval retval;
+    ZVAL_UNDEF(&retval);
+    zend_call_known_function(ce->constructor, Z_OBJ_P(object.get()), ce,
+                             &retval, static_cast<uint32_t>(params.size()),
+                             params.data(), nullptr);
+    zval_ptr_dtor(&retval);
+  }
+  if (EG(exception) != nullptr) return Zval();
+  return object;
+}
+
+Zval CallMethod(zval* object, const char* method,
+                std::initializer_list<zval*> args) {
+  std::vector<zval> params(args.size());
+  size_t i = 0;
+  for (zval* arg : args) ZVAL_COPY_VALUE(&params[i++], arg);
+  zval retval;
+  ZVAL_UNDEF(&retval);
+  zend_string* name = zend_string_init(method, strlen(method), false);
+  const zend_result called = zend_call_method_if_exists(
+      Z_OBJ_P(object), name, &retval, static_cast<uint32_t>(params.size()),
+      params.data());
+  zend_string_release(name);
+  if (called != SUCCESS || EG(exception) != nullptr) {
+    zval_ptr_dtor(&retval);
+    return Zval();
+  }
+  return Zval::Adopt(&retval);
+}
+
+Zval Closure(mock_zend::NativeBody body) {
+  Zval callable;
+  mock_zend::MakeCallable(callable.get(), std::move(body));
+  return callable;
+}
+
+Zval String(const char* value) {
+  zval string;
+  ZVAL_STRING(&string, value);
+  return Zval::Adopt(&string);
+}
+
+Zval NewException(zend_class_entry* ce, const char* message) {
+  Zval exception;
+  object_init_ex(exception.get(), ce);
+  zend_update_property_string(ce, Z_OBJ_P(exception.get()), "message",
+                              strlen("message"), message);
+  return exception;
+}
+
+Zval Task(Log* log, const std::string& name, int yields, bool fail) {
+  return Closure([log, name, yields, fail](mock_zend::Call& call) {
+    if (log != nullptr) log->push_back(name + " start");
+    for (int i = 0; i < yields; i++) zar::testing::Yield();
+    if (fail) {
+      zend_throw_exception(zend_ce_exception, name.c_str(), 0);
+      return;
+    }
+    ZVAL_STRINGL(call.result(), name.data(), name.size());
+  });
+}
+
+std::string Keyed(const zval* value) {
+  if (Z_TYPE_P(value) != IS_ARRAY) return Render(value);
+  std::string text = "[";
+  zend_ulong num_key;
+  zend_string* str_key;
+  zval* entry;
+  ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(value), num_key, str_key, entry) {
+    if (text.size() > 1) text += ", ";
+    text += str_key != nullptr ? std::string(ZSTR_VAL(str_key))
+                               : std::to_string(num_key);
+    text += ": " + Render(entry);
+  }
+  ZEND_HASH_FOREACH_END();
+  return text + "]";
+}
+
+std::string AwaitText(Zval& future) {
+  Zval result = CallMethod(future, "await");
+  if (EG(exception) != nullptr) return zar::testing::TakeExceptionText();
+  return Keyed(result);
+}
+
+std::string MessageOf(zend_object* exception) {
+  zval rv;
+  zval* message = zend_read_property(exception->ce, exception, "message",
+                                     strlen("message"), true, &rv);
+  return message != nullptr && Z_TYPE_P(message) == IS_STRING
+             ? std::string(Z_STRVAL_P(message))
+             : std::string();
+}
+
+std::vector<std::string> CompositeMessages(zend_object* composite) {
+  std::vector<std::string> messages;
+  zval object;
+  ZVAL_OBJ(&object, composite);
+  Zval exceptions = CallMethod(&object, "getExceptions");
+  if (exceptions.type() != IS_ARRAY) return messages;
+  zval* entry;
+  ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(exceptions.get()), entry) {
+    messages.push_back(std::string(ZSTR_VAL(Z_OBJCE_P(entry)->name)) + ": " +
+                       MessageOf(Z_OBJ_P(entry)));
+  }
+  ZEND_HASH_FOREACH_END();
+  return messages;
+}
+
+}  // namespace zar::task_group_testing

@@ -1,0 +1,98 @@
+// zend-async-ref task group tests: the fixture and helpers.
+//
+// Everything here reaches task groups through the ABI (ZEND_ASYNC_NEW_GROUP,
+// the group's event vtable, ZEND_ASYNC_GET_CE) and the PHP class's methods,
+// called as the engine calls internal methods (closures made with
+// mock_zend::MakeCallable stand in for userland callables), so the suite
+// judges any implementation.
+//
+//   TaskGroupTest  RequestFixture with the async extension under test
+//                  loaded; its TearDown fails on leaked blocks or live
+//                  objects. Scenarios run in RunMain (the script).
+//   NewGroup(...)  new Async\TaskGroup(...args)
+//   CallMethod     $object->method(...args); UNDEF with the exception
+//                  pending
+//   Closure        a callable whose body a lambda is
+//   Task           a closure that logs `name`, yields `yields` times and
+//                  returns `name` (or throws Exception(name) when failing)
+//
+// Threading: the request's thread.
+
+#ifndef ZAR_TESTS_TASK_GROUP_SUPPORT_TASK_GROUP_TEST_H_
+#define ZAR_TESTS_TASK_GROUP_SUPPORT_TASK_GROUP_TEST_H_
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "mock_zend/callable.h"
+#include "mock_zend/zval.h"
+#include "tests/support/implementation.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
+#include "zend_async_ref/testing/request_fixture.h"
+
+extern "C" {
+#include "Zend/zend_async_API.h"
+#include "php.h"
+}
+
+namespace zar::task_group_testing {
+
+using mock_zend::Render;
+using mock_zend::Zval;
+
+class TaskGroupTest : public zar::testing::RequestFixture {
+ protected:
+  std::vector<zend_module_entry*> Modules() override {
+    return {zar::testing::AsyncModule()};
+  }
+};
+
+// The events of a scenario, in order.
+using Log = std::vector<std::string>;
+
+zend_class_entry* TaskGroupClass();
+
+// new Async\TaskGroup(...args); UNDEF with the exception pending.
+Zval NewGroup(std::initializer_list<zval*> args = {});
+
+Zval CallMethod(zval* object, const char* method,
+                std::initializer_list<zval*> args = {});
+inline Zval CallMethod(Zval& object, const char* method,
+                       std::initializer_list<zval*> args = {}) {
+  return CallMethod(object.get(), method, args);
+}
+
+// A callable zval running `body`.
+Zval Closure(mock_zend::NativeBody body);
+
+// A string zval.
+Zval String(const char* value);
+
+// A new exception object of class `ce` with `message` (owned zval).
+Zval NewException(zend_class_entry* ce, const char* message);
+
+// A task: logs "<name> start" into `log` (when given), yields `yields`
+// times, then returns 'name' or, when `fail`, throws Exception(name).
+Zval Task(Log* log, const std::string& name, int yields = 0, bool fail = false);
+
+// Render(), but an array shows every key: [0: 'a', k: 1].
+std::string Keyed(const zval* value);
+inline std::string Keyed(const Zval& value) { return Keyed(value.get()); }
+
+// $future->await(); the result as Keyed() renders it, or "Class: message" of
+// what it threw (taken).
+std::string AwaitText(Zval& future);
+
+// The messages of a CompositeException's getExceptions(), in order.
+std::vector<std::string> CompositeMessages(zend_object* composite);
+
+// $e->getMessage() of an exception object.
+std::string MessageOf(zend_object* exception);
+
+}  // namespace zar::task_group_testing
+
+#endif  // ZAR_TESTS_TASK_GROUP_SUPPORT_TASK_GROUP_TEST_H_

@@ -1,0 +1,259 @@
+// Async\TaskSet: TaskGroup's code with joinNext/joinAny/joinAll, whose
+// delivered results leave the set (php-async task_group.c with
+// ASYNC_TASK_GROUP_F_TASK_SET; the scenarios of tests/task_set).
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "tests/task_group/support/task_group_test.h"
+
+namespace zar::task_group_testing {
+namespace {
+
+using ::testing::ElementsAre;
+using zar::testing::TakeExceptionText;
+
+class TaskSetTest : public TaskGroupTest {};
+
+zend_class_entry* TaskSetClass() {
+  zend_string* name = zend_string_init(ZEND_STRL("Async\\TaskSet"), false);
+  zend_class_entry* ce = zend_lookup_class(name);
+  zend_string_release(name);
+  return ce;
+}
+
+// new Async\TaskSet(...args).
+Zval NewSet(std::initializer_list<zval*> args = {}) {
+  zend_class_entry* ce = TaskSetClass();
+  Zval object;
+  if (ce == nullptr || object_init_ex(object.get(), ce) != SUCCESS) {
+    return Zval();
+  }
+  std::vector<zval> params(args.size());
+  size_t i = 0;
+  for (zval* arg : args) ZVAL_COPY_VALUE(&params[i++], arg);
+  zval retval;
+  ZVAL_UNDEF(&retval);
+  zend_call_known_function(ce->constructor, Z_OBJ_P(object.get()), ce, &retval,
+                           static_cast<uint32_t>(params.size()), params.data(),
+                           nullptr);
+  zval_ptr_dtor(&retval);
+  if (EG(exception) != nullptr) return Zval();
+  return object;
+}
+
+TEST_F(TaskSetTest, ANewSetIsAnEmptyFinalAwaitableCountable) {
+  // tests/task_set/001-task_set_construct_basic
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    zend_class_entry* ce = TaskSetClass();
+    ASSERT_NE(ce, nullptr);
+    log.push_back((ce->ce_flags & ZEND_ACC_FINAL) ? "final" : "open");
+    log.push_back(
+        instanceof_function(ce, ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_AWAITABLE))
+            ? "awaitable"
+            : "-");
+    Zval set = NewSet();
+    log.push_back(Render(CallMethod(set, "count")));
+    log.push_back(Render(CallMethod(set, "isFinished")));
+    log.push_back(Render(CallMethod(set, "isClosed")));
+  }));
+  EXPECT_THAT(log, ElementsAre("final", "awaitable", "0", "true", "false"));
+}
+
+TEST_F(TaskSetTest, JoinNextResolvesWithTheFirstTaskToSettle) {
+  // tests/task_set/009-task_set_join_next_basic
+  std::string result;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval slow = Task(nullptr, "slow", 2);
+    Zval fast = Task(nullptr, "fast");
+    CallMethod(set, "spawn", {slow.get()});
+    CallMethod(set, "spawn", {fast.get()});
+    Zval next = CallMethod(set, "joinNext");
+    result = AwaitText(next);
+  }));
+  EXPECT_EQ(result, "'fast'");
+}
+
+TEST_F(TaskSetTest, JoinNextRejectsWithTheFirstTasksError) {
+  // tests/task_set/010-task_set_join_next_error
+  std::string result;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval bad = Task(nullptr, "task error", 0, true);
+    CallMethod(set, "spawn", {bad.get()});
+    Zval next = CallMethod(set, "joinNext");
+    result = AwaitText(next);
+  }));
+  EXPECT_EQ(result, "Exception: task error");
+}
+
+TEST_F(TaskSetTest, JoinNextRemovesEachDeliveredTask) {
+  // tests/task_set/014-task_set_auto_cleanup_join_next
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval first = Task(nullptr, "first");
+    Zval second = Task(nullptr, "second");
+    CallMethod(set, "spawn", {first.get()});
+    CallMethod(set, "spawn", {second.get()});
+    log.push_back("before " + Render(CallMethod(set, "count")));
+    Zval next1 = CallMethod(set, "joinNext");
+    const std::string r1 = AwaitText(next1);
+    log.push_back("after first " + Render(CallMethod(set, "count")));
+    Zval next2 = CallMethod(set, "joinNext");
+    const std::string r2 = AwaitText(next2);
+    log.push_back("after second " + Render(CallMethod(set, "count")));
+    log.push_back(r1 + ", " + r2);
+  }));
+  EXPECT_THAT(log, ElementsAre("before 2", "after first 1", "after second 0",
+                               "'first', 'second'"));
+}
+
+TEST_F(TaskSetTest, JoinAnySkipsErrorsAndRemovesTheDeliveredTask) {
+  // tests/task_set/011-task_set_join_any_first_success
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval bad = Task(nullptr, "error1", 0, true);
+    Zval good = Task(nullptr, "success", 1);
+    CallMethod(set, "spawn", {bad.get()});
+    CallMethod(set, "spawn", {good.get()});
+    Zval any = CallMethod(set, "joinAny");
+    log.push_back(AwaitText(any));
+    CallMethod(set, "close");
+    CallMethod(set, "awaitCompletion");
+    // Synchronously: the first success leaves the set; errors stay.
+    Zval any2 = CallMethod(set, "joinAny");
+    log.push_back(AwaitText(any2));
+    log.push_back(Render(CallMethod(set, "count")));
+    CallMethod(set, "cancel");  // marks the remaining error handled
+  }));
+  EXPECT_THAT(log, ElementsAre("'success'", "'success'", "1"));
+}
+
+TEST_F(TaskSetTest, JoinAnyRejectsWithACompositeExceptionWhenAllFail) {
+  // tests/task_set/012-task_set_join_any_all_fail
+  std::string result;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval e1 = Task(nullptr, "e1", 0, true);
+    Zval e2 = Task(nullptr, "e2", 1, true);
+    CallMethod(set, "spawn", {e1.get()});
+    CallMethod(set, "spawn", {e2.get()});
+    Zval any = CallMethod(set, "joinAny");
+    result = AwaitText(any);
+    CallMethod(set, "cancel");
+  }));
+  EXPECT_EQ(result, "Async\\CompositeException: ");
+}
+
+TEST_F(TaskSetTest, JoinAllDeliversEveryResultAndEmptiesTheSet) {
+  // tests/task_set/005-task_set_join_all_basic, 013 (auto cleanup)
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    for (const char* name : {"a", "b", "c"}) {
+      Zval task = Task(nullptr, name);
+      CallMethod(set, "spawn", {task.get()});
+    }
+    log.push_back("before " + Render(CallMethod(set, "count")));
+    CallMethod(set, "close");
+    Zval all = CallMethod(set, "joinAll");
+    log.push_back(AwaitText(all));
+    log.push_back("after " + Render(CallMethod(set, "count")));
+  }));
+  EXPECT_THAT(log,
+              ElementsAre("before 3", "[0: 'a', 1: 'b', 2: 'c']", "after 0"));
+}
+
+TEST_F(TaskSetTest, JoinAllWithIgnoreErrorsKeepsOnlyTheResults) {
+  // tests/task_set/006 (composite), 007-task_set_join_all_ignore_errors
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval a = Task(nullptr, "a");
+    Zval bad = Task(nullptr, "bad", 0, true);
+    CallMethod(set, "spawn", {a.get()});
+    CallMethod(set, "spawn", {bad.get()});
+    Zval yes;
+    ZVAL_TRUE(yes.get());
+    Zval all = CallMethod(set, "joinAll", {yes.get()});
+    log.push_back(AwaitText(all));
+    log.push_back(Render(CallMethod(set, "count")));
+  }));
+  EXPECT_THAT(log, ElementsAre("[0: 'a']", "0"));
+}
+
+TEST_F(TaskSetTest, JoinAllOnAnEmptySetAndJoinNextOnAnEmptySet) {
+  // tests/task_set/008-task_set_join_all_empty
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval all = CallMethod(set, "joinAll");
+    log.push_back(AwaitText(all));
+    CallMethod(set, "joinNext");
+    log.push_back(TakeExceptionText());
+  }));
+  EXPECT_THAT(log, ElementsAre("[]",
+                               "Async\\AsyncException: Cannot race on "
+                               "an empty TaskGroup"));
+}
+
+TEST_F(TaskSetTest, ConcurrencyQueueCancelAndSpawnArgumentsAsTaskGroup) {
+  // tests/task_set/018 (cancel), 026 (spawn with args), 027 (queuing)
+  Log log;
+  int running = 0, peak = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zval two = Zval::Long(2);
+    Zval set = NewSet({two.get()});
+    for (int i = 0; i < 4; i++) {
+      Zval task = Closure([&, i](mock_zend::Call& call) {
+        running++;
+        peak = std::max(peak, running);
+        zar::testing::Yield();
+        running--;
+        ZVAL_LONG(call.result(), i + Z_LVAL_P(call.arg(0)));
+      });
+      Zval hundred = Zval::Long(100);
+      CallMethod(set, "spawn", {task.get(), hundred.get()});
+    }
+    Zval all = CallMethod(set, "joinAll");
+    log.push_back(AwaitText(all));
+    CallMethod(set, "cancel");
+    log.push_back(Render(CallMethod(set, "isClosed")));
+    Zval task = Task(nullptr, "late");
+    CallMethod(set, "spawn", {task.get()});
+    log.push_back(TakeExceptionText());
+  }));
+  EXPECT_EQ(peak, 2);
+  EXPECT_THAT(log, ElementsAre("[0: 100, 1: 101, 2: 102, 3: 103]", "true",
+                               "Async\\AsyncException: Cannot spawn tasks on "
+                               "a closed TaskGroup"));
+}
+
+TEST_F(TaskSetTest, FinallyAndAwaitCompletionAsTaskGroup) {
+  // tests/task_set/021-task_set_finally, 022, 023-task_set_await_completion
+  Log log;
+  EXPECT_TRUE(RunMain([&] {
+    Zval set = NewSet();
+    Zval handler = Closure([&](mock_zend::Call& call) {
+      log.push_back("finally " +
+                    std::string(ZSTR_VAL(Z_OBJCE_P(call.arg(0))->name)));
+    });
+    CallMethod(set, "finally", {handler.get()});
+    Zval a = Task(&log, "a", 1);
+    CallMethod(set, "spawn", {a.get()});
+    CallMethod(set, "close");
+    CallMethod(set, "awaitCompletion");
+    log.push_back("completed");
+    zar::testing::Yield();                        // the finally coroutine runs
+    CallMethod(set, "finally", {handler.get()});  // completed: at once
+  }));
+  EXPECT_THAT(log, ElementsAre("a start", "completed", "finally Async\\TaskSet",
+                               "finally Async\\TaskSet"));
+}
+
+}  // namespace
+}  // namespace zar::task_group_testing
