@@ -12,8 +12,8 @@
 #include "core/reactor/poll_proxy_event.h"
 #include "core/reactor/process_event.h"
 #include "core/reactor/reactor_loop.h"
-#include "core/reactor/reactor_unsupported.h"
 #include "core/reactor/signal_event.h"
+#include "core/reactor/thread_event.h"
 #include "core/reactor/timer_event.h"
 #include "core/reactor/trigger_event.h"
 
@@ -79,9 +79,7 @@ constexpr ReactorTable kReactor = {
     .timer_rearm = reactor::TimerRearm,
     .new_signal_event = reactor::NewSignalEvent,
     .new_process_event = reactor::NewProcessEvent,
-    // Not implemented by the reference: throws Error "... not supported by
-    // zend-async-ref" (reactor_unsupported.h).
-    .new_thread_event = reactor::NewThreadEventUnsupported,
+    .new_thread_event = reactor::NewThreadEvent,
     .new_filesystem_event = reactor::NewFilesystemEvent,
     .getnameinfo = reactor::GetNameInfo,
     .getaddrinfo = reactor::GetAddrInfo,

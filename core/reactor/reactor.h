@@ -13,8 +13,11 @@
 //                             process's exit; a shell command with its
 //                             output, and exec())
 //   filesystem_event          filesystem watches (uv_fs_event_t)
-//   reactor_unsupported.{h,cc} the entries of groups not implemented (they
-//                             throw Error "... is not supported ...")
+//   thread_event              thread events and start_thread's lightweight
+//                             threads (OS threads running thread_run_fn)
+//   thread_registry           the threads the reactor started, and
+//                             reactor_quiesce
+//
 //
 // Everything else reaches the reactor only through the ABI
 // (ZEND_ASYNC_REACTOR_*, ZEND_ASYNC_NEW_*_EVENT); these three functions are

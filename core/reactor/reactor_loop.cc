@@ -1,6 +1,7 @@
 #include "core/reactor/reactor_loop.h"
 
 #include "core/reactor/reactor_event.h"
+#include "core/reactor/thread_registry.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -81,7 +82,7 @@ bool LoopAlive() {
          uv_loop_alive(&ASYNC_G(uvloop)) != 0;
 }
 
-void LoopQuiesce() {}
+void LoopQuiesce() { ThreadRegistryQuiesce(); }
 
 uint64_t LoopNow() {
   uv_loop_t* loop = AcquireLoop();

@@ -57,7 +57,8 @@ bool LoopExecute(bool no_wait);
 // reactor_loop_alive: see "Liveness" above. False when not initialised.
 bool LoopAlive();
 
-// reactor_quiesce: the reference reactor owns no threads; returns at once.
+// reactor_quiesce: returns once every thread the reactor started has left
+// (thread_registry.h).
 void LoopQuiesce();
 
 // now: the loop's cached time in milliseconds (uv_now; one load, no

@@ -5,6 +5,7 @@
 #include "core/scheduler/coroutine.h"
 #include "core/scheduler/scope.h"
 #include "core/task_group/classes.h"
+#include "core/thread_pool/remote_exception.h"
 
 namespace zar::core {
 namespace {
@@ -99,7 +100,7 @@ bool RegisterClasses() {
   classes[ZEND_ASYNC_EXCEPTION_THREAD_TRANSFER] = RegisterClass(
       "Async\\ThreadTransferException", async_exception, nullptr, 0);
   classes[ZEND_ASYNC_EXCEPTION_REMOTE] =
-      RegisterClass("Async\\RemoteException", async_exception, nullptr, 0);
+      thread_pool::RegisterRemoteExceptionClass(async_exception);
 
   const zend_async_class registered[] = {
       ZEND_ASYNC_CLASS_AWAITABLE,

@@ -36,6 +36,7 @@
 //   Async\ThreadTransferException extends AsyncException
 //                                                EXCEPTION_THREAD_TRANSFER
 //   Async\RemoteException extends AsyncException       EXCEPTION_REMOTE
+//                   (core/thread_pool/remote_exception.h)
 //   Async\PoolException extends AsyncException         (no enum value;
 //                                    RegisterPoolExceptionClass())
 //

@@ -10,8 +10,8 @@
 #include "core/scheduler/context.h"
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
-#include "core/scheduler/unsupported.h"
 #include "core/task_group/task_group.h"
+#include "core/thread_pool/thread.h"
 
 namespace zar::core {
 namespace {
@@ -79,10 +79,11 @@ constexpr SchedulerRegistration kScheduler = {
     .new_channel_obj = &NewChannelObject,
     .new_group = &NewGroup,
     .engine_shutdown = &EngineShutdown,
-    .thread_snapshot_create = &unsupported::ThreadSnapshotCreate,
-    .thread_snapshot_destroy = &unsupported::ThreadSnapshotDestroy,
-    .thread_run = &unsupported::ThreadRun,
-    .thread_load_result = &unsupported::ThreadLoadResult,
+    // The thread lifecycle (core/thread_pool/thread.h).
+    .thread_snapshot_create = &thread_pool::ThreadSnapshotCreate,
+    .thread_snapshot_destroy = &thread_pool::ThreadSnapshotDestroy,
+    .thread_run = &thread_pool::ThreadRun,
+    .thread_load_result = &thread_pool::ThreadLoadResult,
 };
 
 }  // namespace

@@ -35,7 +35,7 @@
 //   scheduler_state.cc    per-request tables and the fiber pool
 //   coroutine.{h,cc}, scope.{h,cc}, context.{h,cc}, async_classes.{h,cc}
 //                         the objects and the PHP classes
-//   introspection.cc, unsupported.{h,cc}, scheduler_trace.{h,cc}
+//   introspection.cc, scheduler_trace.{h,cc}
 //
 // Per-request state (SchedulerState) exists from the launch until
 // ZEND_ASYNC_RUN_SCHEDULER_AFTER_MAIN has drained everything (or until

@@ -5,6 +5,7 @@
 #include "core/thread_pool/thread_pool.h"
 
 #include "core/reactor/reactor.h"
+#include "core/reactor/thread_event.h"
 #include "core/thread_pool/task.h"
 #include "core/thread_pool/zval_transfer.h"
 
@@ -16,21 +17,14 @@ extern "C" {
 namespace zar::core {
 namespace {
 
-// Worker pools and lightweight threads run PHP code, or a C entry, on
-// threads of their own, each with its own engine: upstream's answers in a
-// build whose engine serves one thread (non-ZTS, as this mock engine).
+// A worker pool runs PHP callables on its workers, each in a PHP request
+// of its own: upstream's answer in a build whose engine serves one thread
+// (non-ZTS, as this mock engine).
 zend_async_thread_pool_t* NewThreadPool(int32_t, int32_t, const zend_fcall_t*,
                                         bool, int32_t) {
   zend_throw_error(nullptr,
                    "ThreadPool requires a Thread-Safe (ZTS) PHP build");
   return nullptr;
-}
-
-zend_async_thread_handle_t StartThread(zend_async_thread_internal_entry_t*,
-                                       zend_async_thread_context_t*) {
-  zend_throw_error(nullptr,
-                   "spawn_thread() requires a Thread-Safe (ZTS) PHP build");
-  return 0;
 }
 
 // Every slot of zend_async_thread_pool_register, in its parameter order.
@@ -52,7 +46,7 @@ constexpr ThreadPoolTable kThreadPool = {
     .new_task = thread_pool::NewTask,
     .queue_task = thread_pool::QueueTask,
     .new_thread_pool = NewThreadPool,
-    .start_thread = StartThread,
+    .start_thread = reactor::StartThread,
     .transfer_zval = thread_pool::TransferZval,
     .load_zval = thread_pool::LoadZval,
     .transfer_zval_toplevel = thread_pool::TransferZvalToplevel,

@@ -232,6 +232,8 @@ zend_result php_mock_clear_builtin_extensions(void) {
 
 void php_module_shutdown(void) {
   if (!module_started) return;
+  // As PHP's main.c: no child thread of the reactor may outlive the modules.
+  ZEND_ASYNC_REACTOR_QUIESCE();
   if (EG(active)) php_request_shutdown(nullptr);
 
   std::vector<zend_module_entry*>& modules = Modules();

@@ -46,8 +46,8 @@ AREAS = [
     "registration", "lifecycle", "events and callbacks", "waker",
     "scheduler", "futures", "channels", "iterators", "task groups", "reactor",
     "DNS", "processes", "filesystem events", "async IO", "socket listening",
-    "thread pool", "pool", "circuit breaker", "healthcheck", "pool model",
-    "PDO pool",
+    "thread pool", "threads", "pool", "circuit breaker", "healthcheck",
+    "pool model", "PDO pool",
 ]
 
 # The pool's FIFO behaviours: waiters are served in arrival order, whoever

@@ -121,6 +121,16 @@ void IgnoreSettled(zend_async_event_t*, zend_async_event_callback_t*, void*,
 
 void RunScene(void*) {
   zend_mock_set_location(kScript, 2);
+  // First, before any other coroutine exists: a thread that ran and ended
+  // (result UNDEF), and one never started.
+  zend_async_thread_event_t* ended =
+      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+  ended->base.start(&ended->base);  // the spawn
+  ended->base.start(&ended->base);  // an awaiter
+  while (!ZEND_ASYNC_EVENT_IS_CLOSED(&ended->base)) Yield();
+  zend_async_thread_event_t* unstarted =
+      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+
   zend_coroutine_t* finished = SpawnAt(2, ReturnFortyTwo);
   ZEND_ASYNC_EVENT_ADD_REF(&finished->event);
   zend_coroutine_t* cancelled = SpawnAt(3, SleepLong);
@@ -192,6 +202,9 @@ void RunScene(void*) {
                                    ZEND_ASYNC_EVENT_CALLBACK(IgnoreSettled));
 
   zar_gdb_breakpoint_here();
+
+  ZEND_ASYNC_EVENT_RELEASE(&ended->base);
+  ZEND_ASYNC_EVENT_RELEASE(&unstarted->base);
 
   ZEND_ASYNC_EVENT_RELEASE(&settled->event);
   ZEND_ASYNC_EVENT_RELEASE(&pending->event);

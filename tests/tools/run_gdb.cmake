@@ -55,6 +55,8 @@ set(commands
   "print *$zar_coroutine(6)"
   "print *settled"
   "print pending"
+  "print ended->base"
+  "print unstarted->base"
   "zar-coroutines"
   "zar-async"
   "echo @@END\\n"

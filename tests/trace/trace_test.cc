@@ -353,6 +353,20 @@ TEST_F(TraceTest, ProcessExit) {
   EXPECT_NE(exit.find(" -> exit_code 6"), std::string::npos) << Dump();
 }
 
+TEST_F(TraceTest, ThreadStartAndDone) {
+  RunTraced([] {
+    zend_async_thread_event_t* thread =
+        ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+    thread->base.start(&thread->base);  // the spawn
+    zar::testing::WaitFor(&thread->base);
+    ZEND_ASYNC_EVENT_RELEASE(&thread->base);
+  });
+  ZEND_ASYNC_REACTOR_QUIESCE();
+  const std::string start = LineWith(lines(), " thread start Thread#");
+  const std::string done = LineWith(lines(), " thread done Thread#");
+  EXPECT_LT(IndexOf(start), IndexOf(done)) << Dump();
+}
+
 TEST_F(TraceTest, FilesystemWatchStartChangeStop) {
   char dir[] = "/tmp/zar-trace-fs-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);

@@ -26,6 +26,7 @@ constexpr std::string_view kPdoPool = "PDO pool";
 constexpr std::string_view kPoolModel = "pool model";
 constexpr std::string_view kSocketListening = "socket listening";
 constexpr std::string_view kThreadPool = "thread pool";
+constexpr std::string_view kThreads = "threads";
 constexpr std::string_view kChannels = "channels";
 
 struct Entry {
@@ -104,6 +105,7 @@ constexpr Entry kTable[] = {
     // tests/thread_pool: the implementation's thread pool group.
     {"TaskTest", kThreadPool},
     {"ZvalTransferTest", kThreadPool},
+    {"ThreadEventTest", kThreads},
 
     // tests/channel: the implementation's channels and Async\Channel.
     {"ChannelAsyncTest", kChannels},
@@ -199,6 +201,7 @@ const std::vector<std::string_view>& AreaNames() {
                                                        kAsyncIo,
                                                        kSocketListening,
                                                        kThreadPool,
+                                                       kThreads,
                                                        kPool,
                                                        kCircuitBreaker,
                                                        kHealthcheck,

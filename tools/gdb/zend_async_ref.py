@@ -64,6 +64,7 @@ SUBTYPE_FLAGS = {
     "timer": [(1 << 13, "MULTISHOT")],
     "future": [(1 << 13, "THREAD_SAFE"), (1 << 14, "IGNORED")],
     "IO": [(1 << 13, "MULTISHOT")],
+    "thread": [(1 << 13, "RESULT_LOADED"), (1 << 14, "EXCEPTION_CONSUMED")],
 }
 COROUTINE_F_STARTED = 1 << 13
 COROUTINE_F_CANCELLED = 1 << 14
@@ -88,6 +89,7 @@ EVENT_KINDS = {
     "process_event.cc": "process",
     "exec_event.cc": "exec",
     "task.cc": "task",
+    "thread_event.cc": "thread",
     "future.cc": "future",
     "task_group.cc": "task group",
     "filesystem_event.cc": "filesystem",
@@ -355,6 +357,10 @@ def event_summary(event):
         exec_event = cast_to(event, "zend_async_exec_event_t")
         if exec_event is not None:
             detail = exec_detail(exec_event.dereference())
+    elif kind == "thread":
+        thread = cast_to(event, "zend_async_thread_event_t")
+        if thread is not None:
+            detail = thread_detail(thread.dereference())
     elif kind == "listen":
         listen = cast_to(event, "zend_async_listen_event_t")
         if listen is not None:
@@ -737,6 +743,27 @@ def exec_detail(exec_event):
         return '"%s", running' % text
     return '"%s", exit_code=%d, term_signal=%d' % (
         text, int(exec_event["exit_code"]), int(exec_event["term_signal"]))
+
+
+def thread_detail(thread):
+    """The OS thread ("not started" before it runs, "detached" once
+    disposed), the result and the exception handed over."""
+    context = thread["context"]
+    parts = []
+    if is_null(context):
+        parts.append("detached")
+    else:
+        thread_id = int(context["thread_id"]["value"])
+        parts.append("thread=0x%x" % thread_id if thread_id else "not started")
+    parts.append("result=" + describe_zval(thread["result"]))
+    exception = thread["exception"]
+    if not is_null(exception):
+        # Until the parent loads it, the exception is a transit shell whose
+        # `ce` holds the class name, not a class entry.
+        loaded = int(thread["base"]["flags"]) & (1 << 13)
+        parts.append("exception=object(%s)" % class_name(exception)
+                     if loaded else "exception=transferred")
+    return ", ".join(parts)
 
 
 def listen_detail(listen):

@@ -26,13 +26,6 @@ class SchedulerInternalTest : public SchedulerTest {};
 // Coroutine stacks in use on this thread (not those in the stack cache).
 size_t CountFiberStacks() { return zar::core::FiberStack::InUse(); }
 
-// Upstream runs PHP code on threads; the reference throws its own Error.
-TEST_F(SchedulerInternalTest, UnsupportedFeaturesThrowInsteadOfCrashing) {
-  EXPECT_EQ(ZEND_ASYNC_THREAD_SNAPSHOT_CREATE(nullptr, nullptr), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Threads is not supported by zend-async-ref");
-}
-
 // Every stack goes back when its coroutine ends; the end of the request
 // leaves StackCache::kWarmStacks of them holding memory in the cache, the
 // rest cold (memory returned) or unmapped, none waiting for its memory to

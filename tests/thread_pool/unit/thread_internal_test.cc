@@ -1,0 +1,54 @@
+// The reference's own choices for threads (label unit, not in the
+// conformance runner): the mock engine is a non-ZTS build, so a PHP
+// callable cannot run on another thread and thread_snapshot_create refuses
+// it, before any thread exists.
+
+#include "gtest/gtest.h"
+#include "tests/reactor/support/reactor_test.h"
+
+namespace zar::thread_pool_testing {
+namespace {
+
+using zar::testing::TakeExceptionText;
+
+constexpr char kRefused[] =
+    "Error: Running a PHP callable in a thread requires a Thread-Safe (ZTS) "
+    "PHP build";
+
+// zend_fcall_t for the global function "strlen".
+struct Callable {
+  zend_fcall_t fcall{};
+  Callable() {
+    ZVAL_STRING(&fcall.fci.function_name, "strlen");
+    fcall.fci.size = sizeof(zend_fcall_info);
+  }
+  ~Callable() { zval_ptr_dtor(&fcall.fci.function_name); }
+};
+
+class ThreadInternalTest : public reactor_testing::ReactorTest {};
+
+TEST_F(ThreadInternalTest, ACallableEntryIsRefusedBeforeAnyThreadStarts) {
+  Callable entry;
+  EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_EVENT(&entry.fcall, nullptr), nullptr);
+  EXPECT_EQ(TakeExceptionText(), kRefused);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+}
+
+TEST_F(ThreadInternalTest, SnapshotCreateRefusesACallableAndDestroyTakesNull) {
+  Callable entry;
+  Callable bootloader;
+  EXPECT_EQ(ZEND_ASYNC_THREAD_SNAPSHOT_CREATE(&entry.fcall, &bootloader.fcall),
+            nullptr);
+  EXPECT_EQ(TakeExceptionText(), kRefused);
+  ZEND_ASYNC_THREAD_SNAPSHOT_DESTROY(nullptr);
+  EXPECT_EQ(EG(exception), nullptr);
+}
+
+TEST_F(ThreadInternalTest, AWorkerPoolNeedsAThreadSafeBuild) {
+  EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_POOL(2, 8), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: ThreadPool requires a Thread-Safe (ZTS) PHP build");
+}
+
+}  // namespace
+}  // namespace zar::thread_pool_testing
