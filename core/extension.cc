@@ -13,7 +13,8 @@
 //              again; strict mode's event quarantine opens.
 //   RSHUTDOWN  strict mode reports what is still registered; releases
 //              whatever scheduler state is left, then the reactor's
-//              request state; empties the quarantine.
+//              request state (the worker pools the request made first:
+//              thread_pool/worker_pool.h); empties the quarantine.
 //   MSHUTDOWN  forgets the class entries (the engine frees them); removes
 //              the stack overflow report.
 //   GINIT      zeroes the module globals (ext/async/php_async.h), whose

@@ -16,6 +16,7 @@
 #include "core/reactor/thread_event.h"
 #include "core/reactor/timer_event.h"
 #include "core/reactor/trigger_event.h"
+#include "core/thread_pool/worker_pool.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -106,6 +107,10 @@ bool RegisterReactor() {
       t.now);
 }
 
-void ShutdownReactorForRequest() { reactor::LoopShutdown(); }
+void ShutdownReactorForRequest() {
+  // The pools' notifiers are events of the loop: the pools go first.
+  thread_pool::ShutdownWorkerPools();
+  reactor::LoopShutdown();
+}
 
 }  // namespace zar::core

@@ -37,10 +37,11 @@ extern char kReactorModuleName[];
 // the extension's MINIT. Returns the register function's result.
 bool RegisterReactor();
 
-// Closes every handle of the request's loop and runs the loop until every
-// close has completed, so that no event memory outlives the request. Safe to
-// call when the loop was never started, and more than once. Called from the
-// extension's RSHUTDOWN.
+// Lets go of the request's worker pools (they are closed; their futures
+// released: core/thread_pool/worker_pool.h), then closes every handle of the
+// request's loop and runs the loop until every close has completed, so that
+// no event memory outlives the request. Safe to call when the loop was never
+// started, and more than once. Called from the extension's RSHUTDOWN.
 void ShutdownReactorForRequest();
 
 }  // namespace zar::core

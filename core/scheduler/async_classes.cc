@@ -6,6 +6,7 @@
 #include "core/scheduler/scope.h"
 #include "core/task_group/classes.h"
 #include "core/thread_pool/remote_exception.h"
+#include "core/thread_pool/worker_pool.h"
 
 namespace zar::core {
 namespace {
@@ -101,6 +102,7 @@ bool RegisterClasses() {
       "Async\\ThreadTransferException", async_exception, nullptr, 0);
   classes[ZEND_ASYNC_EXCEPTION_REMOTE] =
       thread_pool::RegisterRemoteExceptionClass(async_exception);
+  if (!thread_pool::RegisterThreadPoolExceptionClass()) return false;
 
   const zend_async_class registered[] = {
       ZEND_ASYNC_CLASS_AWAITABLE,

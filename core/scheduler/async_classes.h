@@ -37,6 +37,8 @@
 //                                                EXCEPTION_THREAD_TRANSFER
 //   Async\RemoteException extends AsyncException       EXCEPTION_REMOTE
 //                   (core/thread_pool/remote_exception.h)
+//   Async\ThreadPoolException extends \Exception      (no enum value;
+//                            core/thread_pool/worker_pool.h)
 //   Async\PoolException extends AsyncException         (no enum value;
 //                                    RegisterPoolExceptionClass())
 //

@@ -7,6 +7,7 @@
 #include "core/reactor/reactor.h"
 #include "core/reactor/thread_event.h"
 #include "core/thread_pool/task.h"
+#include "core/thread_pool/worker_pool.h"
 #include "core/thread_pool/zval_transfer.h"
 
 extern "C" {
@@ -16,16 +17,6 @@ extern "C" {
 
 namespace zar::core {
 namespace {
-
-// A worker pool runs PHP callables on its workers, each in a PHP request
-// of its own: upstream's answer in a build whose engine serves one thread
-// (non-ZTS, as this mock engine).
-zend_async_thread_pool_t* NewThreadPool(int32_t, int32_t, const zend_fcall_t*,
-                                        bool, int32_t) {
-  zend_throw_error(nullptr,
-                   "ThreadPool requires a Thread-Safe (ZTS) PHP build");
-  return nullptr;
-}
 
 // Every slot of zend_async_thread_pool_register, in its parameter order.
 struct ThreadPoolTable {
@@ -45,7 +36,7 @@ struct ThreadPoolTable {
 constexpr ThreadPoolTable kThreadPool = {
     .new_task = thread_pool::NewTask,
     .queue_task = thread_pool::QueueTask,
-    .new_thread_pool = NewThreadPool,
+    .new_thread_pool = thread_pool::NewWorkerPool,
     .start_thread = reactor::StartThread,
     .transfer_zval = thread_pool::TransferZval,
     .load_zval = thread_pool::LoadZval,

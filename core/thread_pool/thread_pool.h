@@ -12,6 +12,8 @@
 //   thread.{h,cc}         a thread's lifecycle: the scheduler group's
 //                         thread_snapshot_*, thread_run, thread_load_result
 //   remote_exception.{h,cc} Async\RemoteException
+//   worker_pool.{h,cc}    worker pools (new_thread_pool) for C tasks,
+//                         Async\ThreadPoolException
 // (start_thread and thread events are the reactor's: core/reactor/
 // thread_event.h.)
 //

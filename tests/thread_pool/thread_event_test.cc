@@ -10,13 +10,12 @@
 // thread must (and as any implementation allows).
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
+#include "tests/thread_pool/support/latch.h"
 #include "zend_async_ref/testing/coroutines.h"
 
 extern "C" {
@@ -33,25 +32,6 @@ using reactor_testing::NotificationLog;
 using reactor_testing::RunUntil;
 using zar::testing::TakeExceptionText;
 
-// A gate the thread body waits at until the test opens it.
-class Gate {
- public:
-  void Open() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_ = true;
-    opened_.notify_all();
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    opened_.wait(lock, [this] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable opened_;
-  bool open_ = false;
-};
-
 // What a thread body does and what it saw. Values to hand over are
 // transferred on the request's thread before the start.
 struct Body {
@@ -59,7 +39,7 @@ struct Body {
   std::atomic<bool> finished{false};
   zend_async_thread_event_t* event_seen = nullptr;
   std::thread::id thread;
-  Gate* gate = nullptr;              // waited at first, when set
+  Latch* gate = nullptr;             // waited at first, when set
   zval result;                       // handed over when not UNDEF
   zend_object* exception = nullptr;  // handed over when set
   Body() { ZVAL_UNDEF(&result); }
@@ -165,7 +145,7 @@ TEST_F(ThreadEventTest, ANewThreadEventIsTransparentAndOwnsItsContext) {
 
 TEST_F(ThreadEventTest, TheFirstStartRunsTheEntryOnAThreadOfItsOwn) {
   Body body;
-  Gate gate;
+  Latch gate;
   body.gate = &gate;
   NotificationLog log;
   zend_async_thread_event_t* event = NewThreadEventRunning(&body);
@@ -358,7 +338,7 @@ TEST_F(ThreadEventTest, AnEndedThreadEventIsNotStartedAgain) {
 
 TEST_F(ThreadEventTest, StoppingTheLastAwaiterMakesTheEventTransparentAgain) {
   Body body;
-  Gate gate;
+  Latch gate;
   body.gate = &gate;
   zend_async_thread_event_t* event = NewThreadEventRunning(&body);
   LaunchAndAwait(event);
@@ -379,7 +359,7 @@ TEST_F(ThreadEventTest, StoppingTheLastAwaiterMakesTheEventTransparentAgain) {
 
 TEST_F(ThreadEventTest, DisposingWhileTheThreadRunsDetachesItFromTheEvent) {
   Body body;
-  Gate gate;
+  Latch gate;
   body.gate = &gate;
   zend_async_thread_event_t* event = NewThreadEventRunning(&body);
   zend_async_thread_context_t* context = event->context;
@@ -433,7 +413,7 @@ TEST_F(ThreadEventTest, StartThreadRunsALightweightThreadWithoutAnEvent) {
 TEST_F(ThreadEventTest, QuiesceReturnsOnlyOnceEveryChildThreadHasLeft) {
   constexpr int kThreads = 4;
   Body bodies[kThreads];
-  Gate gate;
+  Latch gate;
   for (Body& body : bodies) {
     body.gate = &gate;
     auto* context = static_cast<zend_async_thread_context_t*>(

@@ -6,10 +6,14 @@
 //                          (ZEND_ASYNC_QUEUE_TASK), parks on it through its
 //                          waker and is resumed on the request's thread when
 //                          the worker finished. One iteration = one task.
+//   BM_WorkerPoolRoundTrip a coroutine submits an empty C task to a worker
+//                          pool of one worker (ZEND_ASYNC_NEW_THREAD_POOL,
+//                          submit_internal) and waits for its future,
+//                          completed on the request's thread.
 //   BM_LibuvWorkRoundTrip  uv_queue_work of an empty work function, and the
 //                          loop run until its after-work callback ran.
-// Both run the same (empty) function on libuv's worker threads. Afterwards
-// the round trips per second of each and the ratio are printed.
+// All run an empty function on another thread. Afterwards the round trips
+// per second of each and the ratios are printed.
 //
 //   zar_thread_pool_bench [--benchmark_min_time=2] [--benchmark_repetitions=5]
 
@@ -60,6 +64,44 @@ void BM_AbiTaskRoundTrip(benchmark::State& state) {
 }
 BENCHMARK(BM_AbiTaskRoundTrip)->Unit(benchmark::kNanosecond);
 
+// ---- A worker pool, through the ABI -----------------------------------------
+
+void NothingOnAWorker(zend_async_event_t*, void*) {}
+
+zend_async_thread_pool_t* bench_pool = nullptr;
+
+void PoolSubmitterCoroutine() {
+  for (auto _ : *measured) {
+    zend_async_event_t* done =
+        bench_pool->submit_internal(bench_pool, NothingOnAWorker, nullptr);
+    if (done == nullptr) {
+      measured->SkipWithError("the task was refused");
+      break;
+    }
+    if (!ZEND_ASYNC_EVENT_IS_CLOSED(done)) zar::testing::WaitFor(done);
+    ZEND_ASYNC_EVENT_RELEASE(done);
+  }
+}
+
+void BM_WorkerPoolRoundTrip(benchmark::State& state) {
+  mock_zend::Engine engine({&zar_async_module_entry});
+  {
+    mock_zend::Request request;
+    measured = &state;
+    request.RunMain([] {
+      bench_pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
+      zend_coroutine_t* submitter = ZEND_ASYNC_SPAWN();
+      submitter->internal_entry = PoolSubmitterCoroutine;
+    });
+    measured = nullptr;
+    bench_pool->close(bench_pool);
+    ZEND_THREAD_POOL_DELREF(bench_pool);
+    bench_pool = nullptr;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_WorkerPoolRoundTrip)->Unit(benchmark::kNanosecond);
+
 // ---- Directly on libuv ------------------------------------------------------
 
 void NoWork(uv_work_t*) {}
@@ -84,11 +126,14 @@ BENCHMARK(BM_LibuvWorkRoundTrip)->Unit(benchmark::kNanosecond);
 
 void PrintRates(const zar::bench::TimeReporter& times) {
   const double abi = times.Get("BM_AbiTaskRoundTrip");
+  const double pool = times.Get("BM_WorkerPoolRoundTrip");
   const double raw = times.Get("BM_LibuvWorkRoundTrip");
-  if (abi <= 0 || raw <= 0) return;
+  if (abi <= 0 || pool <= 0 || raw <= 0) return;
   absl::PrintF("task round trip through the ABI: %.0f /s\n", 1e9 / abi);
+  absl::PrintF("worker pool round trip:          %.0f /s\n", 1e9 / pool);
   absl::PrintF("uv_queue_work round trip:        %.0f /s\n", 1e9 / raw);
   absl::PrintF("ratio abi/libuv rate  = %.2f\n", raw / abi);
+  absl::PrintF("ratio pool/libuv rate = %.2f\n", raw / pool);
 }
 
 }  // namespace

@@ -105,6 +105,7 @@ constexpr Entry kTable[] = {
     // tests/thread_pool: the implementation's thread pool group.
     {"TaskTest", kThreadPool},
     {"ZvalTransferTest", kThreadPool},
+    {"WorkerPoolTest", kThreadPool},
     {"ThreadEventTest", kThreads},
 
     // tests/channel: the implementation's channels and Async\Channel.

@@ -1,7 +1,7 @@
 // The reference's own choices for threads (label unit, not in the
 // conformance runner): the mock engine is a non-ZTS build, so a PHP
 // callable cannot run on another thread and thread_snapshot_create refuses
-// it, before any thread exists.
+// it (a thread's entry, a pool's bootloader), before any thread exists.
 
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
@@ -44,10 +44,11 @@ TEST_F(ThreadInternalTest, SnapshotCreateRefusesACallableAndDestroyTakesNull) {
   EXPECT_EQ(EG(exception), nullptr);
 }
 
-TEST_F(ThreadInternalTest, AWorkerPoolNeedsAThreadSafeBuild) {
-  EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_POOL(2, 8), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: ThreadPool requires a Thread-Safe (ZTS) PHP build");
+TEST_F(ThreadInternalTest, APoolBootloaderIsRefusedBeforeAnyWorkerStarts) {
+  Callable bootloader;
+  EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_POOL_EX(2, 8, &bootloader.fcall, false, 0),
+            nullptr);
+  EXPECT_EQ(TakeExceptionText(), kRefused);
 }
 
 }  // namespace

@@ -1,0 +1,287 @@
+// Worker pools: C tasks (submit_internal) run by a fixed set of worker
+// threads in submission order, each completing its future on the request's
+// thread (php-async thread_pool.c; the ABI's new_thread_pool and the
+// pool's submit_internal, close and dispose).
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/reactor/support/reactor_test.h"
+#include "tests/thread_pool/support/latch.h"
+#include "zend_async_ref/testing/coroutines.h"
+
+namespace zar::thread_pool_testing {
+namespace {
+
+using zar::testing::TakeExceptionText;
+
+// What the handlers of one test share.
+struct Board {
+  std::mutex mutex;
+  std::vector<int> ran;  // task numbers, in the order they ran
+  std::vector<std::thread::id> threads;
+  Latch* gate = nullptr;  // the first task waits at it, when set
+  Latch first_started;    // opened when the first task starts
+};
+
+// A task's ctx: its number and the board.
+struct Job {
+  int number;
+  Board* board;
+};
+
+void RunJob(zend_async_event_t* event, void* arg) {
+  auto* job = static_cast<Job*>(arg);
+  Board* board = job->board;
+  EXPECT_EQ(event, nullptr);
+  if (job->number == 0) {
+    board->first_started.Open();
+    if (board->gate != nullptr) board->gate->Wait();
+  }
+  std::lock_guard<std::mutex> lock(board->mutex);
+  board->ran.push_back(job->number);
+  board->threads.push_back(std::this_thread::get_id());
+}
+
+// Waits in the current coroutine until the task's future completed (at
+// once when it already has); false if the wait failed.
+bool AwaitTask(zend_async_event_t* done) {
+  return ZEND_ASYNC_EVENT_IS_CLOSED(done) || zar::testing::WaitFor(done);
+}
+
+zend_async_event_t* Submit(zend_async_thread_pool_t* pool, Job* job) {
+  return pool->submit_internal(pool, RunJob, job);
+}
+
+// Closes and drops the caller's reference.
+void CloseAndRelease(zend_async_thread_pool_t* pool) {
+  pool->close(pool);
+  ZEND_THREAD_POOL_DELREF(pool);
+}
+
+class WorkerPoolTest : public reactor_testing::ReactorTest {};
+
+TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
+  Board board;
+  Job job{0, &board};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(2, 0);
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->worker_count, 2);
+  EXPECT_NE(pool->workers[0], 0u);
+  EXPECT_NE(pool->workers[1], 0u);
+  EXPECT_EQ(zend_atomic_int_load(&pool->closed), 0);
+  EXPECT_NE(pool->submit_internal, nullptr);
+
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_event_t* done = Submit(pool, &job);
+    ASSERT_NE(done, nullptr);
+    EXPECT_TRUE(AwaitTask(done));
+    EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(done));
+    ZEND_ASYNC_EVENT_RELEASE(done);
+  }));
+
+  ASSERT_EQ(board.ran, std::vector<int>{0});
+  EXPECT_NE(board.threads[0], std::this_thread::get_id());
+  EXPECT_EQ(zend_atomic_int_load(&pool->pending_count), 0);
+  EXPECT_EQ(zend_atomic_int_load(&pool->running_count), 0);
+  EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), 1);
+  CloseAndRelease(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+TEST_F(WorkerPoolTest, OneWorkerRunsTheTasksInSubmissionOrder) {
+  constexpr int kTasks = 6;
+  Board board;
+  std::vector<Job> jobs;
+  for (int i = 0; i < kTasks; i++) jobs.push_back(Job{i, &board});
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, kTasks);
+
+  EXPECT_TRUE(RunMain([&] {
+    std::vector<zend_async_event_t*> futures;
+    for (Job& job : jobs) futures.push_back(Submit(pool, &job));
+    for (zend_async_event_t* done : futures) {
+      ASSERT_NE(done, nullptr);
+      EXPECT_TRUE(AwaitTask(done));
+      ZEND_ASYNC_EVENT_RELEASE(done);
+    }
+  }));
+
+  EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
+  CloseAndRelease(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+TEST_F(WorkerPoolTest, AClosedPoolRefusesTasks) {
+  Board board;
+  Job job{0, &board};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
+  pool->close(pool);
+  EXPECT_EQ(zend_atomic_int_load(&pool->closed), 1);
+
+  EXPECT_EQ(Submit(pool, &job), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\ThreadPoolException: ThreadPool is closed");
+  pool->close(pool);  // again: nothing more happens
+  ZEND_THREAD_POOL_DELREF(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+  EXPECT_TRUE(board.ran.empty());
+}
+
+TEST_F(WorkerPoolTest, APoolWithoutWorkersRefusesTasks) {
+  Board board;
+  Job job{0, &board};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(0, 0);
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->worker_count, 0);
+
+  EXPECT_EQ(Submit(pool, &job), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\ThreadPoolException: ThreadPool has no live worker "
+            "threads");
+  CloseAndRelease(pool);
+}
+
+TEST_F(WorkerPoolTest, CloseLetsTheQueuedTasksRunToTheEnd) {
+  Board board;
+  Latch gate;
+  board.gate = &gate;
+  Job jobs[] = {{0, &board}, {1, &board}, {2, &board}};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 4);
+
+  EXPECT_TRUE(RunMain([&] {
+    std::vector<zend_async_event_t*> futures;
+    for (Job& job : jobs) futures.push_back(Submit(pool, &job));
+    board.first_started.Wait();
+    pool->close(pool);
+    gate.Open();
+    for (zend_async_event_t* done : futures) {
+      EXPECT_TRUE(AwaitTask(done));
+      ZEND_ASYNC_EVENT_RELEASE(done);
+    }
+  }));
+
+  EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2}));
+  ZEND_THREAD_POOL_DELREF(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+TEST_F(WorkerPoolTest, AFullQueueSuspendsTheSubmitterUntilAWorkerTakesATask) {
+  Board board;
+  Latch gate;
+  board.gate = &gate;
+  Job jobs[] = {{0, &board}, {1, &board}, {2, &board}};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 1);
+  std::vector<std::string> log;
+
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_event_t* first = Submit(pool, &jobs[0]);
+    board.first_started.Wait();  // the worker holds task 0
+    zend_async_event_t* second = Submit(pool, &jobs[1]);  // fills the queue
+    zend_async_event_t* third = nullptr;
+    zar::testing::Spawn([&] {
+      log.push_back("submitting 2");
+      third = Submit(pool, &jobs[2]);
+      log.push_back("queued 2");
+    });
+    zar::testing::Yield();  // the submitter parks: the queue is full
+    EXPECT_EQ(log, std::vector<std::string>{"submitting 2"});
+    EXPECT_EQ(zend_atomic_int_load(&pool->pending_count), 1);
+
+    gate.Open();
+    for (zend_async_event_t* done : {first, second}) {
+      EXPECT_TRUE(AwaitTask(done));
+      ZEND_ASYNC_EVENT_RELEASE(done);
+    }
+    EXPECT_TRUE(zar::testing::YieldUntil([&] { return third != nullptr; }));
+    EXPECT_TRUE(AwaitTask(third));
+    ZEND_ASYNC_EVENT_RELEASE(third);
+  }));
+
+  EXPECT_EQ(log, (std::vector<std::string>{"submitting 2", "queued 2"}));
+  EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2}));
+  CloseAndRelease(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+TEST_F(WorkerPoolTest, ClosingWakesASubmitterParkedOnAFullQueue) {
+  Board board;
+  Latch gate;
+  board.gate = &gate;
+  Job jobs[] = {{0, &board}, {1, &board}, {2, &board}};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 1);
+  std::string outcome;
+
+  EXPECT_TRUE(RunMain([&] {
+    zend_async_event_t* first = Submit(pool, &jobs[0]);
+    board.first_started.Wait();
+    zend_async_event_t* second = Submit(pool, &jobs[1]);
+    zar::testing::Spawn([&] {
+      zend_async_event_t* third = Submit(pool, &jobs[2]);
+      outcome = third == nullptr ? TakeExceptionText() : "queued";
+    });
+    zar::testing::Yield();  // parked
+    pool->close(pool);
+    EXPECT_TRUE(zar::testing::YieldUntil([&] { return !outcome.empty(); }));
+    gate.Open();
+    for (zend_async_event_t* done : {first, second}) {
+      EXPECT_TRUE(AwaitTask(done));
+      ZEND_ASYNC_EVENT_RELEASE(done);
+    }
+  }));
+
+  EXPECT_EQ(outcome, "Async\\ThreadPoolException: ThreadPool is closed");
+  EXPECT_EQ(board.ran, (std::vector<int>{0, 1}));
+  ZEND_THREAD_POOL_DELREF(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+TEST_F(WorkerPoolTest, ManyWorkersRunEveryTaskOnce) {
+  constexpr int kTasks = 64;
+  Board board;
+  std::vector<Job> jobs;
+  for (int i = 0; i < kTasks; i++) jobs.push_back(Job{i + 1, &board});
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(4, 8);
+
+  EXPECT_TRUE(RunMain([&] {
+    std::vector<zend_async_event_t*> futures;
+    for (Job& job : jobs) futures.push_back(Submit(pool, &job));
+    for (zend_async_event_t* done : futures) {
+      ASSERT_NE(done, nullptr) << TakeExceptionText();
+      EXPECT_TRUE(AwaitTask(done)) << TakeExceptionText();
+      ZEND_ASYNC_EVENT_RELEASE(done);
+    }
+  }));
+
+  std::vector<int> ran = board.ran;
+  std::sort(ran.begin(), ran.end());
+  std::vector<int> expected;
+  for (int i = 1; i <= kTasks; i++) expected.push_back(i);
+  EXPECT_EQ(ran, expected);
+  EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
+  CloseAndRelease(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+TEST_F(WorkerPoolTest, FuturesNobodyAwaitsAreReleasedAtRequestEnd) {
+  // Static: a task may still run after the test's body returned.
+  static Board board;
+  static Job jobs[] = {{1, &board}, {2, &board}, {3, &board}};
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
+  for (Job& job : jobs) {
+    zend_async_event_t* done = Submit(pool, &job);
+    ASSERT_NE(done, nullptr);
+    ZEND_ASYNC_EVENT_RELEASE(done);
+  }
+  // Neither closed nor awaited: the request's end closes the pool and
+  // lets go of the futures (the fixture checks that nothing leaked).
+  ZEND_THREAD_POOL_DELREF(pool);
+}
+
+}  // namespace
+}  // namespace zar::thread_pool_testing
