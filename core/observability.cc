@@ -15,6 +15,7 @@
 #include "core/reactor/reactor_event.h"
 #include "core/scheduler/coroutine.h"
 #include "core/task_group/trace.h"
+#include "core/thread_pool/worker_pool.h"
 
 extern "C" {
 #include "zend_async_ref/strict.h"
@@ -58,6 +59,7 @@ void ObservabilityRequestStartup() {
   ResetChannelIds();
   ResetIteratorIds();
   ResetTaskGroupIds();
+  thread_pool::ResetWorkerPoolIds();
   reactor::ResetEventIds();
   ForgetPoolLedgers();
   zend_async_ref_strict_request_startup();

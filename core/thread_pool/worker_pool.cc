@@ -13,6 +13,7 @@
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "php.h"
+#include "zend_async_ref/trace.h"
 }
 
 namespace zar::core::thread_pool {
@@ -54,6 +55,7 @@ struct WorkerPool {
   int32_t concurrency = 0;
 
   // The request's thread only:
+  uint32_t id = 0;         // names the pool in traces: WorkerPool#<id>
   uint32_t in_flight = 0;  // futures not settled yet (the notifier is
                            // started while there are any)
   WorkerPool* next_in_request = nullptr;
@@ -65,6 +67,11 @@ struct WorkerPool {
 
 // The pools the request made (the request's thread), newest first.
 WorkerPool* request_pools = nullptr;
+uint32_t last_pool_id = 0;  // the request's thread
+
+[[gnu::cold]] void TracePool(const WorkerPool* pool, const char* what) {
+  zend_async_ref_trace("worker pool %s WorkerPool#%u", what, pool->id);
+}
 
 // The notifier's callback, which knows its pool.
 struct FinishedCallback {
@@ -139,6 +146,7 @@ void OnFinished(zend_async_event_t*, zend_async_event_callback_t* callback,
     ZEND_FUTURE_COMPLETE(task->future, &undefined);
     ZEND_ASYNC_EVENT_RELEASE(&task->future->event);
     delete task;
+    if (ZEND_ASYNC_REF_TRACING()) TracePool(pool, "done");
     if (--pool->in_flight == 0 && pool->notifier != nullptr) {
       pool->notifier->base.stop(&pool->notifier->base);
     }
@@ -231,6 +239,7 @@ zend_async_event_t* SubmitInternal(zend_async_thread_pool_t* base,
     zend_atomic_int_inc(&pool->base.pending_count);
   }
   pool->work.notify_one();
+  if (ZEND_ASYNC_REF_TRACING()) TracePool(pool, "submit");
   if (pool->in_flight++ == 0) {
     pool->notifier->base.start(&pool->notifier->base);
   }
@@ -354,6 +363,7 @@ zend_async_thread_pool_t* NewWorkerPool(int32_t worker_count,
   pool->coroutine_mode = coroutine_mode;
   pool->concurrency = concurrency;
   pool->next_in_request = request_pools;
+  pool->id = ++last_pool_id;
   request_pools = pool;
 
   for (int32_t i = 0; i < workers; i++) {
@@ -366,8 +376,11 @@ zend_async_thread_pool_t* NewWorkerPool(int32_t worker_count,
     }
     pool->base.worker_count = i + 1;
   }
+  if (ZEND_ASYNC_REF_TRACING()) TracePool(pool, "new");
   return &pool->base;
 }
+
+void ResetWorkerPoolIds() { last_pool_id = 0; }
 
 void ShutdownWorkerPools() {
   WorkerPool* pool = request_pools;

@@ -47,6 +47,10 @@
 //   tasks are released (a task still running finishes unobserved); the
 //   request's reference goes.
 //
+// Trace (the request's thread): "worker pool new WorkerPool#1" once its
+// workers started, "worker pool submit WorkerPool#1" for each task queued,
+// "worker pool done WorkerPool#1" for each future completed.
+//
 // Threading: new_thread_pool, submit_internal and the request-end hook on
 // the request's thread; close and the reference count from any thread;
 // handlers on workers. One mutex per pool guards its queue and the
@@ -72,6 +76,9 @@ zend_async_thread_pool_t* NewWorkerPool(int32_t worker_count,
 // Request end: called by ShutdownReactorForRequest() (core/reactor/
 // reactor.h), before the loop closes.
 void ShutdownWorkerPools();
+
+// Pool ids (WorkerPool#<id> in traces) start again at 1 (each request).
+void ResetWorkerPoolIds();
 
 // Registers Async\ThreadPoolException extends \Exception (MINIT); false if
 // it could not be.

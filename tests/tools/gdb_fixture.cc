@@ -130,6 +130,14 @@ void RunScene(void*) {
   while (!ZEND_ASYNC_EVENT_IS_CLOSED(&ended->base)) Yield();
   zend_async_thread_event_t* unstarted =
       ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+  // A worker pool of two that ran one task and was closed.
+  zend_async_thread_pool_t* workers = ZEND_ASYNC_NEW_THREAD_POOL(2, 0);
+  zend_async_event_t* task = workers->submit_internal(
+      workers, [](zend_async_event_t*, void*) {}, nullptr);
+  while (!ZEND_ASYNC_EVENT_IS_CLOSED(task)) Yield();
+  ZEND_ASYNC_EVENT_RELEASE(task);
+  workers->close(workers);
+  ZEND_ASYNC_REACTOR_QUIESCE();  // both workers have left
 
   zend_coroutine_t* finished = SpawnAt(2, ReturnFortyTwo);
   ZEND_ASYNC_EVENT_ADD_REF(&finished->event);
@@ -205,6 +213,7 @@ void RunScene(void*) {
 
   ZEND_ASYNC_EVENT_RELEASE(&ended->base);
   ZEND_ASYNC_EVENT_RELEASE(&unstarted->base);
+  ZEND_THREAD_POOL_DELREF(workers);
 
   ZEND_ASYNC_EVENT_RELEASE(&settled->event);
   ZEND_ASYNC_EVENT_RELEASE(&pending->event);

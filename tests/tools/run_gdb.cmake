@@ -57,6 +57,8 @@ set(commands
   "print pending"
   "print ended->base"
   "print unstarted->base"
+  "print *workers"
+  "print workers"
   "zar-coroutines"
   "zar-async"
   "echo @@END\\n"

@@ -367,6 +367,28 @@ TEST_F(TraceTest, ThreadStartAndDone) {
   EXPECT_LT(IndexOf(start), IndexOf(done)) << Dump();
 }
 
+void NothingOnAWorker(zend_async_event_t*, void*) {}
+
+TEST_F(TraceTest, WorkerPoolNewSubmitAndDone) {
+  RunTraced([] {
+    zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
+    zend_async_event_t* done =
+        pool->submit_internal(pool, NothingOnAWorker, nullptr);
+    if (!ZEND_ASYNC_EVENT_IS_CLOSED(done)) zar::testing::WaitFor(done);
+    ZEND_ASYNC_EVENT_RELEASE(done);
+    pool->close(pool);
+    ZEND_THREAD_POOL_DELREF(pool);
+  });
+  const size_t made =
+      IndexOf(LineWith(lines(), " worker pool new WorkerPool#1"));
+  const size_t submitted =
+      IndexOf(LineWith(lines(), " worker pool submit WorkerPool#1"));
+  const size_t done =
+      IndexOf(LineWith(lines(), " worker pool done WorkerPool#1"));
+  EXPECT_LT(made, submitted) << Dump();
+  EXPECT_LT(submitted, done) << Dump();
+}
+
 TEST_F(TraceTest, FilesystemWatchStartChangeStop) {
   char dir[] = "/tmp/zar-trace-fs-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);

@@ -809,6 +809,17 @@ def summarize_object(value):
     return object_text(value.address)
 
 
+def thread_pool_summary(pool):
+    """A zend_async_thread_pool_t (value): its workers, counters and refs."""
+    text = "thread pool {workers=%d, pending=%d, running=%d, completed=%d" % (
+        int(pool["worker_count"]), int(pool["pending_count"]["value"]),
+        int(pool["running_count"]["value"]),
+        int(pool["completed_count"]["value"]))
+    if int(pool["closed"]["value"]):
+        text += ", closed"
+    return text + ", refs=%d}" % int(pool["ref_count"]["value"])
+
+
 def summarize_array(value):
     return "array(%d)" % hash_count(value)
 
@@ -828,6 +839,7 @@ STRUCT_PRINTERS = {
     "_zend_async_listen_event_s": summarize_listen,
     "_zend_async_filesystem_event_s": summarize_filesystem,
     "_zend_future_s": summarize_future,
+    "_zend_async_thread_pool_s": thread_pool_summary,
     "_zval_struct": describe_zval,
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,
@@ -846,6 +858,7 @@ POINTER_PRINTERS = {
     "_zend_async_io_req_s": io_request_summary,
     "_zend_async_udp_req_s": io_request_summary,
     "_zend_future_s": summarize_future,
+    "_zend_async_thread_pool_s": thread_pool_summary,
 }
 
 
