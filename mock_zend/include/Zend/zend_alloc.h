@@ -11,6 +11,9 @@
  * aborts with a message), as in PHP.
  *
  * Threading: the request allocator belongs to the thread running the request.
+ * The persistent allocator (pemalloc(size, 1), pefree(ptr, 1), pestrdup(s, 1))
+ * is malloc and free, and serves any thread: a thread body or a pool worker
+ * without an engine (docs/threads.md) allocates only with it.
  */
 #ifndef ZEND_ALLOC_H
 #define ZEND_ALLOC_H

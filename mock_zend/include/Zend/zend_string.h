@@ -5,6 +5,11 @@
  * tracked; persistent strings come from malloc; interned strings (the known
  * strings and anything made with zend_string_init_interned) are immutable,
  * never refcounted and live until module shutdown.
+ *
+ * Threading: request strings belong to the request's thread. A persistent
+ * string may be made and freed on any thread (a thread body handing back a
+ * value); its refcount is not atomic, so one thread owns it at a time.
+ * Interned strings are made at startup and only read afterwards.
  */
 #ifndef ZEND_STRING_H
 #define ZEND_STRING_H
