@@ -87,9 +87,11 @@ AsyncChannel* AllocateChannel(uint32_t capacity, size_t extra_size) {
 zend_async_channel_t* NewChannel(size_t buffer_size, bool /*resizable*/,
                                  bool thread_safe, size_t extra_size) {
   if (thread_safe) {
-    zend_throw_error(nullptr,
-                     "Thread-safe channels are not supported by "
-                     "zend-async-ref: there are no threads to share them with");
+    zend_throw_error(
+        nullptr,
+        "Thread-safe channels are not supported by "
+        "zend-async-ref: no other thread runs PHP code to share them "
+        "with");
     return nullptr;
   }
   if (buffer_size > static_cast<size_t>(kMaxChannelCapacity)) {

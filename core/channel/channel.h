@@ -168,7 +168,7 @@ inline constexpr zend_long kMaxChannelCapacity = INT32_MAX;
 // buffer_size; no upstream channel honours it). Refused, NULL with Error
 // thrown:
 //   thread_safe: "Thread-safe channels are not supported by
-//     zend-async-ref: there are no threads to share them with"
+//     zend-async-ref: no other thread runs PHP code to share them with"
 //   buffer_size > INT32_MAX: ValueError "ZEND_ASYNC_NEW_CHANNEL(): Argument
 //     #1 ($buffer_size) must be between 0 and 2147483647"
 // The caller owns the returned reference.

@@ -143,7 +143,8 @@ TEST_F(ChannelCApiTest, ThreadSafeChannelsAreRefused) {
     EXPECT_EQ(ZEND_ASYNC_NEW_CHANNEL(1, false, true), nullptr);
     EXPECT_EQ(TakeExceptionText(),
               "Error: Thread-safe channels are not supported by "
-              "zend-async-ref: there are no threads to share them with");
+              "zend-async-ref: no other thread runs PHP code to share them "
+              "with");
   }));
 }
 
