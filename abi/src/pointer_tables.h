@@ -64,7 +64,14 @@
   X(zend_async_coroutine_get_execute_data_t,                           \
     zend_async_coroutine_get_execute_data_fn, NULL)                    \
   X(zend_async_sigaction_t, zend_async_sigaction_fn, NULL)             \
-  X(zend_async_reactor_tick_t, zend_async_reactor_tick_fn, NULL)
+  X(zend_async_reactor_tick_t, zend_async_reactor_tick_fn, NULL)       \
+  X(zend_async_thread_release_transferred_zvals_t,                     \
+    zend_async_thread_release_transferred_zvals_fn, NULL)
+
+/* Set by zend_async_fork_register(). */
+#define ZAR_FORK_POINTERS(X)                                   \
+  X(zend_async_before_fork_t, zend_async_before_fork_fn, NULL) \
+  X(zend_async_after_fork_child_t, zend_async_after_fork_child_fn, NULL)
 
 #define ZAR_REACTOR_POINTERS(X)                                              \
   X(zend_async_reactor_startup_t, zend_async_reactor_startup_fn, NULL)       \
@@ -150,6 +157,7 @@
 #define ZAR_ALL_POINTERS(X)        \
   ZAR_SCHEDULER_POINTERS(X)        \
   ZAR_UNREGISTERED_POINTERS(X)     \
+  ZAR_FORK_POINTERS(X)             \
   ZAR_REACTOR_POINTERS(X)          \
   ZAR_THREAD_POOL_POINTERS(X)      \
   ZAR_POOL_POINTERS(X)             \

@@ -384,6 +384,15 @@ ZEND_API bool zend_async_socket_listening_register(
   return true;
 }
 
+ZEND_API void zend_async_fork_register(
+    zend_async_before_fork_t before_fork_fn,
+    zend_async_after_fork_child_t after_fork_child_fn) {
+  /* Upstream's signature has no module name and no override flag: the last
+   * registration wins, as with the directly assigned pointers. */
+  zend_async_before_fork_fn = before_fork_fn;
+  zend_async_after_fork_child_fn = after_fork_child_fn;
+}
+
 ZEND_API bool zend_async_io_register(
     char *module, bool allow_override, zend_async_io_create_t create_fn,
     zend_async_io_read_t read_fn, zend_async_io_write_t write_fn,

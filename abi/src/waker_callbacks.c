@@ -28,10 +28,17 @@ ZEND_API zend_async_waker_t *zend_async_waker_new_with_timeout(
 
   if (timeout > 0) {
     /* The timer resolves (not times out): the caller decides what a fired
-     * timer means. */
-    zend_async_resume_when(coroutine,
-                           &ZEND_ASYNC_NEW_TIMER_EVENT(timeout, false)->base,
-                           true, zend_async_waker_callback_resolve, NULL);
+     * timer means. A relative timeout from userland: the reactor refreshes
+     * its cached clock before arming it, so time spent in synchronous work
+     * before the wait does not count against it. */
+    zend_async_timer_event_t *timer =
+        ZEND_ASYNC_NEW_TIMER_EVENT(timeout, false);
+    if (UNEXPECTED(timer == NULL)) {
+      return waker;
+    }
+    ZEND_ASYNC_TIMER_SET_REFRESH_CLOCK(timer);
+    zend_async_resume_when(coroutine, &timer->base, true,
+                           zend_async_waker_callback_resolve, NULL);
   }
 
   if (cancellation != NULL) {

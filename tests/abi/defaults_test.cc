@@ -230,6 +230,7 @@ TEST_F(AbiDefaultsTest, EverythingElseIsNull) {
   EXPECT_EQ(zend_async_thread_transfer_zval_toplevel_fn, nullptr);
   EXPECT_EQ(zend_async_thread_load_zval_toplevel_fn, nullptr);
   EXPECT_EQ(zend_async_thread_release_transferred_zval_fn, nullptr);
+  EXPECT_EQ(zend_async_thread_release_transferred_zvals_fn, nullptr);
   EXPECT_EQ(zend_async_thread_xlat_put_fn, nullptr);
   EXPECT_EQ(zend_async_thread_defer_release_fn, nullptr);
   // Async IO.
@@ -257,6 +258,40 @@ TEST_F(AbiDefaultsTest, OptionalHooksAreGuardedByTheirMacros) {
   ZEND_ASYNC_REACTOR_QUIESCE();  // NULL pointer: no call
   EXPECT_FALSE(ZEND_ASYNC_SIGACTION(2));
   EXPECT_EQ(ZEND_ASYNC_COROUTINE_GET_EXECUTE_DATA(&coroutine), nullptr);
+}
+
+// v0.24: with no fork hooks registered, BEFORE_FORK lets the fork happen
+// and AFTER_FORK_CHILD does nothing.
+TEST_F(AbiDefaultsTest,
+       WithoutForkHooksBeforeForkAllowsAndAfterForkChildIsANoOp) {
+  EXPECT_EQ(zend_async_before_fork_fn, nullptr);
+  EXPECT_EQ(zend_async_after_fork_child_fn, nullptr);
+  EXPECT_TRUE(ZEND_ASYNC_BEFORE_FORK());
+  ZEND_ASYNC_AFTER_FORK_CHILD();
+  EXPECT_EQ(EG(exception), nullptr);
+}
+
+int fork_hook_calls = 0;
+bool RefuseFork() {
+  fork_hook_calls += 10;
+  return false;
+}
+void ChildForked() { fork_hook_calls += 1; }
+
+TEST_F(AbiDefaultsTest, ForkRegisterInstallsBothHooksAndTheMacrosCallThem) {
+  fork_hook_calls = 0;
+  zend_async_fork_register(RefuseFork, ChildForked);
+  EXPECT_EQ(zend_async_before_fork_fn, &RefuseFork);
+  EXPECT_EQ(zend_async_after_fork_child_fn, &ChildForked);
+  EXPECT_FALSE(ZEND_ASYNC_BEFORE_FORK());
+  ZEND_ASYNC_AFTER_FORK_CHILD();
+  EXPECT_EQ(fork_hook_calls, 11);
+
+  // A later registration replaces both, NULL included.
+  zend_async_fork_register(nullptr, nullptr);
+  EXPECT_TRUE(ZEND_ASYNC_BEFORE_FORK());
+  ZEND_ASYNC_AFTER_FORK_CHILD();
+  EXPECT_EQ(fork_hook_calls, 11);
 }
 
 TEST_F(AbiDefaultsTest, NothingIsEnabled) {

@@ -35,9 +35,9 @@ static void noop_callback(zend_async_event_t* event,
 }
 
 int zar_c_check_version(void) {
-  C_CHECK(ZEND_ASYNC_API_VERSION_NUMBER == 0x001700);
-  C_CHECK(zend_async_get_api_version_number() == 5888);
-  C_CHECK(strcmp(ZEND_ASYNC_API, "TrueAsync ABI v0.23.0") == 0);
+  C_CHECK(ZEND_ASYNC_API_VERSION_NUMBER == 0x001A00);
+  C_CHECK(zend_async_get_api_version_number() == 6656);
+  C_CHECK(strcmp(ZEND_ASYNC_API, "TrueAsync ABI v0.26.0") == 0);
   C_CHECK(strcmp(zend_async_get_api_version(), ZEND_ASYNC_API) == 0);
   return 0;
 }

@@ -497,15 +497,15 @@ TEST_F(AbiRegistrationTest, ResetRegistryRestoresProcessStartDefaults) {
 
 // ---- Version and heartbeat ------------------------------------------------
 
-TEST_F(AbiRegistrationTest, VersionIsZeroTwentyThreeZero) {
+TEST_F(AbiRegistrationTest, VersionIsZeroTwentySixZero) {
   EXPECT_EQ(ZEND_ASYNC_API_VERSION_MAJOR, 0);
-  EXPECT_EQ(ZEND_ASYNC_API_VERSION_MINOR, 23);
+  EXPECT_EQ(ZEND_ASYNC_API_VERSION_MINOR, 26);
   EXPECT_EQ(ZEND_ASYNC_API_VERSION_PATCH, 0);
-  EXPECT_EQ(ZEND_ASYNC_API_VERSION_NUMBER, 0x001700);
-  EXPECT_EQ(ZEND_ASYNC_API_VERSION_NUMBER, 5888);
-  EXPECT_EQ(zend_async_get_api_version_number(), 5888);
-  EXPECT_STREQ(ZEND_ASYNC_API, "TrueAsync ABI v0.23.0");
-  EXPECT_STREQ(zend_async_get_api_version(), "TrueAsync ABI v0.23.0");
+  EXPECT_EQ(ZEND_ASYNC_API_VERSION_NUMBER, 0x001A00);
+  EXPECT_EQ(ZEND_ASYNC_API_VERSION_NUMBER, 6656);
+  EXPECT_EQ(zend_async_get_api_version_number(), 6656);
+  EXPECT_STREQ(ZEND_ASYNC_API, "TrueAsync ABI v0.26.0");
+  EXPECT_STREQ(zend_async_get_api_version(), "TrueAsync ABI v0.26.0");
 }
 
 int heartbeat_calls = 0;

@@ -670,6 +670,12 @@ TEST_F(AbiWakerTest, NewWithTimeoutArmsATimerAndTheCancellation) {
   EXPECT_EQ(waker->inline_callbacks[1].base.callback,
             &zend_async_waker_callback_cancel);
   EXPECT_EQ(cancellation->ref_count, 2u);
+  // A relative userland timeout: the reactor refreshes its clock before
+  // arming it (v0.24, ZEND_ASYNC_TIMER_F_REFRESH_CLOCK).
+  auto* timer = reinterpret_cast<zend_async_timer_event_t*>(
+      waker->inline_callbacks[0].event);
+  EXPECT_TRUE(ZEND_ASYNC_TIMER_IS_REFRESH_CLOCK(timer));
+  EXPECT_FALSE(ZEND_ASYNC_TIMER_IS_MULTISHOT(timer));
   // The timer's only reference belongs to the waker.
   EXPECT_EQ(waker->inline_callbacks[0].event->ref_count, 1u);
 

@@ -1,8 +1,8 @@
 /*
- * zend-async-ref: the TrueAsync ABI, v0.23.0.
+ * zend-async-ref: the TrueAsync ABI, v0.26.0.
  *
  * A hand-written stand-in for php-src's Zend/zend_async_API.h at ABI
- * v0.23.0 (true-async/php-src, "TrueAsync ABI v0.23.0"). Every type, field
+ * v0.26.0 (true-async/php-src, "TrueAsync ABI v0.26.0"). Every type, field
  * order, enum value, flag bit, macro, function-pointer type, exported
  * function-pointer global and register function has upstream's name and
  * meaning, so extension code written against upstream compiles unchanged
@@ -48,9 +48,9 @@
 /* clang-format on */
 
 /* The one version of the ABI this header describes. */
-#define ZEND_ASYNC_API "TrueAsync ABI v0.23.0"
+#define ZEND_ASYNC_API "TrueAsync ABI v0.26.0"
 #define ZEND_ASYNC_API_VERSION_MAJOR 0
-#define ZEND_ASYNC_API_VERSION_MINOR 23
+#define ZEND_ASYNC_API_VERSION_MINOR 26
 #define ZEND_ASYNC_API_VERSION_PATCH 0
 
 #define ZEND_ASYNC_API_VERSION_NUMBER     \
@@ -126,8 +126,17 @@ typedef enum {
 #define ZEND_ASYNC_IO_CLOSED (1 << 2)
 #define ZEND_ASYNC_IO_EOF (1 << 3)
 #define ZEND_ASYNC_IO_APPEND (1 << 4)
+/* Keep the descriptor when the io is disposed. It covers only a descriptor
+ * the reactor closes on its own account (a file, or a copy the reactor made):
+ * a descriptor a stream handle (pipe, TCP) adopted is closed by the backend
+ * with the handle, this flag or not. */
 #define ZEND_ASYNC_IO_PRESERVE_FD (1 << 5)
 #define ZEND_ASYNC_IO_OWNS_FD (1 << 6) /* reactor closes the fd on dispose */
+/* A write on this handle completed with an error or was refused at submit.
+ * The reactor sets it before the caller's buffer is handed back (before
+ * free_cb) and never clears it: it is the only status a fire-and-forget
+ * write reports. It says nothing about the read side. (v0.26) */
+#define ZEND_ASYNC_IO_WRITE_FAILED (1 << 7)
 
 typedef struct _zend_async_io_s zend_async_io_t;
 typedef struct _zend_async_io_req_s zend_async_io_req_t;
@@ -354,6 +363,12 @@ typedef bool (*zend_async_spawn_and_throw_t)(zend_object *exception,
                                              int32_t priority);
 typedef bool (*zend_async_shutdown_t)(void);
 typedef bool (*zend_async_engine_shutdown_t)(void);
+/* Fork hooks (v0.24). before_fork() runs in the parent before fork(): false,
+ * with an exception thrown, when forking is unsafe (coroutines other than
+ * main alive). after_fork_child() runs in the child right after fork(), to
+ * give the child a reactor of its own. */
+typedef bool (*zend_async_before_fork_t)(void);
+typedef void (*zend_async_after_fork_child_t)(void);
 typedef zend_array *(*zend_async_get_coroutines_t)(void);
 typedef bool (*zend_async_add_microtask_t)(zend_async_microtask_t *microtask);
 typedef zend_array *(*zend_async_get_awaiting_info_t)(
@@ -468,6 +483,11 @@ typedef void (*zend_async_thread_transfer_zval_toplevel_t)(zval *dst,
 typedef void (*zend_async_thread_load_zval_toplevel_t)(zval *dst,
                                                        const zval *src);
 typedef void (*zend_async_thread_release_transferred_zval_t)(zval *z);
+/* Releases `count` roots of one transfer under a single visited set, so an
+ * object two roots share is freed once (releasing the roots one by one would
+ * free it twice). (v0.24) */
+typedef void (*zend_async_thread_release_transferred_zvals_t)(zval **roots,
+                                                              size_t count);
 typedef void (*zend_async_thread_xlat_put_t)(
     zend_async_thread_transfer_ctx_t *ctx, const void *src, void *dst);
 typedef void (*zend_async_thread_defer_release_t)(
@@ -558,11 +578,24 @@ typedef zend_async_io_req_t *(*zend_async_io_write_t)(
     zend_async_io_t *io, const char *buf, size_t count,
     zend_async_io_write_free_cb_t free_cb);
 
-/* Vectored fire-and-forget write: ZSTR mode (bufs are owned zend_string
- * references, released on completion) or IOV mode (bufs are
- * zend_async_buf_t into caller memory; free_cb(user_data, io) runs once). */
+/* Vectored write: ZSTR mode (bufs are owned zend_string references,
+ * released on completion; at most 65535 of them) or IOV mode (bufs are
+ * zend_async_buf_t into caller memory; free_cb(user_data, io) runs once).
+ * nbufs == 0 is the only NULL return without an exception: nothing is
+ * submitted or consumed (IOV mode still runs free_cb once). On any refusal
+ * the reactor has already released or handed back every entry.
+ *
+ * ZEND_ASYNC_IO_WRITEV_AWAIT (v0.25, ZSTR mode only; IOV | AWAIT is refused)
+ * makes the write awaited: the request outlives its completion, io->event is
+ * notified with the request as result and no exception (status is on
+ * req->transferred / req->exception), and the caller disposes it once. An
+ * awaiter also takes a handle-level notification (result NULL, an exception:
+ * a closing handle) as its wake-up; disposing after the handle is gone is
+ * safe. Without AWAIT the write is fire-and-forget. */
 #define ZEND_ASYNC_IO_WRITEV_ZSTR 0u
 #define ZEND_ASYNC_IO_WRITEV_IOV 1u
+#define ZEND_ASYNC_IO_WRITEV_MODE_MASK 1u
+#define ZEND_ASYNC_IO_WRITEV_AWAIT (1u << 1)
 typedef zend_async_io_req_t *(*zend_async_io_writev_t)(
     zend_async_io_t *io, const void *bufs, unsigned nbufs, uint32_t flags,
     zend_async_io_write_free_cb_t free_cb, void *user_data);
@@ -1119,6 +1152,16 @@ struct _zend_async_timer_event_s {
   ((ev)->base.flags |= ZEND_ASYNC_TIMER_F_MULTISHOT)
 #define ZEND_ASYNC_TIMER_CLR_MULTISHOT(ev) \
   ((ev)->base.flags &= ~ZEND_ASYNC_TIMER_F_MULTISHOT)
+
+/* Timer flag (v0.24): refresh the reactor's cached clock before arming, so
+ * a relative timeout armed after long synchronous work waits its full time.
+ * Set on relative userland timeouts (zend_async_waker_new_with_timeout sets
+ * it); hot per-I/O deadline timers leave it clear. There is no CLR macro. */
+#define ZEND_ASYNC_TIMER_F_REFRESH_CLOCK (1u << 14)
+#define ZEND_ASYNC_TIMER_IS_REFRESH_CLOCK(ev) \
+  (((ev)->base.flags & ZEND_ASYNC_TIMER_F_REFRESH_CLOCK) != 0)
+#define ZEND_ASYNC_TIMER_SET_REFRESH_CLOCK(ev) \
+  ((ev)->base.flags |= ZEND_ASYNC_TIMER_F_REFRESH_CLOCK)
 
 struct _zend_async_signal_event_s {
   zend_async_event_t base;
@@ -1998,6 +2041,16 @@ ZEND_API extern zend_async_new_future_obj_t zend_async_new_future_obj_fn;
 ZEND_API extern zend_async_new_channel_obj_t zend_async_new_channel_obj_fn;
 ZEND_API extern zend_async_scheduler_launch_t zend_async_scheduler_launch_fn;
 
+/* Fork API (v0.24): NULL until zend_async_fork_register(); see
+ * ZEND_ASYNC_BEFORE_FORK() / ZEND_ASYNC_AFTER_FORK_CHILD(). */
+ZEND_API extern zend_async_before_fork_t zend_async_before_fork_fn;
+ZEND_API extern zend_async_after_fork_child_t zend_async_after_fork_child_fn;
+/* Installs the fork hooks (v0.24); either may be NULL. No module name and
+ * no override check: the last call wins. */
+ZEND_API void zend_async_fork_register(
+    zend_async_before_fork_t before_fork_fn,
+    zend_async_after_fork_child_t after_fork_child_fn);
+
 ZEND_API extern zend_async_new_group_t zend_async_new_group_fn;
 
 /* Pool */
@@ -2068,6 +2121,10 @@ ZEND_API extern zend_async_thread_load_zval_toplevel_t
     zend_async_thread_load_zval_toplevel_fn;
 ZEND_API extern zend_async_thread_release_transferred_zval_t
     zend_async_thread_release_transferred_zval_fn;
+/* Not a parameter of zend_async_thread_pool_register(): the implementation
+ * assigns it directly after registering. NULL by default; callers check. */
+ZEND_API extern zend_async_thread_release_transferred_zvals_t
+    zend_async_thread_release_transferred_zvals_fn;
 ZEND_API extern zend_async_thread_xlat_put_t zend_async_thread_xlat_put_fn;
 ZEND_API extern zend_async_thread_defer_release_t
     zend_async_thread_defer_release_fn;
@@ -2082,6 +2139,8 @@ ZEND_API extern zend_async_thread_defer_release_t
   zend_async_thread_load_zval_toplevel_fn((dst), (src))
 #define ZEND_ASYNC_THREAD_RELEASE_TRANSFERRED_ZVAL(z) \
   zend_async_thread_release_transferred_zval_fn(z)
+#define ZEND_ASYNC_THREAD_RELEASE_TRANSFERRED_ZVALS(roots, count) \
+  zend_async_thread_release_transferred_zvals_fn((roots), (count))
 #define ZEND_ASYNC_THREAD_XLAT_PUT(ctx, src, dst) \
   zend_async_thread_xlat_put_fn((ctx), (src), (dst))
 #define ZEND_ASYNC_THREAD_DEFER_RELEASE(ctx, z) \
@@ -2448,6 +2507,17 @@ END_EXTERN_C()
 /* Starts graceful shutdown. */
 #define ZEND_ASYNC_SHUTDOWN() zend_async_shutdown_fn()
 #define ZEND_ASYNC_ENGINE_SHUTDOWN() zend_async_engine_shutdown_fn()
+/* pcntl_fork()'s call sites: in the parent before fork() (false, with an
+ * exception thrown: do not fork), in the child right after it. With nothing
+ * registered BEFORE_FORK answers true and AFTER_FORK_CHILD does nothing. */
+#define ZEND_ASYNC_BEFORE_FORK() \
+  (zend_async_before_fork_fn != NULL ? zend_async_before_fork_fn() : true)
+#define ZEND_ASYNC_AFTER_FORK_CHILD()             \
+  do {                                            \
+    if (zend_async_after_fork_child_fn != NULL) { \
+      zend_async_after_fork_child_fn();           \
+    }                                             \
+  } while (0)
 #define ZEND_ASYNC_GET_COROUTINES() zend_async_get_coroutines_fn()
 #define ZEND_ASYNC_ADD_MICROTASK(microtask) \
   zend_async_add_microtask_fn(microtask)
@@ -2614,6 +2684,11 @@ END_EXTERN_C()
 #define ZEND_ASYNC_IO_WRITEV(io, bufs, nbufs)                  \
   zend_async_io_writev_fn((io), (const void *)(bufs), (nbufs), \
                           ZEND_ASYNC_IO_WRITEV_ZSTR, NULL, NULL)
+/* The awaited vectored write (v0.25): see ZEND_ASYNC_IO_WRITEV_AWAIT. */
+#define ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, nbufs) \
+  zend_async_io_writev_fn(                            \
+      (io), (const void *)(bufs), (nbufs),            \
+      ZEND_ASYNC_IO_WRITEV_ZSTR | ZEND_ASYNC_IO_WRITEV_AWAIT, NULL, NULL)
 #define ZEND_ASYNC_IO_WRITEV_EX(io, iov, niov, free_cb, user_data) \
   zend_async_io_writev_fn((io), (const void *)(iov), (niov),       \
                           ZEND_ASYNC_IO_WRITEV_IOV, (free_cb), (user_data))
