@@ -8,9 +8,11 @@
 //              it (io/io.h); installs the stack
 //              overflow report (a SIGSEGV handler on an alternate signal
 //              stack, core/scheduler/stack_overflow.h).
-//   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); no scheduler state
-//              exists until the first spawn launches it. Trace ids start
-//              again; strict mode's event quarantine opens.
+//   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); initialises the
+//              request's loop (ASYNC_G(uvloop) is live from here to
+//              RSHUTDOWN); no scheduler state exists until the first spawn
+//              launches it. Trace ids start again; strict mode's event
+//              quarantine opens.
 //   RSHUTDOWN  strict mode reports what is still registered; releases
 //              whatever scheduler state is left, then the reactor's
 //              request state (the worker pools the request made first:
@@ -18,7 +20,7 @@
 //   MSHUTDOWN  forgets the class entries (the engine frees them); removes
 //              the stack overflow report.
 //   GINIT      zeroes the module globals (ext/async/php_async.h), whose
-//              uvloop the reactor initialises per request.
+//              uvloop is initialised at RINIT and closed at RSHUTDOWN.
 
 #include "core/extension.h"
 
@@ -88,7 +90,7 @@ zend_result RequestStartup(INIT_FUNC_ARGS) {
   (void)module_number;
   ZEND_ASYNC_INITIALIZE;
   ObservabilityRequestStartup();
-  return SUCCESS;
+  return StartReactorForRequest() ? SUCCESS : FAILURE;
 }
 
 zend_result RequestShutdown(SHUTDOWN_FUNC_ARGS) {

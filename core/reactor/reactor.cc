@@ -107,6 +107,8 @@ bool RegisterReactor() {
       t.now);
 }
 
+bool StartReactorForRequest() { return reactor::LoopStartup(); }
+
 void ShutdownReactorForRequest() {
   // The pools' notifiers are events of the loop: the pools go first.
   thread_pool::ShutdownWorkerPools();

@@ -37,6 +37,13 @@ extern char kReactorModuleName[];
 // the extension's MINIT. Returns the register function's result.
 bool RegisterReactor();
 
+// Initialises the request's loop (ASYNC_G(uvloop)), so that it is live for
+// the whole request, as upstream's C test harness expects: it may
+// uv_run(&ASYNC_G(uvloop), UV_RUN_NOWAIT) before anything used the reactor.
+// False, with an exception, when libuv fails. Called from the extension's
+// RINIT.
+bool StartReactorForRequest();
+
 // Lets go of the request's worker pools (they are closed; their futures
 // released: core/thread_pool/worker_pool.h), then closes every handle of the
 // request's loop and runs the loop until every close has completed, so that

@@ -2,8 +2,9 @@
 //
 // One uv_loop_t per request, ASYNC_G(uvloop) in the extension's globals
 // (ext/async/php_async.h, where upstream keeps it), initialised by
-// LoopStartup() or by the first call that needs it (creating an event,
-// LoopNow()), and closed by LoopShutdown() at request end;
+// LoopStartup() at request startup (or, after an explicit reactor_shutdown,
+// by the next call that needs it: creating an event, LoopNow()), and closed
+// by LoopShutdown() at request end;
 // ASYNC_G(reactor_started) says whether it is initialised. These functions are
 // the bodies of the reactor's loop-level ABI entries (reactor_startup,
 // reactor_shutdown, reactor_execute, reactor_loop_alive, reactor_quiesce, now,
@@ -30,7 +31,8 @@
 
 namespace zar::core::reactor {
 
-// The request's loop, initialised on first use. Returns nullptr, with Error
+// The request's loop, initialised if it is not (the first use after an
+// explicit reactor_shutdown). Returns nullptr, with Error
 // "Failed to initialize loop: <libuv message>" thrown, when libuv fails.
 uv_loop_t* AcquireLoop();
 

@@ -46,6 +46,25 @@ TEST_F(CoreBuiltinTest, ModuleStartupWithoutModulesLoadsTheAsyncExtension) {
   ExpectCleanRequest();
 }
 
+// Upstream's C test harness (true-async/php-src sapi/asynctest) runs
+// uv_run(&ASYNC_G(uvloop), UV_RUN_NOWAIT) at the start of a request, before
+// anything in that request used the reactor: the loop must be live there,
+// in every request, not the previous request's closed one.
+TEST_F(CoreBuiltinTest, EveryRequestStartsWithALiveLoopAHarnessMayRun) {
+  sapi_startup(&php_mock_sapi_module);
+  ASSERT_EQ(php_module_startup(&php_mock_sapi_module, nullptr), SUCCESS);
+  EXPECT_FALSE(ASYNC_G(reactor_started));  // no request, no loop
+  for (int request = 0; request < 3; request++) {
+    ASSERT_EQ(php_request_startup(), SUCCESS);
+    EXPECT_TRUE(ASYNC_G(reactor_started));
+    EXPECT_EQ(uv_run(&ASYNC_G(uvloop), UV_RUN_NOWAIT), 0);
+    EXPECT_EQ(uv_loop_alive(&ASYNC_G(uvloop)), 0);
+    php_request_shutdown(nullptr);
+    ExpectCleanRequest();
+    EXPECT_FALSE(ASYNC_G(reactor_started));
+  }
+}
+
 TEST_F(CoreBuiltinTest, NamingTheBuiltinModuleAgainIsRefused) {
   sapi_startup(&php_mock_sapi_module);
   EXPECT_EQ(php_module_startup(&php_mock_sapi_module, &zar_async_module_entry),

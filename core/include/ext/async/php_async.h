@@ -7,11 +7,13 @@
  * Of upstream's module globals the reference implements the reactor's:
  *
  *   ASYNC_G(uvloop)           the libuv loop of the current request. It is
- *                             initialised by the reactor when the request
- *                             first needs it (reactor startup, the first
- *                             event, ZEND_ASYNC_NOW) and closed at request
- *                             end, after every event's close callback ran;
- *                             between requests it is not initialised.
+ *                             initialised at request startup (the
+ *                             extension's RINIT), so it is live whenever a
+ *                             request is active, and closed at request end,
+ *                             after every event's close callback ran;
+ *                             between requests it is not initialised. An
+ *                             explicit ZEND_ASYNC_REACTOR_SHUTDOWN() closes
+ *                             it early; the next use initialises it again.
  *   ASYNC_G(reactor_started)  true while uvloop is initialised.
  *
  * Driving the loop from outside (uv_run(&ASYNC_G(uvloop), UV_RUN_NOWAIT))
