@@ -55,6 +55,13 @@ void OnTimer(uv_timer_t* handle) {
 
 int Arm(zend_async_event_t* event) {
   TimerEvent* self = TimerEvent::FromAbi(event);
+  // A relative userland timeout (delay, await with a timeout) may be armed
+  // after synchronous work that left the loop's cached clock behind: refresh
+  // it, or the deadline would already be past. Timers without the flag (I/O
+  // deadlines, armed often) keep the cached clock.
+  if (ZEND_ASYNC_TIMER_IS_REFRESH_CLOCK(&self->abi)) {
+    uv_update_time(self->handle.loop);
+  }
   const uint64_t timeout = self->abi.timeout;
   const uint64_t repeat =
       self->abi.is_periodic ? (timeout > 0 ? timeout : 1) : 0;

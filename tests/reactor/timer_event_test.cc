@@ -1,6 +1,7 @@
 // Timer events: deadline order, FIFO among equal deadlines, one-shot,
 // periodic and MULTISHOT lifetimes, rearm, nanosecond rounding.
 
+#include <chrono>
 #include <climits>
 #include <string>
 #include <vector>
@@ -220,6 +221,32 @@ unsigned int TimeoutOf(zend_ulong ms, zend_ulong ns) {
   const unsigned int timeout = timer->timeout;
   ZEND_ASYNC_EVENT_RELEASE(&timer->base);
   return timeout;
+}
+
+// ABI v0.24's ZEND_ASYNC_TIMER_F_REFRESH_CLOCK (php-async#185/#199: delay()
+// fired at once after synchronous CPU work, the loop's clock being stale):
+// a flagged timer armed right after long work that ran no loop pass is
+// measured from the time of arming, so a non-blocking pass right after it
+// does not fire it; it fires later, once.
+TEST_F(TimerEventTest, RefreshClockTimerArmedAfterLongWorkWaitsItsFullTime) {
+  // Longer than the timeout: with the cached clock the deadline would be
+  // past before the timer is armed.
+  const auto work_end =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  while (std::chrono::steady_clock::now() < work_end) {
+  }
+  NotificationLog log;
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(200, false);
+  ZEND_ASYNC_TIMER_SET_REFRESH_CLOCK(timer);
+  AddRecorder(&timer->base, &log, "timeout");
+  ASSERT_TRUE(timer->base.start(&timer->base));
+
+  ZEND_ASYNC_REACTOR_EXECUTE(true);
+  EXPECT_TRUE(log.empty());
+
+  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+  EXPECT_THAT(Names(log), ElementsAre("timeout"));
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
 }
 
 TEST_F(TimerEventTest, NanosecondsRoundUpToTheNextMillisecond) {
