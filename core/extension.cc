@@ -5,7 +5,7 @@
 //              (under kSchedulerModuleName) and the reactor and socket
 //              listening (under kReactorModuleName) through the ABI; the
 //              listening group's result is ignored, as upstream ignores
-//              it (io/io.h); installs the stack
+//              it (io/io.h); installs the fork hooks (fork.h) and the stack
 //              overflow report (a SIGSEGV handler on an alternate signal
 //              stack, core/scheduler/stack_overflow.h).
 //   RINIT      ZEND_ASYNC_INITIALIZE (OFF -> READY); initialises the
@@ -27,6 +27,7 @@
 #include <cstring>
 
 #include "core/channel/classes.h"
+#include "core/fork.h"
 #include "core/io/io.h"
 #include "core/observability.h"
 #include "core/pool/registration.h"
@@ -68,6 +69,7 @@ zend_result ModuleStartup(INIT_FUNC_ARGS) {
   RegisterIo();
   RegisterSocketListening();
   RegisterThreadPool();
+  RegisterForkHooks();
   RegisterPool();
   InstallStackOverflowReport();
   return SUCCESS;

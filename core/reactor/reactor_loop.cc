@@ -84,6 +84,14 @@ bool LoopAlive() {
 
 void LoopQuiesce() { ThreadRegistryQuiesce(); }
 
+void LoopAfterForkChild() {
+  if (!ASYNC_G(reactor_started)) return;
+  // libuv has already reset its own thread pool in the child (its atfork
+  // handler); a failure leaves the loop as it is, which is all the child
+  // could do about it.
+  (void)uv_loop_fork(&ASYNC_G(uvloop));
+}
+
 uint64_t LoopNow() {
   uv_loop_t* loop = AcquireLoop();
   return loop != nullptr ? uv_now(loop) : 0;

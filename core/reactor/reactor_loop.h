@@ -63,6 +63,12 @@ bool LoopAlive();
 // (thread_registry.h).
 void LoopQuiesce();
 
+// The fork hook's child half (ZEND_ASYNC_AFTER_FORK_CHILD, upstream's
+// libuv_after_fork_child): the child inherited the parent's loop, whose
+// epoll instance it shares with the parent; uv_loop_fork() gives it its own,
+// with every handle re-registered. A no-op when no loop is initialised.
+void LoopAfterForkChild();
+
 // now: the loop's cached time in milliseconds (uv_now; one load, no
 // syscall). It only moves when a loop pass runs, and never backwards.
 uint64_t LoopNow();

@@ -38,6 +38,12 @@ void ThreadRegistryRemove(zend_async_thread_handle_t key) {
   if (registry.keys.empty()) registry.emptied.notify_all();
 }
 
+bool ThreadRegistryEmpty() {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  return registry.keys.empty();
+}
+
 void ThreadRegistryQuiesce() {
   Registry& registry = TheRegistry();
   std::unique_lock<std::mutex> lock(registry.mutex);

@@ -26,6 +26,8 @@ void ThreadRegistryAdd(zend_async_thread_handle_t key);
 // Removes `key` (a key not registered is ignored) and wakes a quiesce
 // waiting for the last thread.
 void ThreadRegistryRemove(zend_async_thread_handle_t key);
+// Whether no registered thread is left (right now).
+bool ThreadRegistryEmpty();
 // reactor_quiesce: returns once no registered thread is left.
 void ThreadRegistryQuiesce();
 

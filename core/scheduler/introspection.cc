@@ -1,5 +1,5 @@
-// What the scheduler tells about its coroutines: get_coroutines and
-// get_awaiting_info.
+// What the scheduler tells about its coroutines: get_coroutines,
+// get_awaiting_info, and whether only main is alive.
 
 #include "core/scheduler/scheduler.h"
 
@@ -43,6 +43,21 @@ zend_array* GetAwaitingInfo(zend_coroutine_t* coroutine) {
   }
   ZEND_HASH_FOREACH_END();
   return array;
+}
+
+bool OnlyMainCoroutineIsAlive() {
+  internal::SchedulerState* s = internal::State();
+  if (s == nullptr) return true;
+  zval* coroutine_zv;
+  ZEND_HASH_FOREACH_VAL(&s->coroutines, coroutine_zv) {
+    auto* coroutine = static_cast<AsyncCoroutine*>(Z_PTR_P(coroutine_zv));
+    if (!ZEND_COROUTINE_IS_MAIN(&coroutine->coroutine) &&
+        &coroutine->coroutine != ZEND_ASYNC_SCHEDULER) {
+      return false;
+    }
+  }
+  ZEND_HASH_FOREACH_END();
+  return true;
 }
 
 }  // namespace zar::core

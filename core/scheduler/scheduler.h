@@ -141,6 +141,10 @@ zend_array* GetCoroutines();
 // get_awaiting_info_fn: a new array of the descriptions (event info) of
 // the events the coroutine waits for; empty when it waits for nothing.
 zend_array* GetAwaitingInfo(zend_coroutine_t* coroutine);
+// Whether no coroutine but the main one (and the scheduler's) is alive:
+// none spawned, or every one finished. True before the launch. The fork
+// hook's question (core/fork.h).
+bool OnlyMainCoroutineIsAlive();
 // add_microtask_fn: queues the microtask (one reference taken); a
 // cancelled microtask is not queued.
 bool AddMicrotask(zend_async_microtask_t* microtask);

@@ -56,6 +56,11 @@ void RegisterThreadPool() {
       t.new_thread_pool, t.start_thread, t.transfer_zval, t.load_zval,
       t.transfer_zval_toplevel, t.load_zval_toplevel,
       t.release_transferred_zval, t.xlat_put, t.defer_release);
+  // Not a parameter of the register function (ABI v0.24 added it without
+  // widening the signature): assigned directly, as upstream's extension
+  // does.
+  zend_async_thread_release_transferred_zvals_fn =
+      thread_pool::ReleaseTransferredZvals;
 }
 
 }  // namespace zar::core

@@ -247,6 +247,14 @@ void ReleaseTransferredZval(zval* z) {
   ZVAL_UNDEF(z);
 }
 
+void ReleaseTransferredZvals(zval** roots, size_t count) {
+  Releaser releaser;  // one visited set for every root
+  for (size_t i = 0; i < count; i++) {
+    releaser.Zval(roots[i]);
+    ZVAL_UNDEF(roots[i]);
+  }
+}
+
 void XlatPut(zend_async_thread_transfer_ctx_t* ctx, const void* src,
              void* dst) {
   XlatRecord(ctx, src, dst);

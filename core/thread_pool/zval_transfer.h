@@ -33,7 +33,9 @@
 //
 // Ownership: the transferred graph belongs to the caller, who frees it
 // exactly once with ReleaseTransferredZval (shared and cyclic parts are
-// freed once). A loaded value is an ordinary request value owned by `dst`.
+// freed once), or, for several roots of one ctx, with
+// ReleaseTransferredZvals. A loaded value is an ordinary request value owned by
+// `dst`.
 
 #ifndef ZAR_CORE_THREAD_POOL_ZVAL_TRANSFER_H_
 #define ZAR_CORE_THREAD_POOL_ZVAL_TRANSFER_H_
@@ -70,6 +72,13 @@ void LoadZvalToplevel(zval* dst, const zval* src);
 // and leaves `z` UNDEF. Shells whose class has transfer_obj get a
 // ZEND_OBJECT_TRANSFER_RELEASE call first.
 void ReleaseTransferredZval(zval* z);
+
+// Frees the transferred graphs at roots[0..count) under one visited set
+// (ZEND_ASYNC_THREAD_RELEASE_TRANSFERRED_ZVALS, ABI v0.24): the roots of one
+// transfer (one ctx) may share tables and shells, which are freed once;
+// releasing them one by one would free a shared node twice. Leaves every
+// root UNDEF.
+void ReleaseTransferredZvals(zval** roots, size_t count);
 
 // Records that `src` was copied to `dst` in `ctx` (for transfer_obj
 // handlers that build their copy themselves).

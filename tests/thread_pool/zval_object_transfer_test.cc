@@ -234,13 +234,23 @@ zend_object* RecordingTransferObj(zend_object* object,
   }
 }
 
-TEST_F(ZvalTransferTest, TransferObjHandlerRunsForTransferLoadAndRelease) {
-  zend_class_entry* custom = DeclareClass("XferCustom", {"v"});
+// Gives `ce` the recording transfer_obj handler, with an empty record.
+void RecordTransfers(zend_class_entry* ce) {
   custom_handlers = std_object_handlers;
   custom_handlers.transfer_obj = RecordingTransferObj;
-  custom->default_object_handlers = &custom_handlers;
+  ce->default_object_handlers = &custom_handlers;
   handler_calls.clear();
   deferred_string = zend_string_init(ZEND_STRL("deferred"), 0);
+}
+
+void StopRecording() {
+  zend_string_release(deferred_string);
+  deferred_string = nullptr;
+}
+
+TEST_F(ZvalTransferTest, TransferObjHandlerRunsForTransferLoadAndRelease) {
+  zend_class_entry* custom = DeclareClass("XferCustom", {"v"});
+  RecordTransfers(custom);
 
   zend_object* object = New(custom);
   zend_update_property_long(custom, object, ZEND_STRL("v"), 9);
@@ -256,10 +266,50 @@ TEST_F(ZvalTransferTest, TransferObjHandlerRunsForTransferLoadAndRelease) {
   EXPECT_EQ(handler_calls,
             (std::vector<std::string>{"transfer", "load", "release"}));
   EXPECT_EQ(Dump(&loaded), "XferCustom{int(9),}");
-  zend_string_release(deferred_string);
-  deferred_string = nullptr;
+  StopRecording();
   zval_ptr_dtor(&loaded);
   zval_ptr_dtor(&src);
+}
+
+// ABI v0.24 (php-async#213): two roots of one transfer share an object;
+// releasing them together frees it once, where releasing them one by one
+// would free it twice.
+TEST_F(ZvalTransferTest, BatchReleaseFreesAnObjectTwoRootsShareOnce) {
+  ASSERT_NE(zend_async_thread_release_transferred_zvals_fn, nullptr);
+  zend_class_entry* custom = DeclareClass("XferShared", {"v"});
+  RecordTransfers(custom);
+
+  zval shared, first_src, second_src;
+  ZVAL_OBJ(&shared, New(custom));
+  array_init(&first_src);
+  add_next_index_zval(&first_src, &shared);
+  Z_ADDREF(shared);
+  array_init(&second_src);
+  add_next_index_zval(&second_src, &shared);
+
+  TransferCtx ctx;
+  zval first, second;
+  ZEND_ASYNC_THREAD_TRANSFER_ZVAL(ctx.get(), &first, &first_src);
+  ZEND_ASYNC_THREAD_TRANSFER_ZVAL(ctx.get(), &second, &second_src);
+  ASSERT_EQ(ctx.get()->error, nullptr);
+  EXPECT_EQ(Z_OBJ_P(zend_hash_index_find(Z_ARR(first), 0)),
+            Z_OBJ_P(zend_hash_index_find(Z_ARR(second), 0)));
+
+  zval* roots[] = {&first, &second};
+  ZEND_ASYNC_THREAD_RELEASE_TRANSFERRED_ZVALS(roots, 2);
+
+  EXPECT_EQ(Z_TYPE(first), IS_UNDEF);
+  EXPECT_EQ(Z_TYPE(second), IS_UNDEF);
+  EXPECT_EQ(handler_calls, (std::vector<std::string>{"transfer", "release"}));
+  StopRecording();
+  zval_ptr_dtor(&first_src);
+  zval_ptr_dtor(&second_src);
+}
+
+TEST_F(ZvalTransferTest, BatchReleaseOfNoRootsDoesNothing) {
+  ASSERT_NE(zend_async_thread_release_transferred_zvals_fn, nullptr);
+  ZEND_ASYNC_THREAD_RELEASE_TRANSFERRED_ZVALS(nullptr, 0);
+  EXPECT_EQ(EG(exception), nullptr);
 }
 
 }  // namespace

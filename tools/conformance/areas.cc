@@ -59,6 +59,7 @@ constexpr Entry kTable[] = {
     // tests/scheduler: the implementation's scheduler.
     {"LifecycleTest", kLifecycle},
     {"ShutdownTest", kLifecycle},
+    {"ForkTest", kLifecycle},
     {"WakerTest", kWaker},
     {"AwaitTest", kScheduler},
     {"ClassesTest", kScheduler},

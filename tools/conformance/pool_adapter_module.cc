@@ -19,6 +19,7 @@
 // Threading: the engine's thread.
 
 #include "core/channel/classes.h"
+#include "core/fork.h"
 #include "core/io/io.h"
 #include "core/observability.h"
 #include "core/pool/pool.h"
@@ -65,6 +66,7 @@ zend_result AdapterStartup(INIT_FUNC_ARGS) {
   RegisterIo();
   RegisterSocketListening();
   RegisterThreadPool();
+  RegisterForkHooks();
   return zend_async_conformance_pool_startup(type, module_number);
 }
 

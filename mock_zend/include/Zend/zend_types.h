@@ -327,6 +327,19 @@ struct _zend_reference {
   } while (0)
 #define Z_TRY_DELREF(z) Z_TRY_DELREF_P(&(z))
 
+/* A new reference (refcount 1) holding `r`'s value, as a by-reference
+ * argument or a variable bound with & holds it. */
+#define ZVAL_NEW_REF(z, r)                                                    \
+  do {                                                                        \
+    zend_reference *_ref = (zend_reference *)emalloc(sizeof(zend_reference)); \
+    GC_SET_REFCOUNT(_ref, 1);                                                 \
+    GC_TYPE_INFO(_ref) = GC_REFERENCE;                                        \
+    ZVAL_COPY_VALUE(&_ref->val, r);                                           \
+    _ref->sources = NULL;                                                     \
+    Z_REF_P(z) = _ref;                                                        \
+    Z_TYPE_INFO_P(z) = IS_REFERENCE_EX;                                       \
+  } while (0)
+
 #define ZVAL_DEREF(z)               \
   do {                              \
     if (UNEXPECTED(Z_ISREF_P(z))) { \

@@ -1,7 +1,9 @@
 // The reference's own choices for threads (label unit, not in the
 // conformance runner): the mock engine is a non-ZTS build, so a PHP
 // callable cannot run on another thread and thread_snapshot_create refuses
-// it (a thread's entry, a pool's bootloader), before any thread exists.
+// it (a thread's entry, a pool's bootloader), before any thread exists;
+// and a fork is refused while threads the reactor started run (the child
+// would wait for threads it does not have).
 
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
@@ -49,6 +51,22 @@ TEST_F(ThreadInternalTest, APoolBootloaderIsRefusedBeforeAnyWorkerStarts) {
   EXPECT_EQ(ZEND_ASYNC_NEW_THREAD_POOL_EX(2, 8, &bootloader.fcall, false, 0),
             nullptr);
   EXPECT_EQ(TakeExceptionText(), kRefused);
+}
+
+TEST_F(ThreadInternalTest, AForkIsRefusedWhileAWorkerPoolsThreadsRun) {
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
+  ASSERT_NE(pool, nullptr);
+
+  EXPECT_FALSE(ZEND_ASYNC_BEFORE_FORK());
+  EXPECT_EQ(TakeExceptionText(),
+            "Error: Cannot fork() while threads started by the reactor are "
+            "running. Close the thread pools and wait for the threads first.");
+
+  pool->close(pool);
+  ZEND_THREAD_POOL_DELREF(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+  EXPECT_TRUE(ZEND_ASYNC_BEFORE_FORK());  // the threads are gone
+  EXPECT_EQ(EG(exception), nullptr);
 }
 
 }  // namespace
