@@ -26,7 +26,7 @@ struct Implementation {
   std::string library;         // the shared library it was loaded from
                                // (an absolute path)
   std::string abi_version;     // zend_async_get_api_version() of the
-                               // runner's ABI ("TrueAsync ABI v0.23.0")
+                               // runner's ABI ("TrueAsync ABI v0.26.0")
 };
 
 // One failed assertion (or a failure GoogleTest reported on its own).

@@ -12,6 +12,8 @@
  * Deliberate differences from upstream (each documented where it appears):
  *  - ZEND_ASYNC_NEW_CONTEXT(parent) ignores `parent`: upstream's function
  *    type takes no argument, so the upstream macro cannot compile.
+ *  - ZEND_ASYNC_FCALL_DEFINE casts what ecalloc/safe_emalloc return, which
+ *    C++ needs (upstream's, without the casts, compiles only as C).
  *  - zend_async_get_api_version() is defined (upstream declares it only).
  *  - ZTS builds are not supported: globals are a single process-wide
  *    zend_async_globals_api.
