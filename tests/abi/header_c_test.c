@@ -176,3 +176,49 @@ size_t zar_c_sizeof_waker_trigger(void) {
 size_t zar_c_sizeof_waker(void) { return sizeof(zend_async_waker_t); }
 
 size_t zar_c_sizeof_coroutine(void) { return sizeof(zend_coroutine_t); }
+
+/* What ABI v0.24-v0.26 added, used from C: the timer flag's macros, the IO
+ * bits, the fork macros with nothing registered, and the awaited writev's
+ * expansion (its flags reach the writev entry). */
+static uint32_t seen_writev_flags;
+
+static zend_async_io_req_t* recording_writev(
+    zend_async_io_t* io, const void* bufs, unsigned nbufs, uint32_t flags,
+    zend_async_io_write_free_cb_t free_cb, void* user_data) {
+  (void)io;
+  (void)bufs;
+  (void)nbufs;
+  (void)free_cb;
+  (void)user_data;
+  seen_writev_flags = flags;
+  return NULL;
+}
+
+int zar_c_check_v026_additions(void) {
+  zend_async_timer_event_t timer;
+  memset(&timer, 0, sizeof(timer));
+  C_CHECK(!ZEND_ASYNC_TIMER_IS_REFRESH_CLOCK(&timer));
+  ZEND_ASYNC_TIMER_SET_REFRESH_CLOCK(&timer);
+  C_CHECK(ZEND_ASYNC_TIMER_IS_REFRESH_CLOCK(&timer));
+  C_CHECK(timer.base.flags == (1u << 14));
+  C_CHECK(!ZEND_ASYNC_TIMER_IS_MULTISHOT(&timer));
+
+  C_CHECK(ZEND_ASYNC_IO_WRITE_FAILED == (1 << 7));
+  C_CHECK((ZEND_ASYNC_IO_WRITEV_IOV & ZEND_ASYNC_IO_WRITEV_MODE_MASK) ==
+          ZEND_ASYNC_IO_WRITEV_IOV);
+  C_CHECK((ZEND_ASYNC_IO_WRITEV_AWAIT & ZEND_ASYNC_IO_WRITEV_MODE_MASK) == 0);
+
+  C_CHECK(zend_async_before_fork_fn == NULL);
+  C_CHECK(ZEND_ASYNC_BEFORE_FORK());
+  ZEND_ASYNC_AFTER_FORK_CHILD();
+
+  zend_async_io_writev_t saved = zend_async_io_writev_fn;
+  zend_async_io_writev_fn = recording_writev;
+  zend_string* parts[1] = {NULL};
+  C_CHECK(ZEND_ASYNC_IO_WRITEV_AWAITED((zend_async_io_t*)NULL, parts, 0) ==
+          NULL);
+  zend_async_io_writev_fn = saved;
+  C_CHECK(seen_writev_flags ==
+          (ZEND_ASYNC_IO_WRITEV_ZSTR | ZEND_ASYNC_IO_WRITEV_AWAIT));
+  return 0;
+}

@@ -32,6 +32,10 @@ TEST_F(AbiHeaderCTest, MicrotaskMacros) {
 
 TEST_F(AbiHeaderCTest, GlobalsMacros) { EXPECT_EQ(zar_c_check_globals(), 0); }
 
+TEST_F(AbiHeaderCTest, VersionTwentyFourToTwentySixAdditionsCompileAsC) {
+  EXPECT_EQ(zar_c_check_v026_additions(), 0);
+}
+
 TEST_F(AbiHeaderCTest, CAndCxxAgreeOnStructSizes) {
   // The trigger is the one struct whose size differs: C has a flexible
   // array, C++ a one-element array.

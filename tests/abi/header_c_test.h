@@ -16,6 +16,7 @@ int zar_c_check_callbacks_push(void);
 int zar_c_check_waker_macros(void);
 int zar_c_check_microtask(void);
 int zar_c_check_globals(void);
+int zar_c_check_v026_additions(void);
 
 /* Sizes as C sees them. */
 size_t zar_c_sizeof_waker_trigger(void);
