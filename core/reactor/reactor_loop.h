@@ -30,12 +30,13 @@
 
 namespace zar::core::reactor {
 
-// The request's loop, initialised on first use. Returns nullptr, with Error
-// "Failed to initialize loop: <libuv message>" thrown, when libuv fails.
+// The request's loop, initialised on first use. Returns nullptr, with
+// Async\AsyncException "Failed to initialize loop: <libuv message>" thrown,
+// when libuv fails.
 uv_loop_t* AcquireLoop();
 
-// reactor_startup: initialises the loop if needed. False (Error thrown) when
-// libuv fails.
+// reactor_startup: initialises the loop if needed. False (Async\AsyncException
+// thrown) when libuv fails.
 bool LoopStartup();
 
 // reactor_shutdown and ShutdownReactorForRequest: destroys every live event
