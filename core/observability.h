@@ -43,8 +43,8 @@ std::string NameWithInfo(const char* token, zend_async_event_t* event);
 std::string CoroutineName(zend_coroutine_t* coroutine);
 
 // Strict mode: a suspension in the scheduler context (or of the scheduler
-// coroutine), which is refused with Error "Cannot suspend in the scheduler
-// context".
+// coroutine), which is refused with Async\AsyncException "A coroutine
+// cannot be stopped from the Scheduler context".
 [[gnu::cold]] void ReportSuspendInSchedulerContext(zend_coroutine_t* coroutine);
 
 }  // namespace zar::core

@@ -87,8 +87,8 @@ AsyncChannel* AllocateChannel(uint32_t capacity, size_t extra_size) {
 zend_async_channel_t* NewChannel(size_t buffer_size, bool /*resizable*/,
                                  bool thread_safe, size_t extra_size) {
   if (thread_safe) {
-    zend_throw_error(
-        nullptr,
+    zend_async_throw(
+        ZEND_ASYNC_EXCEPTION_DEFAULT,
         "Thread-safe channels are not supported by "
         "zend-async-ref: no other thread runs PHP code to share them "
         "with");
@@ -314,7 +314,8 @@ bool EnterCoroutine() {
   ZEND_ASYNC_SCHEDULER_LAUNCH();
   if (EG(exception) != nullptr) return false;
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
-    zend_throw_error(nullptr, "Cannot wait on a channel outside a coroutine");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot wait on a channel outside a coroutine");
     return false;
   }
   return true;
@@ -345,7 +346,8 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
   if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) {
     // The caller stops on an exception; make sure there is one.
     if (EG(exception) == nullptr) {
-      zend_throw_error(nullptr, "Cannot wait on a channel: no waker");
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Cannot wait on a channel: no waker");
     }
     return outcome;
   }
@@ -645,7 +647,8 @@ bool Receive(AsyncChannel* channel, zval* result,
 
 bool ChannelSend(zend_async_channel_t* base, zval* value) {
   if (UNEXPECTED(base == nullptr || value == nullptr)) {
-    zend_throw_error(nullptr, "ZEND_ASYNC channel send: no channel or value");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "ZEND_ASYNC channel send: no channel or value");
     return false;
   }
   return Send(AsyncChannel::FromAbi(base), value, nullptr);
@@ -654,7 +657,8 @@ bool ChannelSend(zend_async_channel_t* base, zval* value) {
 bool ChannelReceive(zend_async_channel_t* base, zval* result,
                     zend_async_event_t* cancellation) {
   if (UNEXPECTED(base == nullptr)) {
-    zend_throw_error(nullptr, "ZEND_ASYNC channel receive: no channel");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "ZEND_ASYNC channel receive: no channel");
     return false;
   }
   return Receive(AsyncChannel::FromAbi(base), result, cancellation, nullptr);
@@ -685,7 +689,8 @@ zend_future_t* ChannelReceiveAsync(AsyncChannel* channel) {
   zend_future_t* future = ZEND_ASYNC_NEW_FUTURE_EX(false, sizeof(FutureWaiter));
   if (future == nullptr) {
     if (EG(exception) == nullptr) {
-      zend_throw_error(nullptr, "Async\\Channel::recvAsync(): no future");
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Async\\Channel::recvAsync(): no future");
     }
     return nullptr;
   }

@@ -165,9 +165,10 @@ inline constexpr zend_long kMaxChannelCapacity = INT32_MAX;
 // semantics and capacity `buffer_size` (0: rendezvous). `extra_size` zeroed
 // bytes for the caller follow the channel, at event.extra_offset.
 // `resizable` is accepted and has no effect (the buffer is bounded at
-// buffer_size; no upstream channel honours it). Refused, NULL with Error
-// thrown:
-//   thread_safe: "Thread-safe channels are not supported by
+// buffer_size; no upstream channel honours it). Refused, NULL with an
+// exception thrown (upstream's new_channel_fn is a stub that returns NULL):
+//   thread_safe: Async\AsyncException "Thread-safe channels are not supported
+//   by
 //     zend-async-ref: no other thread runs PHP code to share them with"
 //   buffer_size > INT32_MAX: ValueError "ZEND_ASYNC_NEW_CHANNEL(): Argument
 //     #1 ($buffer_size) must be between 0 and 2147483647"

@@ -14,12 +14,13 @@ ChannelObject* ThisChannel(zend_execute_data* execute_data) {
   return ChannelObject::FromObject(Z_OBJ_P(ZEND_THIS));
 }
 
-// The channel of $this, or nullptr with "Async\Channel is not initialized"
-// thrown.
+// The channel of $this, or nullptr with Async\AsyncException "Async\Channel
+// is not initialized" thrown.
 AsyncChannel* RequireChannel(zend_execute_data* execute_data) {
   AsyncChannel* channel = ThisChannel(execute_data)->channel();
   if (UNEXPECTED(channel == nullptr)) {
-    zend_throw_error(nullptr, "Async\\Channel is not initialized");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Async\\Channel is not initialized");
   }
   return channel;
 }
@@ -92,7 +93,8 @@ ZEND_METHOD(Async_Channel, __construct) {
   }
   ChannelObject* self = ThisChannel(execute_data);
   if (self->channel() != nullptr) {
-    zend_throw_error(nullptr, "Async\\Channel is already initialized");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Async\\Channel is already initialized");
     RETURN_THROWS();
   }
   AsyncChannel* channel = AllocateChannel(static_cast<uint32_t>(capacity));
@@ -266,9 +268,10 @@ const zend_object_handlers* ChannelObjectHandlers() {
 zend_object* NewChannelObject(zend_async_channel_t* channel) {
   zend_class_entry* ce = ChannelClass();
   if (channel == nullptr || ce == nullptr) {
-    zend_throw_error(nullptr, channel == nullptr
-                                  ? "ZEND_ASYNC_NEW_CHANNEL_OBJ(): no channel"
-                                  : "Async\\Channel is not registered");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "%s",
+                     channel == nullptr
+                         ? "ZEND_ASYNC_NEW_CHANNEL_OBJ(): no channel"
+                         : "Async\\Channel is not registered");
     return nullptr;
   }
   zval object;

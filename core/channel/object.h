@@ -26,7 +26,8 @@
 // the buffered values only when the object is the channel's sole owner.
 //
 // An object whose __construct did not run has no channel: every method but
-// isClosed() (true) throws Error "Async\Channel is not initialized".
+// isClosed() (true) throws Async\AsyncException "Async\Channel is not
+// initialized" (upstream's object has its channel from create_object).
 //
 // Not cloneable. Threading: the request's thread.
 
@@ -58,8 +59,9 @@ struct ChannelObject {
 static_assert(std::is_standard_layout_v<ChannelObject>);
 
 // new_channel_obj_fn: a new Async\Channel object for `channel` (one channel
-// reference taken). The caller owns the returned reference. NULL (Error
-// thrown) for a NULL channel or before the classes are registered.
+// reference taken). The caller owns the returned reference. NULL
+// (Async\AsyncException thrown) for a NULL channel or before the classes are
+// registered.
 zend_object* NewChannelObject(zend_async_channel_t* channel);
 
 // Class set-up for classes.cc.

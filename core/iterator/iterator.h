@@ -22,11 +22,11 @@
 // every worker runs the same loop, so the elements are shared out among
 // them in order.
 //
-//   run(it)         the loop in the current coroutine (Error "The iterator
-//                   cannot be run in the scheduler context" in the
-//                   scheduler); queues the microtask first, so handlers
-//                   that suspend let more workers start. Does not take the
-//                   caller's reference.
+//   run(it)         the loop in the current coroutine
+//                   (Async\AsyncException "The iterator cannot be run in
+//                   the scheduler context" in the scheduler); queues the
+//                   microtask first, so handlers that suspend let more workers
+//                   start. Does not take the caller's reference.
 //   run_in_coroutine(it, priority, throw_exception)
 //                   spawns a coroutine in `scope` that runs the loop; it
 //                   takes a slot and the caller's reference (released when

@@ -199,7 +199,9 @@ ZEND_METHOD(Async_Pool, __construct) {
   }
   PoolObject* self = ThisPool(execute_data);
   if (self->pool() != nullptr) {
-    zend_throw_error(nullptr, "Async\\Pool is already initialized");
+    // Upstream has no such guard; refused with its class for an
+    // uninitialised pool.
+    ThrowPoolException("Async\\Pool is already initialized");
     RETURN_THROWS();
   }
 
@@ -436,7 +438,8 @@ const zend_object_handlers* PoolObjectHandlers() {
 zend_object* NewPoolObject(zend_async_pool_t* pool) {
   zend_class_entry* ce = PoolClass();
   if (ce == nullptr) {
-    zend_throw_error(nullptr, "Async\\Pool is not registered");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Async\\Pool is not registered");
     return nullptr;
   }
   zval object;

@@ -55,7 +55,7 @@ static_assert(std::is_standard_layout_v<PoolObject>);
 
 // new_pool_obj_fn: a new Async\Pool object for `pool` (one pool reference
 // taken; pool->wrapper set). The caller owns the returned reference. NULL
-// (Error thrown) before the classes are registered.
+// (Async\AsyncException thrown) before the classes are registered.
 zend_object* NewPoolObject(zend_async_pool_t* pool);
 
 // Class set-up for classes.cc: the create_object handler and the

@@ -420,7 +420,7 @@ void RemoveFromWaiterQueue(AsyncPool* pool, Waiter* waiter) {
       "Cannot wait for a pool resource outside a coroutine";
   if (ZEND_ASYNC_REF_STRICT() && ZEND_ASYNC_IS_OFF) {
     ReportOutsideCoroutine(pool, kCall, kProblem, "async is off");
-    zend_throw_error(nullptr, kOutside);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, kOutside);
     return false;
   }
   ZEND_ASYNC_SCHEDULER_LAUNCH();
@@ -433,7 +433,7 @@ void RemoveFromWaiterQueue(AsyncPool* pool, Waiter* waiter) {
       ReportOutsideCoroutine(pool, kCall, kProblem,
                              "no scheduler is registered");
     }
-    zend_throw_error(nullptr, kOutside);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, kOutside);
     return false;
   }
   return true;
@@ -680,11 +680,11 @@ void PoolClose(zend_async_pool_t* base) {
 // woken if a place is free.
 //
 // The tick is a timer callback: it runs in the scheduler context, as
-// upstream's, where a suspension is refused with Error "Cannot suspend in
-// the scheduler context". A hook that asks to suspend there (the
-// healthcheck, the factory or the destructor doing I/O) is reported with
-// an E_WARNING naming the pool and the hook, the refusal is discarded
-// rather than left to end the request, and the tick goes on:
+// upstream's, where a suspension is refused with Async\AsyncException "A
+// coroutine cannot be stopped from the Scheduler context". A hook that asks to
+// suspend there (the healthcheck, the factory or the destructor doing I/O) is
+// reported with an E_WARNING naming the pool and the hook, the refusal is
+// discarded rather than left to end the request, and the tick goes on:
 //   healthcheck  its verdict stands: upstream's "an exception is
 //                unhealthy" unless it caught the refusal itself;
 //   factory      no replacement is made (the pool stays below min_size

@@ -51,7 +51,8 @@ extern "C" {
 namespace zar::core::reactor {
 
 // new_exec_event (see above). Returns nullptr with E_WARNING when the spawn
-// fails, or with Error thrown if the loop cannot be initialised.
+// fails, or with Async\AsyncException thrown if the loop cannot be
+// initialised.
 zend_async_exec_event_t* NewExecEvent(zend_async_exec_mode exec_mode,
                                       const char* cmd, zval* return_buffer,
                                       zval* return_value, zval* std_error,

@@ -264,7 +264,8 @@ zend_async_poll_event_t* NewPollEvent(zend_file_descriptor_t fh,
     error = UV_EBADF;
   }
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to initialize poll handle: %s",
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to initialize poll handle: %s",
                      uv_strerror(error));
     efree(self);
     return nullptr;

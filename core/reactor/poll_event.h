@@ -35,10 +35,10 @@ extern "C" {
 namespace zar::core::reactor {
 
 // new_poll_event. Watches `socket` when it is neither 0 nor ZEND_FD_NULL
-// (as upstream, 0 means "no socket"), else `fh`. Returns nullptr with Error
-// "Failed to initialize poll handle: <libuv message>" when libuv refuses the
-// descriptor (neither given: "bad file descriptor"; a regular file:
-// "operation not permitted"), or when the loop cannot be initialised.
+// (as upstream, 0 means "no socket"), else `fh`. Returns nullptr with
+// Async\AsyncException "Failed to initialize poll handle: <libuv message>" when
+// libuv refuses the descriptor (neither given: "bad file descriptor"; a regular
+// file: "operation not permitted"), or when the loop cannot be initialised.
 zend_async_poll_event_t* NewPollEvent(zend_file_descriptor_t fh,
                                       zend_socket_t socket,
                                       async_poll_event events,

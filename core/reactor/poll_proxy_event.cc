@@ -40,6 +40,8 @@ constexpr EventKind kPollProxyKind = {
     .teardown = Teardown,
     .closed = nullptr,
     .refs_changed = nullptr,
+    // As upstream: a proxy's start widens the shared poll's mask.
+    .start_failure = "Failed to update poll handle events",
 };
 
 zend_string* PollProxyEvent::Info(zend_async_event_t* event) {

@@ -26,8 +26,10 @@ extern "C" {
 namespace zar::core::reactor {
 
 // new_poll_proxy_event. REQUIRES: `poll_event` was made by this reactor
-// (NewPollEvent / NewSocketEvent). Returns nullptr (Error thrown) if the
-// loop cannot be initialised.
+// (NewPollEvent / NewSocketEvent). Returns nullptr (Async\AsyncException
+// thrown) if the loop cannot be initialised. A start that cannot widen the
+// shared poll's mask throws Async\AsyncException "Failed to update poll
+// handle events: <libuv message>" (as upstream).
 zend_async_poll_proxy_t* NewPollProxyEvent(zend_async_poll_event_t* poll_event,
                                            async_poll_event events,
                                            size_t extra_size);

@@ -100,6 +100,8 @@ constexpr EventKind kProcessKind = {
     .teardown = Teardown,
     .closed = nullptr,
     .refs_changed = nullptr,
+    // As upstream, whose process start is its SIGCHLD handler's start.
+    .start_failure = "Failed to start signal handle",
 };
 
 zend_string* ProcessEvent::Info(zend_async_event_t* event) {
@@ -184,7 +186,8 @@ zend_async_process_event_t* NewProcessEvent(zend_process_t process_handle,
   ProcessEvent* self = AllocateEvent<ProcessEvent>(extra_size);
   const int error = uv_signal_init(loop, &self->sigchld);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to initialize signal handle: %s",
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to initialize signal handle: %s",
                      uv_strerror(error));
     efree(self);
     return nullptr;

@@ -37,8 +37,11 @@ extern "C" {
 
 namespace zar::core::reactor {
 
-// new_process_event. Returns nullptr (Error thrown) if the loop cannot be
-// initialised.
+// new_process_event. Returns nullptr (Async\AsyncException thrown) if the
+// loop or the SIGCHLD handle cannot be initialised ("Failed to initialize
+// signal handle: ..."). A start that cannot watch SIGCHLD throws
+// Async\AsyncException "Failed to start signal handle: ..." (upstream's
+// process start is its SIGCHLD handler's start).
 zend_async_process_event_t* NewProcessEvent(zend_process_t process_handle,
                                             size_t extra_size);
 

@@ -145,8 +145,15 @@ int StartEvent(EventCore* core) {
 bool StartEventOrThrow(EventCore* core) {
   const int error = StartEvent(core);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start %s handle: %s", core->kind->name,
-                     uv_strerror(error));
+    const EventKind* kind = core->kind;
+    if (kind->start_failure != nullptr) {
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "%s: %s",
+                       kind->start_failure, uv_strerror(error));
+    } else {
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to start %s handle: %s", kind->name,
+                       uv_strerror(error));
+    }
   }
   return error == 0;
 }

@@ -14,8 +14,9 @@
 //                and takes the loop reference (Ref); a further start only
 //                takes another reference. A CLOSED or disposed event is not
 //                started: start() returns false without an exception; an
-//                arm failure throws Error "Failed to start <kind> handle:
-//                <libuv message>" and returns false.
+//                arm failure throws Async\AsyncException "Failed to start
+//                <kind> handle: <libuv message>" (or the kind's own
+//                start_failure text) and returns false.
 //   StopEvent    stop(): drops one reference; the last one disarms the
 //                backend (EventKind::disarm). A CLOSED event drops them all.
 //   Ref / Unref  loop_ref_count; on 0 -> 1 (1 -> 0) the libuv handle is
@@ -72,7 +73,7 @@ namespace zar::core::reactor {
 
 // What differs between kinds of event: one static table per kind.
 struct EventKind {
-  // For messages: "Failed to start <name> handle: ...".
+  // Names the kind in traces and in the start failure below.
   const char* name;
   // Arms the backend (uv_*_start). Returns 0 or a negative libuv error.
   // required
@@ -88,6 +89,10 @@ struct EventKind {
   // Runs after a start or stop that left the event armed with another
   // number of loop references (a poll retunes its mask). optional
   void (*refs_changed)(zend_async_event_t* event);
+  // The text of a start that failed, before ": <libuv error>"; NULL:
+  // "Failed to start <name> handle". As upstream's reactor words each
+  // kind's start failure (Async\AsyncException).
+  const char* start_failure = nullptr;
 };
 
 // The reactor's bookkeeping of one event.

@@ -25,8 +25,8 @@ uv_loop_t* AcquireLoop() {
   }
   const int error = uv_loop_init(&ASYNC_G(uvloop));
   if (error != 0) {
-    zend_throw_error(nullptr, "Failed to initialize loop: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to initialize loop: %s", uv_strerror(error));
     return nullptr;
   }
   ASYNC_G(reactor_started) = true;

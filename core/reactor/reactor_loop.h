@@ -32,12 +32,12 @@
 namespace zar::core::reactor {
 
 // The request's loop, initialised if it is not (the first use after an
-// explicit reactor_shutdown). Returns nullptr, with Error
+// explicit reactor_shutdown). Returns nullptr, with Async\AsyncException
 // "Failed to initialize loop: <libuv message>" thrown, when libuv fails.
 uv_loop_t* AcquireLoop();
 
-// reactor_startup: initialises the loop if needed. False (Error thrown) when
-// libuv fails.
+// reactor_startup: initialises the loop if needed. False (Async\AsyncException
+// thrown) when libuv fails.
 bool LoopStartup();
 
 // reactor_shutdown and ShutdownReactorForRequest: destroys every live event

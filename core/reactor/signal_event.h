@@ -23,9 +23,10 @@ extern "C" {
 
 namespace zar::core::reactor {
 
-// new_signal_event. An invalid signal number is reported by start() (Error
-// "Failed to start signal handle: invalid argument"). Returns nullptr (Error
-// thrown) if the loop cannot be initialised.
+// new_signal_event. An invalid signal number is reported by start()
+// (Async\AsyncException "Failed to start signal handle: invalid argument").
+// Returns nullptr (Async\AsyncException thrown) if the loop cannot be
+// initialised.
 zend_async_signal_event_t* NewSignalEvent(int signum, size_t extra_size);
 
 }  // namespace zar::core::reactor

@@ -166,8 +166,8 @@ bool Start(zend_async_event_t* event) {
     const int error = LaunchThread(context);
     if (error != 0) {
       zend_atomic_ptr_store(&context->event, nullptr);
-      zend_throw_error(nullptr, "Failed to create thread: %s",
-                       uv_strerror(error));
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to create thread: %s", uv_strerror(error));
       return false;
     }
     self->launched = true;
@@ -252,7 +252,8 @@ zend_async_thread_event_t* NewThreadEvent(const zend_fcall_t* entry,
   if (error < 0) {
     ZEND_ASYNC_THREAD_CONTEXT_RELEASE(context);
     efree(self);
-    zend_throw_error(nullptr, "Failed to init thread notification: %s",
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to init thread notification: %s",
                      uv_strerror(error));
     return nullptr;
   }
@@ -277,8 +278,8 @@ zend_async_thread_handle_t StartThread(
   const int error = LaunchThread(context);
   if (error != 0) {
     context->internal_entry = nullptr;
-    zend_throw_error(nullptr, "Failed to create thread: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to create thread: %s", uv_strerror(error));
     return 0;
   }
   // The thread may already have freed the context: only the key is left.

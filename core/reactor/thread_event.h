@@ -18,8 +18,8 @@
 //   registry, detached), and stays transparent. Each further start is an
 //   awaiter: the event becomes visible (HIDDEN cleared), counted as active
 //   and keeps the loop alive. A CLOSED or disposed event is not started
-//   (false, no exception). A thread that cannot be created: Error "Failed
-//   to create thread: <libuv message>", false.
+//   (false, no exception). A thread that cannot be created:
+//   Async\AsyncException "Failed to create thread: <libuv message>", false.
 // stop()   drops one awaiter; the last one makes the event transparent
 //   again (uncounted, HIDDEN).
 // the thread's end, on the request's thread (the wake-up handle's
@@ -45,9 +45,9 @@
 //   a lightweight thread with no event: context->internal_entry = entry
 //   (ownership moves), one context reference for the thread, registered,
 //   created and detached. Returns its key (the context's address), or 0
-//   with Error "Failed to create thread: <libuv message>". The thread may
-//   free the context as soon as it is created: the caller keeps its own
-//   reference if it still needs it.
+//   with Async\AsyncException "Failed to create thread: <libuv message>". The
+//   thread may free the context as soon as it is created: the caller keeps its
+//   own reference if it still needs it.
 //
 // Threading: everything here on the request's thread, except the thread's
 // body (zend_async_thread_run_fn) and notify_parent, which the child calls.

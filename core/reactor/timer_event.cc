@@ -104,7 +104,8 @@ zend_async_timer_event_t* NewTimerEvent(zend_ulong timeout,
   TimerEvent* self = AllocateEvent<TimerEvent>(extra_size);
   const int error = uv_timer_init(loop, &self->handle);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to initialize timer handle: %s",
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to initialize timer handle: %s",
                      uv_strerror(error));
     efree(self);
     return nullptr;
@@ -135,8 +136,8 @@ bool TimerRearm(zend_async_timer_event_t* event, zend_ulong timeout,
                                                     : Arm(&event->base);
   if (error != 0) {
     event->timeout = previous;
-    zend_throw_error(nullptr, "Failed to rearm timer handle: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to rearm timer handle: %s", uv_strerror(error));
     return false;
   }
   return true;

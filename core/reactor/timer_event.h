@@ -30,8 +30,8 @@ extern "C" {
 
 namespace zar::core::reactor {
 
-// new_timer_event. Returns nullptr (Error thrown) if the loop cannot be
-// initialised.
+// new_timer_event. Returns nullptr (Async\AsyncException thrown) if the
+// loop cannot be initialised.
 zend_async_timer_event_t* NewTimerEvent(zend_ulong timeout,
                                         zend_ulong nanoseconds,
                                         bool is_periodic, size_t extra_size);
@@ -40,8 +40,8 @@ zend_async_timer_event_t* NewTimerEvent(zend_ulong timeout,
 // the timer from now, keeping its refcount and callbacks. A started timer
 // keeps its loop references; a stopped one is started (one reference).
 // False, with nothing changed, for NULL, a CLOSED timer or one without
-// ZEND_ASYNC_TIMER_F_MULTISHOT; false with Error "Failed to rearm timer
-// handle: ..." when libuv refuses.
+// ZEND_ASYNC_TIMER_F_MULTISHOT; false with Async\AsyncException
+// "Failed to rearm timer handle: ..." when libuv refuses.
 bool TimerRearm(zend_async_timer_event_t* event, zend_ulong timeout,
                 zend_ulong nanoseconds);
 

@@ -26,8 +26,8 @@ extern "C" {
 
 namespace zar::core::reactor {
 
-// new_trigger_event. Returns nullptr (Error thrown) if the loop cannot be
-// initialised.
+// new_trigger_event. Returns nullptr (Async\AsyncException thrown) if the
+// loop cannot be initialised.
 zend_async_trigger_event_t* NewTriggerEvent(size_t extra_size);
 
 }  // namespace zar::core::reactor

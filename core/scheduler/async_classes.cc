@@ -96,13 +96,16 @@ bool RegisterClasses() {
       RegisterClass("Async\\DeadlockError", zend_ce_error, nullptr, 0);
   classes[ZEND_ASYNC_EXCEPTION_SERVICE_UNAVAILABLE] = RegisterClass(
       "Async\\ServiceUnavailableException", async_exception, nullptr, 0);
-  classes[ZEND_ASYNC_EXCEPTION_OPERATION_CANCELLED] = RegisterClass(
-      "Async\\OperationCanceledException", async_exception, nullptr, 0);
+  classes[ZEND_ASYNC_EXCEPTION_OPERATION_CANCELLED] =
+      RegisterClass("Async\\OperationCanceledException",
+                    classes[ZEND_ASYNC_EXCEPTION_CANCELLATION], nullptr, 0);
   classes[ZEND_ASYNC_EXCEPTION_THREAD_TRANSFER] = RegisterClass(
       "Async\\ThreadTransferException", async_exception, nullptr, 0);
   classes[ZEND_ASYNC_EXCEPTION_REMOTE] =
       thread_pool::RegisterRemoteExceptionClass(async_exception);
-  if (!thread_pool::RegisterThreadPoolExceptionClass()) return false;
+  if (!thread_pool::RegisterThreadPoolExceptionClasses(async_exception)) {
+    return false;
+  }
 
   const zend_async_class registered[] = {
       ZEND_ASYNC_CLASS_AWAITABLE,

@@ -33,7 +33,8 @@ enum class KeyKind { kString, kObject, kInvalid };
 KeyKind KindOf(const zval* key) {
   if (Z_TYPE_P(key) == IS_STRING) return KeyKind::kString;
   if (Z_TYPE_P(key) == IS_OBJECT) return KeyKind::kObject;
-  zend_type_error("Context key must be a string or an object");
+  zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                   "Context key must be a string or an object");
   return KeyKind::kInvalid;
 }
 

@@ -154,7 +154,8 @@ const zend_object_handlers* CoroutineObjectHandlers() {
 zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
   zend_class_entry* ce = GetClassCe(ZEND_ASYNC_CLASS_COROUTINE);
   if (UNEXPECTED(ce == nullptr)) {
-    zend_throw_error(nullptr, "The Async\\Coroutine class is not registered");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "The Async\\Coroutine class is not registered");
     return nullptr;
   }
   auto* self = static_cast<AsyncCoroutine*>(

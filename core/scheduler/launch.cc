@@ -74,12 +74,12 @@ bool CreateSchedulerCoroutine(SchedulerState* s) {
 
 bool Launch() {
   if (ZEND_ASYNC_SCHEDULER != nullptr || internal::State() != nullptr) {
-    zend_throw_error(nullptr,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "The scheduler cannot be started when is already enabled");
     return false;
   }
   if (!zend_async_reactor_is_enabled()) {
-    zend_throw_error(nullptr,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "The scheduler cannot be started without the Reactor");
     return false;
   }

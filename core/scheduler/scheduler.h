@@ -79,19 +79,20 @@ inline constexpr bool kFastPaths = ZAR_FAST_PATHS != 0;
 // missing), the main coroutine (the running main flow, on the thread
 // stack), the scheduler coroutine with its fiber in a fresh scope; then
 // ZEND_ASYNC_ACTIVATE and the main-coroutine start handlers (their result
-// is returned). Errors (Error, false): "The scheduler cannot be started
-// when is already enabled", "The scheduler cannot be started without the
-// Reactor"; false when the reactor's startup fails.
+// is returned). Errors (Async\AsyncException, false): "The scheduler
+// cannot be started when is already enabled", "The scheduler cannot be
+// started without the Reactor"; false when the reactor's startup fails.
 bool Launch();
 
 // spawn_fn: a new coroutine, queued. Launches the scheduler when READY.
 // Scope: `scope`, else the provider's (provideScope()), else the current
-// coroutine's, else the main scope (created lazily). Errors (Error, NULL):
-// "Cannot spawn a coroutine when async is disabled", "Cannot spawn a
-// coroutine without a scope", "You cannot use the Scheduler scope to create
-// coroutines", "Cannot spawn a coroutine in a closed scope". The caller
-// sets fcall or internal_entry before the coroutine runs; the returned
-// pointer is borrowed (the scheduler owns the coroutine).
+// coroutine's, else the main scope (created lazily). Errors
+// (Async\AsyncException, NULL), in upstream's order: "Cannot spawn a
+// coroutine when async is disabled", "Cannot spawn a coroutine without a
+// scope", "Cannot spawn a coroutine in a closed scope", "You cannot use the
+// Scheduler scope to create coroutines". The caller sets fcall or
+// internal_entry before the coroutine runs; the returned pointer is
+// borrowed (the scheduler owns the coroutine).
 zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
                         int32_t priority);
 
@@ -101,12 +102,12 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
 // every coroutine to completion (run_after_main.cc).
 bool Suspend(bool from_main, bool is_bailout);
 
-// How many suspensions were refused with Error "Cannot suspend in the
-// scheduler context" (asked for in a reactor callback, a microtask or an
-// event's start()) since the process started. Whoever runs foreign code
-// there (the pool's healthcheck tick) compares it before and after the
-// call to tell that refusal from the code's own exceptions. The request's
-// thread.
+// How many suspensions were refused with Async\AsyncException "A coroutine
+// cannot be stopped from the Scheduler context" (asked for in a reactor
+// callback, a microtask or an event's start()) since the process started.
+// Whoever runs foreign code there (the pool's healthcheck tick) compares it
+// before and after the call to tell that refusal from the code's own
+// exceptions. The request's thread.
 uint64_t RefusedSuspensions();
 
 // enqueue_coroutine_fn: makes the coroutine runnable (idempotent).
@@ -114,8 +115,8 @@ uint64_t RefusedSuspensions();
 bool Enqueue(zend_coroutine_t* coroutine);
 
 // resume_fn: wakes a suspended coroutine, optionally with an error to
-// throw in it. Error "Cannot resume a coroutine that has not been
-// suspended" (false) when it is not waiting.
+// throw in it. Async\AsyncException "Cannot resume a coroutine that has
+// not been suspended" (false) when it is not waiting.
 bool Resume(zend_coroutine_t* coroutine, zend_object* error,
             bool transfer_error);
 

@@ -44,17 +44,20 @@ zend_async_scope_t* ResolveScope(SchedulerState* s, zend_async_scope_t* scope,
   }
   if (scope == nullptr) scope = ZEND_ASYNC_CURRENT_SCOPE;
   if (scope == nullptr) scope = ZEND_ASYNC_MAIN_SCOPE;
+  // Upstream's refusals, in its order (php-async async_API.c, spawn()).
   if (UNEXPECTED(scope == nullptr)) {
-    zend_throw_error(nullptr, "Cannot spawn a coroutine without a scope");
-    return nullptr;
-  }
-  if (UNEXPECTED(scope == s->scheduler_scope)) {
-    zend_throw_error(nullptr,
-                     "You cannot use the Scheduler scope to create coroutines");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot spawn a coroutine without a scope");
     return nullptr;
   }
   if (UNEXPECTED(ZEND_ASYNC_SCOPE_IS_CLOSED(scope))) {
-    zend_throw_error(nullptr, "Cannot spawn a coroutine in a closed scope");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot spawn a coroutine in a closed scope");
+    return nullptr;
+  }
+  if (UNEXPECTED(scope == s->scheduler_scope)) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "You cannot use the Scheduler scope to create coroutines");
     return nullptr;
   }
   return scope;
@@ -73,7 +76,7 @@ void ThrowOnStart() {
 zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
                         int32_t priority) {
   if (UNEXPECTED(ZEND_ASYNC_IS_OFF)) {
-    zend_throw_error(nullptr,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Cannot spawn a coroutine when async is disabled");
     return nullptr;
   }

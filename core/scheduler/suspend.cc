@@ -3,9 +3,11 @@
 //   1. Park the exception in flight (EG(exception) is NULL across switches).
 //   2. A cancellation requested while the coroutine ran is thrown here
 //      instead of suspending.
-//   3. The waker must give a way back: events to wait for, or a place in
-//      the run queue (a yield); otherwise Error "The coroutine has no events
-//      to wait for".
+//   3. A waker with nothing to wait for (no events, no place in the run
+//      queue) ends the suspension at once: its waker is destroyed, the
+//      parked exception restored, true returned, nothing switched (as
+//      upstream since php-async 31490c0: events a coroutine added may have
+//      fired before it suspended).
 //   4. Status WAITING (unless queued), every waker event started; an event
 //      that fires at once resumes without a switch.
 //   5. Tick, then switch straight to the next queued coroutine (the
@@ -29,13 +31,12 @@ using internal::SchedulerState;
 // RefusedSuspensions(): the request's thread only.
 uint64_t refused_suspensions = 0;
 
-// Fails a suspension before it switched: `message` is thrown (chained
-// with the parked exception) and the waker is cleaned.
+// Fails a suspension before it switched, an exception thrown while its
+// events started: the waker is cleaned and the exception stays (chained
+// with the parked one).
 [[gnu::noinline]] bool FailSuspend(SchedulerState* s, AsyncCoroutine* self,
-                                   zend_mock_parked_exception* parked,
-                                   const char* message) {
+                                   zend_mock_parked_exception* parked) {
   zend_coroutine_t* coroutine = &self->coroutine;
-  if (message != nullptr) zend_throw_error(nullptr, "%s", message);
   internal::RemoveFromRunQueue(s, self);
   if (coroutine->waker != nullptr) {
     zend_object* error = zend_mock_exception_take();
@@ -158,7 +159,9 @@ uint64_t refused_suspensions = 0;
                  coroutine == ZEND_ASYNC_SCHEDULER)) {
     refused_suspensions++;
     if (ZEND_ASYNC_REF_STRICT()) ReportSuspendInSchedulerContext(coroutine);
-    zend_throw_error(nullptr, "Cannot suspend in the scheduler context");
+    zend_async_throw(
+        ZEND_ASYNC_EXCEPTION_DEFAULT,
+        "A coroutine cannot be stopped from the Scheduler context");
     zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
     return false;
   }
@@ -170,21 +173,21 @@ uint64_t refused_suspensions = 0;
   }
 
   zend_async_waker_t* waker = coroutine->waker;
-  if (UNEXPECTED(waker == nullptr)) {
-    return FailSuspend(s, self, &parked,
-                       "The coroutine has no events to wait for");
+  if (UNEXPECTED(waker == nullptr ||
+                 (ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker) &&
+                  zend_hash_num_elements(&waker->events) == 0))) {
+    // Step 3: nothing to wait for.
+    ZEND_ASYNC_WAKER_DESTROY(coroutine);
+    zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
+    return true;
   }
   const bool not_in_queue = ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker);
-  if (UNEXPECTED(not_in_queue && zend_hash_num_elements(&waker->events) == 0)) {
-    return FailSuspend(s, self, &parked,
-                       "The coroutine has no events to wait for");
-  }
   if (not_in_queue) waker->status = ZEND_ASYNC_WAKER_WAITING;
 
   if (zend_hash_num_elements(&waker->events) != 0) {
     StartEvents(waker);
     if (UNEXPECTED(EG(exception) != nullptr)) {
-      return FailSuspend(s, self, &parked, nullptr);
+      return FailSuspend(s, self, &parked);
     }
   }
 
@@ -233,7 +236,7 @@ uint64_t refused_suspensions = 0;
   }
   const bool has_events = zend_hash_num_elements(&waker->events) != 0;
   if (ZEND_ASYNC_WAKER_NOT_IN_QUEUE(waker)) {
-    if (UNEXPECTED(!has_events)) return SuspendCoroutine();  // fails
+    if (UNEXPECTED(!has_events)) return SuspendCoroutine();  // step 3
     waker->status = ZEND_ASYNC_WAKER_WAITING;
   }
 
@@ -241,7 +244,7 @@ uint64_t refused_suspensions = 0;
     StartEvents(waker);
     if (UNEXPECTED(EG(exception) != nullptr)) {
       zend_mock_parked_exception nothing_parked{nullptr, nullptr};
-      return FailSuspend(s, self, &nothing_parked, nullptr);
+      return FailSuspend(s, self, &nothing_parked);
     }
   }
 

@@ -13,7 +13,8 @@ bool AdoptNewCoroutine(SchedulerState* s, AsyncCoroutine* self) {
   zend_coroutine_t* coroutine = &self->coroutine;
   zend_async_scope_t* scope = coroutine->scope;
   if (UNEXPECTED(scope == nullptr)) {
-    zend_throw_error(nullptr, "The coroutine has no scope assigned");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "The coroutine has no scope assigned");
     return false;
   }
   ApplyCurrentLocation(&coroutine->filename, &coroutine->lineno);
@@ -41,7 +42,10 @@ bool AdoptNewCoroutine(SchedulerState* s, AsyncCoroutine* self) {
   }
   if (coroutine == nullptr) coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
   if (UNEXPECTED(coroutine == nullptr || coroutine == ZEND_ASYNC_SCHEDULER)) {
-    zend_throw_error(nullptr, "The scheduler coroutine cannot be enqueued");
+    // Upstream only asserts this; refused with its class for the
+    // scheduler's refusals.
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "The scheduler coroutine cannot be enqueued");
     return false;
   }
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
@@ -107,7 +111,7 @@ inline bool TryEnqueueFast(zend_coroutine_t* coroutine) {
                  (waker->status == ZEND_ASYNC_WAKER_NO_STATUS &&
                   !ZEND_ASYNC_IS_SCHEDULER_CONTEXT))) {
     if (transfer_error && error != nullptr) OBJ_RELEASE(error);
-    zend_throw_error(nullptr,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Cannot resume a coroutine that has not been suspended");
     return false;
   }

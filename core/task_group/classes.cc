@@ -20,12 +20,13 @@ zend_class_entry* composite_exception_ce = nullptr;
 }  // namespace
 
 zend_class_entry* RegisterTaskGroupClasses(zend_class_entry* awaitable) {
-  // final class Async\CompositeException extends \Exception
+  // final class Async\CompositeException extends \Exception, no dynamic
+  // properties (@strict-properties), as upstream's stub.
   zend_class_entry composite;
   memset(&composite, 0, sizeof(composite));
   composite.name = zend_string_init_interned(
       "Async\\CompositeException", strlen("Async\\CompositeException"), true);
-  composite.ce_flags = ZEND_ACC_FINAL;
+  composite.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES;
   composite.info_internal_builtin_functions = CompositeExceptionMethods();
   composite_exception_ce =
       zend_register_internal_class_ex(&composite, zend_ce_exception);

@@ -13,10 +13,6 @@ extern "C" {
 namespace zar::core::thread_pool {
 namespace {
 
-constexpr char kCallableRefused[] =
-    "Running a PHP callable in a thread requires a Thread-Safe (ZTS) PHP "
-    "build";
-
 // Async\ThreadTransferException(message), `previous` (one reference, or
 // NULL) chained as its previous.
 zend_object* NewTransferException(const char* message, zend_object* previous) {
@@ -86,7 +82,7 @@ std::mutex& HandoffMutex() {
 }
 
 void* ThreadSnapshotCreate(const zend_fcall_t*, const zend_fcall_t*) {
-  zend_throw_error(nullptr, "%s", kCallableRefused);
+  zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "%s", kCallableRefused);
   return nullptr;
 }
 

@@ -12,9 +12,10 @@
 //       The mock engine is a non-ZTS build: one engine, on the request's
 //       thread, and no PHP request can start on another thread (upstream's
 //       own non-ZTS build fails that request startup too). So a callable is
-//       refused here, before any thread exists: Error "Running a PHP
-//       callable in a thread requires a Thread-Safe (ZTS) PHP build",
-//       NULL. A thread body in C, an internal entry, needs no snapshot.
+//       refused here, before any thread exists: Async\AsyncException
+//       (the class of upstream's non-ZTS spawn_thread() refusal)
+//       kCallableRefused, NULL. A thread body in C, an internal entry, needs no
+//       snapshot.
 //   thread_snapshot_destroy(snapshot)
 //       frees a snapshot; as thread_snapshot_create never makes one, only
 //       NULL reaches it, which is a no-op.
@@ -66,6 +67,11 @@ extern "C" {
 }
 
 namespace zar::core::thread_pool {
+
+// Why a PHP callable cannot run on another thread here.
+inline constexpr char kCallableRefused[] =
+    "Running a PHP callable in a thread requires a Thread-Safe (ZTS) PHP "
+    "build";
 
 void* ThreadSnapshotCreate(const zend_fcall_t* entry,
                            const zend_fcall_t* bootloader);

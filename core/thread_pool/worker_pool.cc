@@ -20,6 +20,7 @@ namespace zar::core::thread_pool {
 namespace {
 
 zend_class_entry* thread_pool_exception_ce = nullptr;
+zend_class_entry* thread_channel_exception_ce = nullptr;
 
 void ThrowPoolError(const char* message) {
   zend_throw_exception(thread_pool_exception_ce, message, 0);
@@ -209,7 +210,10 @@ bool WaitForRoom(WorkerPool* pool) {
     ZEND_ASYNC_EVENT_RELEASE(&room->base);
     if (EG(exception) != nullptr) return false;
   }
-  ThrowPoolError("ThreadPool is closed");
+  // As upstream's submit, which waits for room in its task channel's send:
+  // the channel's own exception, which the pool leaves in place.
+  zend_throw_exception(thread_channel_exception_ce, "ThreadChannel is closed",
+                       0);
   return false;
 }
 
@@ -342,8 +346,8 @@ zend_async_thread_pool_t* NewWorkerPool(int32_t worker_count,
                                         bool coroutine_mode,
                                         int32_t concurrency) {
   if (bootloader != nullptr) {
-    // A PHP callable: refused (thread.h), with its exception.
-    ThreadSnapshotDestroy(ThreadSnapshotCreate(bootloader, nullptr));
+    // A PHP callable: refused (thread.h).
+    ThrowPoolError(kCallableRefused);
     return nullptr;
   }
   const int32_t workers = std::max(worker_count, 0);
@@ -368,7 +372,7 @@ zend_async_thread_pool_t* NewWorkerPool(int32_t worker_count,
 
   for (int32_t i = 0; i < workers; i++) {
     if (!StartWorker(pool, i)) {
-      zend_clear_exception();  // start_thread's Error, replaced below
+      zend_clear_exception();  // start_thread's, replaced below
       ThrowPoolError("Failed to start worker thread");
       Close(&pool->base);
       ZEND_THREAD_POOL_DELREF(&pool->base);  // the caller's: NULL returned
@@ -392,14 +396,19 @@ void ShutdownWorkerPools() {
   }
 }
 
-bool RegisterThreadPoolExceptionClass() {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(
-      "Async\\ThreadPoolException", strlen("Async\\ThreadPoolException"), true);
+bool RegisterThreadPoolExceptionClasses(zend_class_entry* async_exception) {
+  const auto register_class = [](const char* name, zend_class_entry* parent) {
+    zend_class_entry ce;
+    memset(&ce, 0, sizeof(ce));
+    ce.name = zend_string_init_interned(name, strlen(name), true);
+    return zend_register_internal_class_ex(&ce, parent);
+  };
   thread_pool_exception_ce =
-      zend_register_internal_class_ex(&ce, zend_ce_exception);
-  return thread_pool_exception_ce != nullptr;
+      register_class("Async\\ThreadPoolException", zend_ce_exception);
+  thread_channel_exception_ce =
+      register_class("Async\\ThreadChannelException", async_exception);
+  return thread_pool_exception_ce != nullptr &&
+         thread_channel_exception_ce != nullptr;
 }
 
 }  // namespace zar::core::thread_pool

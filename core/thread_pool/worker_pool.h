@@ -15,8 +15,10 @@
 //   (the request's: released at request end) + 1 per worker. queue_size
 //   bounds the tasks waiting for a worker (0 or less: 4 per worker, as
 //   upstream's ThreadPool). `coroutine_mode` and `concurrency` concern PHP
-//   tasks and are kept, unused. A bootloader is a PHP callable: refused by
-//   thread_snapshot_create (core/thread_pool/thread.h), NULL. A worker that
+//   tasks and are kept, unused. A bootloader is a PHP callable: refused as
+//   thread_snapshot_create refuses one (core/thread_pool/thread.h), but with
+//   Async\ThreadPoolException (the class of upstream's non-ZTS ThreadPool
+//   refusal), NULL. A worker that
 //   cannot start: Async\ThreadPoolException "Failed to start worker
 //   thread", the pool closed, NULL (the pool goes with its workers).
 // submit_internal(pool, handler, ctx)     the request's thread
@@ -30,7 +32,9 @@
 //   coroutine the scheduler is launched first, so that the caller becomes
 //   the main coroutine. Refusals, NULL, the handler never runs and `ctx`
 //   stays the caller's: Async\ThreadPoolException "ThreadPool is closed"
-//   (also for a caller parked on a full queue when the pool closes),
+//   (for a caller parked on a full queue when the pool closes:
+//   Async\ThreadChannelException "ThreadChannel is closed", as upstream,
+//   whose submitter waits in its task channel's send and finds it closed),
 //   "ThreadPool has no live worker threads", and, when no coroutine can
 //   wait (the scheduler cannot launch), "ThreadPool queue is full" (the
 //   reference's own text).
@@ -80,9 +84,11 @@ void ShutdownWorkerPools();
 // Pool ids (WorkerPool#<id> in traces) start again at 1 (each request).
 void ResetWorkerPoolIds();
 
-// Registers Async\ThreadPoolException extends \Exception (MINIT); false if
-// it could not be.
-bool RegisterThreadPoolExceptionClass();
+// Registers Async\ThreadPoolException extends \Exception and
+// Async\ThreadChannelException extends Async\AsyncException
+// (`async_exception`), as upstream's stubs declare them (MINIT); false if
+// either could not be.
+bool RegisterThreadPoolExceptionClasses(zend_class_entry* async_exception);
 
 }  // namespace zar::core::thread_pool
 

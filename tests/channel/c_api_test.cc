@@ -138,16 +138,6 @@ TEST_F(ChannelCApiTest, CloseWakesEveryCWaiter) {
   EXPECT_EQ(Joined(log), "r:Async\\ChannelException: Channel is closed");
 }
 
-TEST_F(ChannelCApiTest, ThreadSafeChannelsAreRefused) {
-  EXPECT_TRUE(RunMain([&] {
-    EXPECT_EQ(ZEND_ASYNC_NEW_CHANNEL(1, false, true), nullptr);
-    EXPECT_EQ(TakeExceptionText(),
-              "Error: Thread-safe channels are not supported by "
-              "zend-async-ref: no other thread runs PHP code to share them "
-              "with");
-  }));
-}
-
 TEST_F(ChannelCApiTest, ExtraBytesFollowTheChannelZeroed) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_channel_t* channel =
@@ -178,14 +168,6 @@ TEST_F(ChannelCApiTest, ObjectWrapsTheSameChannel) {
     log.push_back(c.Receive());
   }));
   EXPECT_EQ(Joined(log), "2 1 2");
-}
-
-TEST_F(ChannelCApiTest, NewChannelObjectOfNullIsRefused) {
-  EXPECT_TRUE(RunMain([&] {
-    EXPECT_EQ(ZEND_ASYNC_NEW_CHANNEL_OBJ(nullptr), nullptr);
-    EXPECT_EQ(TakeExceptionText(),
-              "Error: ZEND_ASYNC_NEW_CHANNEL_OBJ(): no channel");
-  }));
 }
 
 }  // namespace

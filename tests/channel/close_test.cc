@@ -162,11 +162,11 @@ TEST_F(ChannelCloseTest, CloseWakesEveryWaiter) {
     for (int i = 1; i <= 3; i++) {
       Spawn([&, i] {
         Recv(receivers);
-        log.push_back("r" + std::to_string(i) + ":" + TakeExceptionClass());
+        log.push_back("r" + std::to_string(i) + ":" + TakeChannelException());
       });
       Spawn([&, i] {
         Send(senders, Zval::Long(i));
-        log.push_back("s" + std::to_string(i) + ":" + TakeExceptionClass());
+        log.push_back("s" + std::to_string(i) + ":" + TakeChannelException());
       });
     }
     Yield();
@@ -176,10 +176,12 @@ TEST_F(ChannelCloseTest, CloseWakesEveryWaiter) {
   }));
   // Close fails the waiters newest first (upstream walks its queues from the
   // tail); they run in the order they were woken.
-  EXPECT_EQ(Joined(log),
-            "closed r3:Async\\ChannelException r2:Async\\ChannelException "
-            "r1:Async\\ChannelException s3:Async\\ChannelException "
-            "s2:Async\\ChannelException s1:Async\\ChannelException");
+  EXPECT_EQ(log, (Log{"closed", "r3:Async\\ChannelException: Channel is closed",
+                      "r2:Async\\ChannelException: Channel is closed",
+                      "r1:Async\\ChannelException: Channel is closed",
+                      "s3:Async\\ChannelException: Channel is closed",
+                      "s2:Async\\ChannelException: Channel is closed",
+                      "s1:Async\\ChannelException: Channel is closed"}));
 }
 
 // 069-channel0_send_close_split_brain
@@ -190,18 +192,19 @@ TEST_F(ChannelCloseTest, UnmatchedRendezvousValueDoesNotOutliveClose) {
     channel = NewPhpChannel({0});
     Spawn([&] {
       Send(channel, Zval::Long(42));
-      log.push_back(EG(exception) ? "send-failed" : "send-ok");
-      zend_clear_exception();
+      log.push_back(EG(exception) ? "send: " + TakeChannelException()
+                                  : "send-ok");
     });
     Yield();
     Close(channel);
     Spawn([&] {
       Zval value = Recv(channel);
-      log.push_back(value.undef() ? "recv-threw" : "recv=" + Render(value));
-      zend_clear_exception();
+      log.push_back(value.undef() ? "recv: " + TakeChannelException()
+                                  : "recv=" + Render(value));
     });
   }));
-  EXPECT_EQ(Joined(log), "send-failed recv-threw");
+  EXPECT_EQ(log, (Log{"send: Async\\ChannelException: Channel is closed",
+                      "recv: Async\\ChannelException: Channel is closed"}));
 }
 
 // 081-channel0_committed_value_survives_close

@@ -160,29 +160,5 @@ TEST_F(ChannelCreationTest, ObjectIsAnEventReference) {
   }));
 }
 
-// Ours: an object whose constructor did not run has no channel.
-TEST_F(ChannelCreationTest, UnconstructedObjectRefusesEveryMethod) {
-  EXPECT_TRUE(RunMain([&] {
-    Zval object;
-    object_init_ex(object.get(), ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_CHANNEL));
-    Send(object, Zval::Long(1));
-    EXPECT_EQ(TakeExceptionText(), "Error: Async\\Channel is not initialized");
-    Recv(object);
-    EXPECT_EQ(TakeExceptionText(), "Error: Async\\Channel is not initialized");
-    EXPECT_TRUE(IsClosed(object));
-  }));
-}
-
-TEST_F(ChannelCreationTest, SecondConstructIsRefused) {
-  EXPECT_TRUE(RunMain([&] {
-    Zval channel = NewPhpChannel({2});
-    Zval capacity = Zval::Long(5);
-    CallMethod(channel.get(), "__construct", {capacity.get()});
-    EXPECT_EQ(TakeExceptionText(),
-              "Error: Async\\Channel is already initialized");
-    EXPECT_EQ(Capacity(channel), 2);
-  }));
-}
-
 }  // namespace
 }  // namespace zar::channel_testing

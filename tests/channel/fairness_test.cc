@@ -11,25 +11,25 @@ namespace {
 using ChannelFairnessTest = ChannelTest;
 using zar::testing::YieldUntil;
 
-// A receiver logging "<name> got <value>" or "<name> <exception class>".
+// A receiver logging "<name> got <value>" or "<name> <Class: message>".
 void SpawnReceiver(Zval& channel, Log& log, const std::string& name,
                    zend_coroutine_t** coroutine = nullptr,
                    bool* done = nullptr) {
   zend_coroutine_t* spawned = Spawn([&channel, &log, name, done] {
     Zval value = Recv(channel);
-    log.push_back(value.undef() ? name + " " + TakeExceptionClass()
+    log.push_back(value.undef() ? name + " " + TakeChannelException()
                                 : name + " got " + Render(value));
     if (done != nullptr) *done = true;
   });
   if (coroutine != nullptr) *coroutine = spawned;
 }
 
-// A sender logging "<name> sent" or "<name> <exception class>".
+// A sender logging "<name> sent" or "<name> <Class: message>".
 void SpawnSender(Zval& channel, Log& log, const std::string& name,
                  zend_coroutine_t** coroutine = nullptr, bool* done = nullptr) {
   zend_coroutine_t* spawned = Spawn([&channel, &log, name, done] {
     Send(channel, Str(name));
-    log.push_back(EG(exception) ? name + " " + TakeExceptionClass()
+    log.push_back(EG(exception) ? name + " " + TakeChannelException()
                                 : name + " sent");
     if (done != nullptr) *done = true;
   });
@@ -119,7 +119,8 @@ TEST_F(ChannelFairnessTest, CancelledReceiverHandsItsValueOn) {
     log.push_back("count=" + std::to_string(Count(channel)));
   }));
   EXPECT_EQ(Joined(log),
-            "r1 Async\\AsyncCancellation r2 got 'the-value' count=0");
+            "r1 Async\\AsyncCancellation: Coroutine cancelled r2 got "
+            "'the-value' count=0");
 }
 
 // 080-channel_last_receiver_cancelled_releases_value
@@ -139,7 +140,8 @@ TEST_F(ChannelFairnessTest, CancelledLastReceiverReleasesTheValue) {
     log.push_back("count=" + std::to_string(Count(channel)));
   }));
   EXPECT_EQ(Joined(log),
-            "r1 Async\\AsyncCancellation main got 'the-value' count=0");
+            "r1 Async\\AsyncCancellation: Coroutine cancelled main got "
+            "'the-value' count=0");
 }
 
 // 083-channel_handed_reservation_keeps_arrival_order
@@ -164,7 +166,8 @@ TEST_F(ChannelFairnessTest, HandedOnReservationKeepsArrivalOrder) {
     YieldUntil([&] { return third_done; });
   }));
   EXPECT_EQ(Joined(log),
-            "r1 Async\\AsyncCancellation r2 got 'first' r3 got 'second'");
+            "r1 Async\\AsyncCancellation: Coroutine cancelled r2 got 'first' "
+            "r3 got 'second'");
 }
 
 // 074-channel0_cancelled_receiver_keeps_message
@@ -189,7 +192,8 @@ TEST_F(ChannelFairnessTest, RendezvousValueSurvivesItsReceiversCancellation) {
     log.push_back("count=" + std::to_string(Count(channel)));
   }));
   EXPECT_EQ(Joined(log),
-            "sender delivered r1 Async\\AsyncCancellation r2 got 'the-value' "
+            "sender delivered r1 Async\\AsyncCancellation: Coroutine cancelled "
+            "r2 got 'the-value' "
             "count=0");
 }
 
@@ -212,7 +216,8 @@ TEST_F(ChannelFairnessTest, CancelledSenderHandsItsSlotOn) {
     log.push_back("left " + Render(Recv(channel)));
   }));
   EXPECT_EQ(Joined(log),
-            "taken 'fill' s1 Async\\AsyncCancellation s2 sent left 's2'");
+            "taken 'fill' s1 Async\\AsyncCancellation: Coroutine cancelled s2 "
+            "sent left 's2'");
 }
 
 // 084-channel0_cancelled_sender_withdraws_value
@@ -229,7 +234,9 @@ TEST_F(ChannelFairnessTest, CancelledRendezvousSenderWithdrawsItsValue) {
     YieldUntil([&] { return done; });
     log.push_back(State(channel));
   }));
-  EXPECT_EQ(Joined(log), "s Async\\AsyncCancellation count=0 empty=Y full=N");
+  EXPECT_EQ(
+      Joined(log),
+      "s Async\\AsyncCancellation: Coroutine cancelled count=0 empty=Y full=N");
 }
 
 // 085-channel0_ack_does_not_swallow_the_slot
@@ -265,7 +272,8 @@ TEST_F(ChannelFairnessTest, CloseKeepsTheValueOfAWokenReceiver) {
     Send(channel, Str("the-value"));
     Close(channel);
   }));
-  EXPECT_EQ(Joined(log), "r1 got 'the-value' r2 Async\\ChannelException");
+  EXPECT_EQ(Joined(log),
+            "r1 got 'the-value' r2 Async\\ChannelException: Channel is closed");
 }
 
 // 060-channel_coroutine_cancelled_during_recv
@@ -288,7 +296,8 @@ TEST_F(ChannelFairnessTest, ReceiverCancelledWhileWaitingLeavesTheChannelOpen) {
     SpawnReceiver(channel, log, "consumer");
   }));
   EXPECT_EQ(Joined(log),
-            "victim Async\\AsyncCancellation open consumer got 'late'");
+            "victim Async\\AsyncCancellation: Coroutine cancelled open "
+            "consumer got 'late'");
 }
 
 }  // namespace

@@ -327,14 +327,20 @@ TEST_F(FutureTest, AFutureNeedsAFutureState) {
   Zval future;
   object_init_ex(future.get(), FutureClass());
   CallMethod(future, "__construct", {not_a_state.get()});
-  EXPECT_EQ(zar::testing::TakeExceptionClass(), "TypeError");
+  // php-async future.c: Z_PARAM_OBJECT_OF_CLASS(state, FutureState).
+  EXPECT_EQ(TakeExceptionText(),
+            "TypeError: Async\\Future::__construct(): Argument #1 ($state) "
+            "must be of type Async\\FutureState, int given");
 }
 
 TEST_F(FutureTest, ErrorNeedsAThrowable) {
   Zval state = NewState();
   Zval value = Zval::Long(1);
   CallMethod(state, "error", {value.get()});
-  EXPECT_EQ(zar::testing::TakeExceptionClass(), "TypeError");
+  // php-async future.c: Z_PARAM_OBJECT_OF_CLASS(throwable, Throwable).
+  EXPECT_EQ(TakeExceptionText(),
+            "TypeError: Async\\FutureState::error(): Argument #1 "
+            "($throwable) must be of type Throwable, int given");
   CallMethod(state, "ignore");
 }
 

@@ -51,14 +51,14 @@ void ReleaseChildScope(zend_async_scope_t* scope) {
 }
 
 // Spawns a coroutine in `scope` that yields up to five times and records
-// "finished" or "cancelled: <message>" in `*outcome`; yields once so that
-// it has started (and is suspended) when this returns.
+// "finished" or "cancelled: <Class: message>" in `*outcome`; yields once so
+// that it has started (and is suspended) when this returns.
 void StartBystander(zend_async_scope_t* scope, std::string* outcome) {
   zar::testing::Spawn(
       [outcome] {
         for (int i = 0; i < 5; i++) {
           if (!zar::testing::Yield()) {
-            *outcome = "cancelled: " + TakeExceptionMessage();
+            *outcome = "cancelled: " + zar::testing::TakeExceptionText();
             return;
           }
         }
@@ -243,7 +243,8 @@ TEST_F(IteratorTest,
   });
   EXPECT_THAT(log, ElementsAre("0=1", "1=2"));
   EXPECT_EQ(bystander,
-            "cancelled: Cancellation of the iterator due to an exception");
+            "cancelled: Async\\AsyncCancellation: Cancellation of the "
+            "iterator due to an exception");
   EXPECT_EQ(notifications, 1);
   EXPECT_EQ(exceptions, "failed at 1;");
 }
@@ -752,7 +753,8 @@ TEST_F(IteratorTest, AnObjectIteratorThrowingInNextStopsBeforeTheCall) {
   });
   EXPECT_THAT(log, ElementsAre("rewind", "valid", "current", "key", "next"));
   EXPECT_EQ(bystander,
-            "cancelled: Cancellation of the iterator due to an exception");
+            "cancelled: Async\\AsyncCancellation: Cancellation of the "
+            "iterator due to an exception");
   EXPECT_EQ(notifications, 1);
   EXPECT_EQ(exceptions, "iterator next;");
 }

@@ -498,55 +498,6 @@ TEST_F(PoolCApiTest, NewPoolObjMakesANewWrapperEachCall) {
   }));
 }
 
-TEST_F(PoolCApiTest, WrapperOfACPoolRefusesAcquireTryAcquireAndRelease) {
-  EXPECT_TRUE(RunMain([&] {
-    h->pointer_resources = true;
-    zend_async_pool_t* pool = NewPool(2, 4);
-    Zval wrapper;
-    ZVAL_OBJ(wrapper.get(), ZEND_ASYNC_NEW_POOL_OBJ(pool));
-    ASSERT_EQ(IdleCount(wrapper), 2);
-
-    EXPECT_TRUE(Acquire(wrapper).undef());
-    EXPECT_EQ(TakeExceptionText(),
-              "Async\\PoolException: Async\\Pool::acquire(): the resources "
-              "of this pool are owned by the extension that created it and "
-              "cannot be acquired from PHP");
-    EXPECT_TRUE(TryAcquire(wrapper).undef());
-    EXPECT_EQ(TakeExceptionText(),
-              "Async\\PoolException: Async\\Pool::tryAcquire(): the "
-              "resources of this pool are owned by the extension that created "
-              "it and cannot be acquired from PHP");
-    Zval forged;
-    ZVAL_LONG(forged.get(), 42);
-    Release(wrapper, forged);
-    EXPECT_EQ(TakeExceptionText(),
-              "Async\\PoolException: Async\\Pool::release(): the resources "
-              "of this pool are owned by the extension that created it and "
-              "cannot be released from PHP");
-
-    // Nothing was taken, made or handed to a hook; reading stays open.
-    EXPECT_EQ(Count(wrapper), 2);
-    EXPECT_EQ(IdleCount(wrapper), 2);
-    EXPECT_EQ(ActiveCount(wrapper), 0);
-    EXPECT_EQ(State(wrapper), "ACTIVE");
-    EXPECT_FALSE(IsClosed(wrapper));
-    EXPECT_EQ(TakeExceptionText(), "");
-    EXPECT_EQ(h->made, 2);
-    EXPECT_EQ(h->destroyed, 0);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
-
-    // The C owner is unaffected: it still acquires and releases its own.
-    zval resource;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
-    EXPECT_EQ(ActiveCount(wrapper), 1);
-    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
-    EXPECT_EQ(IdleCount(wrapper), 2);
-    wrapper.Reset();
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
-  }));
-  EXPECT_EQ(h->destroyed, 2);
-}
-
 TEST_F(PoolCApiTest, DestroyingTheLastOwnerWrapperClosesThePool) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(1, 2);

@@ -254,13 +254,13 @@ TEST_F(PoolCloseTest, CloseWithAReservedResourceDestroysItOnce) {
     });
     Spawn([&] {
       Zval resource = Acquire(pool);
-      log.push_back("Waiter " + TakeExceptionClass());
+      log.push_back("Waiter " + TakeExceptionText());
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     Close(pool);
     EXPECT_POOL_INVARIANTS(pool, made - destroyed);
   }));
-  EXPECT_EQ(Joined(log), "Waiter Async\\PoolException");
+  EXPECT_EQ(Joined(log), "Waiter Async\\PoolException: Pool is closed");
   EXPECT_EQ(made, 1);
   EXPECT_EQ(destroyed, 1);
   EXPECT_EQ(IdleCount(pool), 0);

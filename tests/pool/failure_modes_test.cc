@@ -60,7 +60,7 @@ TEST_F(PoolFailureModesTest, TimedOutMiddleWaiterKeepsTheOrderOfTheOthers) {
       Spawn([&, name = name, timeout = timeout] {
         Zval resource = Acquire(pool, timeout);
         log.push_back(std::string(name) + " " +
-                      (resource.undef() ? TakeExceptionClass() : "served"));
+                      (resource.undef() ? TakeExceptionText() : "served"));
         if (!resource.undef()) {
           Yield();
           Release(pool, resource);
@@ -72,7 +72,8 @@ TEST_F(PoolFailureModesTest, TimedOutMiddleWaiterKeepsTheOrderOfTheOthers) {
     Release(pool, held);
   }));
   EXPECT_EQ(Joined(log),
-            "W2 Async\\TimeoutException release W1 served W3 served "
+            "W2 Async\\TimeoutException: Operation has been cancelled by "
+            "timeout release W1 served W3 served "
             "W4 served");
 }
 
@@ -129,7 +130,7 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
         log.push_back("W1 got " + Render(&r));
         ZEND_ASYNC_POOL_RELEASE(pool, &r);
       } else {
-        log.push_back("W1 " + TakeExceptionClass());
+        log.push_back("W1 " + TakeExceptionText());
       }
     }));
     CoroutineRef w2(Spawn([&, pool] {
@@ -138,7 +139,7 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
         log.push_back("W2 got " + Render(&r));
         ZEND_ASYNC_POOL_RELEASE(pool, &r);
       } else {
-        log.push_back("W2 " + TakeExceptionClass());
+        log.push_back("W2 " + TakeExceptionText());
       }
     }));
     Yield();  // both park; W1's 5 ms timer starts first
@@ -150,7 +151,9 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
     EXPECT_EQ(StatsOf(&pool->event).reserved, 0u);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
-  EXPECT_EQ(Joined(log), "W1 Async\\TimeoutException W2 got 1");
+  EXPECT_EQ(Joined(log),
+            "W1 Async\\TimeoutException: Operation has been cancelled by "
+            "timeout W2 got 1");
 }
 
 // The same race with a cancellation arriving first: the cancelled waiter
@@ -170,7 +173,7 @@ TEST_F(PoolFailureModesTest, CancellationOfTheChosenWaiterHandsThePlaceOn) {
           log.push_back(std::string(name) + " got " + Render(&r));
           ZEND_ASYNC_POOL_RELEASE(pool, &r);
         } else {
-          log.push_back(std::string(name) + " " + TakeExceptionClass());
+          log.push_back(std::string(name) + " " + TakeExceptionText());
         }
       };
     };
@@ -184,7 +187,8 @@ TEST_F(PoolFailureModesTest, CancellationOfTheChosenWaiterHandsThePlaceOn) {
     EXPECT_POOL_INVARIANTS(pool, c_made - c_destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
-  EXPECT_EQ(Joined(log), "W1 Async\\AsyncCancellation W2 got 1");
+  EXPECT_EQ(Joined(log),
+            "W1 Async\\AsyncCancellation: Coroutine cancelled W2 got 1");
 }
 
 // A factory that fails for good: every parked waiter is woken with the
@@ -344,10 +348,11 @@ TEST_F(PoolFailureModesTest, NestedAcquireAtMaxOneTimesOut) {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Zval outer = Acquire(pool);
     Zval inner = Acquire(pool, 5);
-    caught = TakeExceptionClass();
+    caught = TakeExceptionText();
     Release(pool, outer);
   }));
-  EXPECT_EQ(caught, "Async\\TimeoutException");
+  EXPECT_EQ(caught,
+            "Async\\TimeoutException: Operation has been cancelled by timeout");
 }
 
 // Without a timeout the same mistake is a deadlock the scheduler detects:
@@ -361,11 +366,11 @@ TEST_F(PoolFailureModesTest, NestedAcquireWithoutTimeoutIsADetectedDeadlock) {
     Spawn([&] {
       Zval outer = Acquire(pool);
       Zval inner = Acquire(pool);
-      caught = TakeExceptionClass();
+      caught = TakeExceptionText();
       Release(pool, outer);
     });
   }));
-  EXPECT_EQ(caught, "Async\\AsyncCancellation");
+  EXPECT_EQ(caught, "Async\\AsyncCancellation: Deadlock detected");
   const std::vector<mock_zend::ReportedError> errors =
       mock_zend::ReportedErrors();
   ASSERT_EQ(errors.size(), 1u);

@@ -226,7 +226,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
     CoroutineRef w1(Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back(
-          "W1 " + (resource.undef() ? TakeExceptionClass() : Render(resource)));
+          "W1 " + (resource.undef() ? TakeExceptionText() : Render(resource)));
       if (!resource.undef()) Release(pool, resource);
     }));
     Spawn([&] {
@@ -240,7 +240,8 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
     Await(w1.get());
     EXPECT_POOL_INVARIANTS(pool, made);
   }));
-  EXPECT_EQ(Joined(log), "W1 Async\\AsyncCancellation W2 acquired 1");
+  EXPECT_EQ(Joined(log),
+            "W1 Async\\AsyncCancellation: Coroutine cancelled W2 acquired 1");
   EXPECT_EQ(IdleCount(pool), 1);
   EXPECT_EQ(made, 1);
 }
@@ -279,7 +280,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
     SpawnHolder(pool, released);
     CoroutineRef waiter(Spawn([&] {
       Zval resource = Acquire(pool);
-      log.push_back("waiter " + (resource.undef() ? TakeExceptionClass()
+      log.push_back("waiter " + (resource.undef() ? TakeExceptionText()
                                                   : Render(resource)));
     }));
     ASSERT_TRUE(YieldUntil([&] { return released; }));
@@ -296,7 +297,8 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
     log.push_back("later " + Render(later));
     Release(pool, later);
   }));
-  EXPECT_EQ(Joined(log), "waiter Async\\AsyncCancellation later 1");
+  EXPECT_EQ(Joined(log),
+            "waiter Async\\AsyncCancellation: Coroutine cancelled later 1");
   EXPECT_EQ(made, 1);
   EXPECT_EQ(IdleCount(pool), 1);
 }
@@ -319,7 +321,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
     CoroutineRef w1(Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back(
-          "W1 " + (resource.undef() ? TakeExceptionClass() : Render(resource)));
+          "W1 " + (resource.undef() ? TakeExceptionText() : Render(resource)));
     }));
     Spawn([&] {
       Zval resource = Acquire(pool);
@@ -332,7 +334,8 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
     Cancel(w1.get());
     Await(w1.get());
   }));
-  EXPECT_EQ(Joined(log), "W1 Async\\AsyncCancellation W2 acquired 2");
+  EXPECT_EQ(Joined(log),
+            "W1 Async\\AsyncCancellation: Coroutine cancelled W2 acquired 2");
   EXPECT_EQ(IdleCount(pool), 0);
   EXPECT_EQ(made, 2);
   EXPECT_EQ(destroyed, 2);

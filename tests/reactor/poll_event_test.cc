@@ -137,7 +137,8 @@ TEST_F(PollEventTest, NoDescriptorThrowsAndReturnsNull) {
   EXPECT_EQ(ZEND_ASYNC_NEW_POLL_EVENT(ZEND_FD_NULL, 0, ASYNC_READABLE),
             nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to initialize poll handle: bad file descriptor");
+            "Async\\AsyncException: Failed to initialize poll handle: bad file "
+            "descriptor");
 }
 
 TEST_F(PollEventTest, CloseFdClosesTheDescriptorOnceTheHandleIsClosed) {

@@ -58,7 +58,8 @@ TEST_F(SignalEventTest, InvalidSignalNumberFailsToStart) {
 
   EXPECT_FALSE(signal->base.start(&signal->base));
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to start signal handle: invalid argument");
+            "Async\\AsyncException: Failed to start signal handle: invalid "
+            "argument");
   EXPECT_EQ(signal->base.loop_ref_count, 0u);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   ZEND_ASYNC_EVENT_RELEASE(&signal->base);

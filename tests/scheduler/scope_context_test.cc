@@ -430,7 +430,8 @@ TEST_F(ContextTest, SetUnsetAndObjectKeys) {
     ZVAL_LONG(&key, 1);
     EXPECT_FALSE(context->find(context, &key, nullptr, false));
     EXPECT_EQ(TakeExceptionText(),
-              "TypeError: Context key must be a string or an object");
+              "Async\\AsyncException: Context key must be a string or an "
+              "object");
     context->dispose(context);
   }));
 }

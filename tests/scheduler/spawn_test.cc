@@ -114,7 +114,8 @@ TEST_F(SpawnTest, SpawnWhenAsyncIsOffThrows) {
     EXPECT_EQ(ZEND_ASYNC_SPAWN(), nullptr);
     ZEND_ASYNC_INITIALIZE;
     EXPECT_EQ(TakeExceptionText(),
-              "Error: Cannot spawn a coroutine when async is disabled");
+              "Async\\AsyncException: Cannot spawn a coroutine when async is "
+              "disabled");
   }));
 }
 
@@ -125,7 +126,8 @@ TEST_F(SpawnTest, SpawnInAClosedScopeThrows) {
     ZEND_ASYNC_SCOPE_CLOSE(scope, false);
     EXPECT_EQ(ZEND_ASYNC_SPAWN_WITH(scope), nullptr);
     EXPECT_EQ(TakeExceptionText(),
-              "Error: Cannot spawn a coroutine in a closed scope");
+              "Async\\AsyncException: Cannot spawn a coroutine in a closed "
+              "scope");
     ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
 }
@@ -135,8 +137,8 @@ TEST_F(SpawnTest, SpawnInTheSchedulerScopeThrows) {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
     EXPECT_EQ(ZEND_ASYNC_SPAWN_WITH(ZEND_ASYNC_SCHEDULER->scope), nullptr);
     EXPECT_EQ(TakeExceptionText(),
-              "Error: You cannot use the Scheduler scope to create "
-              "coroutines");
+              "Async\\AsyncException: You cannot use the Scheduler scope to "
+              "create coroutines");
   }));
 }
 

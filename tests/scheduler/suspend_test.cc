@@ -139,5 +139,73 @@ TEST_F(SuspendTest, CoroutineWaitingOnAnEventRunsWhenItFires) {
   EXPECT_THAT(log, ElementsAre("waiting", "firing", "fired", "woken"));
 }
 
+// php-async scheduler.c, async_scheduler_coroutine_suspend(): a waker with
+// no events that is not queued ends the suspension at once (since
+// 31490c0, "Allow ZEND_ASYNC_SUSPEND to accept empty event arrays without
+// error"): true, no exception, nothing else runs in between.
+TEST_F(SuspendTest, SuspendWithNothingToWaitForReturnsAtOnce) {
+  std::vector<std::string> log;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("A before");
+      ASSERT_NE(ZEND_ASYNC_WAKER_NEW(ZEND_ASYNC_CURRENT_COROUTINE), nullptr);
+      const bool suspended = ZEND_ASYNC_SUSPEND();
+      log.push_back(std::string("A after: ") + (suspended ? "true" : "false") +
+                    " [" + TakeExceptionText() + "]");
+      Yield();  // a later suspension works as usual
+      log.push_back("A end");
+    });
+    Spawn([&](mock_zend::Call&) { log.push_back("B"); });
+  }));
+  EXPECT_THAT(log, ElementsAre("A before", "A after: true []", "B", "A end"));
+}
+
+// The same return restores the exception the caller had in flight (and
+// still answers true, as upstream's early return does).
+TEST_F(SuspendTest, SuspendWithNothingToWaitForKeepsTheExceptionInFlight) {
+  bool suspended = false;
+  std::string after;
+  EXPECT_TRUE(RunMain([&] {
+    Spawn([&](mock_zend::Call&) {
+      ZEND_ASYNC_WAKER_NEW(ZEND_ASYNC_CURRENT_COROUTINE);
+      zend_throw_exception(zend_ce_exception, "in flight", 0);
+      suspended = ZEND_ASYNC_SUSPEND();
+      after = TakeExceptionText();
+    });
+  }));
+  EXPECT_TRUE(suspended);
+  EXPECT_EQ(after, "Exception: in flight");
+}
+
+std::string scheduler_context_outcome;
+
+void SuspendingMicrotask(zend_async_microtask_t* /*microtask*/) {
+  const bool suspended = ZEND_ASYNC_SUSPEND();
+  scheduler_context_outcome =
+      std::string(suspended ? "true" : "false") + " " + TakeExceptionText();
+}
+
+void KeepMicrotask(zend_async_microtask_t* /*microtask*/) {}
+
+// Microtasks run in the scheduler context, where nothing may suspend
+// (php-async scheduler.c, async_scheduler_coroutine_suspend()).
+TEST_F(SuspendTest, SuspendInTheSchedulerContextIsRefused) {
+  scheduler_context_outcome.clear();
+  EXPECT_TRUE(RunMain([&] {
+    CoroutineRef worker(Spawn([&](mock_zend::Call&) {
+      auto* microtask = static_cast<zend_async_microtask_t*>(
+          ecalloc(1, sizeof(zend_async_microtask_t)));
+      microtask->handler = SuspendingMicrotask;
+      microtask->dtor = KeepMicrotask;
+      ZEND_ASYNC_ADD_MICROTASK(microtask);
+      Yield();  // the microtask runs on this switch
+    }));
+    Await(worker.get());
+  }));
+  EXPECT_EQ(scheduler_context_outcome,
+            "false Async\\AsyncException: A coroutine cannot be stopped from "
+            "the Scheduler context");
+}
+
 }  // namespace
 }  // namespace zar::scheduler_testing

@@ -24,7 +24,8 @@ TEST_F(WakeTest, ResumingARunningCoroutineThrows) {
   }));
   EXPECT_FALSE(resumed);
   EXPECT_EQ(error,
-            "Error: Cannot resume a coroutine that has not been suspended");
+            "Async\\AsyncException: Cannot resume a coroutine that has not "
+            "been suspended");
 }
 
 TEST_F(WakeTest, ResumingACoroutineWithoutAWakerThrows) {
@@ -40,7 +41,8 @@ TEST_F(WakeTest, ResumingACoroutineWithoutAWakerThrows) {
   }));
   EXPECT_FALSE(resumed);
   EXPECT_EQ(error,
-            "Error: Cannot resume a coroutine that has not been suspended");
+            "Async\\AsyncException: Cannot resume a coroutine that has not "
+            "been suspended");
 }
 
 TEST_F(WakeTest, ResumingAQueuedCoroutineQueuesItOnce) {

@@ -86,12 +86,14 @@ TEST_F(NoReactorTest, WaitingOutsideACoroutineNamesTheLaunchError) {
     zval resource;
     EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
     EXPECT_EQ(TakeException(),
-              "Error \"The scheduler cannot be started without the Reactor\"");
+              "Async\\AsyncException \"The scheduler cannot be started "
+              "without the Reactor\"");
     EXPECT_EQ(Diagnostics(),
               Strings{"ZEND_ASYNC_POOL_ACQUIRE: Pool#1 Pool(idle=0, active=1, "
                       "reserved=0, max=1): cannot wait outside a coroutine: "
-                      "the scheduler cannot be launched (Error \"The scheduler "
-                      "cannot be started without the Reactor\")"});
+                      "the scheduler cannot be launched (Async\\AsyncException "
+                      "\"The scheduler cannot be started without the "
+                      "Reactor\")"});
     ZEND_ASYNC_POOL_RELEASE(pool, &held);
     EXPECT_EQ(Info(&pool->event), "Pool(idle=1, active=0, reserved=0, max=1)");
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -105,13 +107,14 @@ TEST_F(NoReactorTest, AsyncPoolAcquireNamesTheMethod) {
     pdo_sim::Zval resource = pdo_sim::CallMethod(&object, "acquire");
     EXPECT_TRUE(resource.undef());
     EXPECT_EQ(TakeException(),
-              "Error \"The scheduler cannot be started without the Reactor\"");
+              "Async\\AsyncException \"The scheduler cannot be started "
+              "without the Reactor\"");
     EXPECT_EQ(Diagnostics(),
               Strings{"Async\\Pool::acquire: Pool#1 Pool(idle=0, active=0, "
                       "reserved=0, max=1): cannot acquire outside a "
-                      "coroutine: the scheduler cannot be launched (Error "
-                      "\"The scheduler cannot be started without the "
-                      "Reactor\")"});
+                      "coroutine: the scheduler cannot be launched "
+                      "(Async\\AsyncException \"The scheduler cannot be "
+                      "started without the Reactor\")"});
     zval_ptr_dtor(&object);
   });
 }

@@ -199,7 +199,8 @@ TEST_F(PoolStrictTest, WaitingWhileAsyncIsOffIsRefused) {
     zval resource;
     EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0));
     EXPECT_EQ(TakeException(),
-              "Error \"Cannot wait for a pool resource outside a coroutine\"");
+              "Async\\AsyncException \"Cannot wait for a pool resource "
+              "outside a coroutine\"");
     EXPECT_EQ(ZEND_ASYNC_SCHEDULER, nullptr);  // nothing was launched
     ZEND_ASYNC_INITIALIZE;
     EXPECT_EQ(Diagnostics(),

@@ -41,7 +41,8 @@ TEST_F(SchedulerStrictTest, SuspendInAMicrotaskIsReportedWithTheCoroutine) {
     zar::testing::Await(worker.get());
   });
   EXPECT_EQ(microtask_error,
-            "Error \"Cannot suspend in the scheduler context\"");
+            "Async\\AsyncException \"A coroutine cannot be stopped from the "
+            "Scheduler context\"");
   const std::string id = std::to_string(handle);
   EXPECT_EQ(Diagnostics(),
             Strings{"ZEND_ASYNC_SUSPEND: cannot suspend in the scheduler "

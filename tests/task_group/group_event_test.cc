@@ -129,21 +129,6 @@ TEST_F(TaskGroupTest, ReplayAnswersAtOnceOnlyWhileTheGroupIsSettled) {
   EXPECT_THAT(log, ElementsAre("settled null", "pending"));
 }
 
-TEST_F(TaskGroupTest, NewGroupRefusesAScopeObjectThatIsNoScope) {
-  std::string outcome;
-  bool null_group = false;
-  EXPECT_TRUE(RunMain([&] {
-    Zval not_a_scope = NewGroup();
-    null_group =
-        ZEND_ASYNC_NEW_GROUP(0, 0, Z_OBJ_P(not_a_scope.get())) == nullptr;
-    outcome = zar::testing::TakeExceptionText();
-  }));
-  EXPECT_TRUE(null_group);
-  EXPECT_EQ(outcome,
-            "Async\\AsyncException: TaskGroup scope must be an Async\\Scope, "
-            "Async\\TaskGroup given");
-}
-
 TEST_F(TaskGroupTest, TheGroupClassIsTheAbisGroupClassAndAwaitable) {
   bool awaitable = false, countable = false, is_final = false;
   EXPECT_TRUE(RunMain([&] {

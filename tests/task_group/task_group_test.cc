@@ -58,11 +58,13 @@ TEST_F(TaskGroupTest, ConstructorRejectsNegativeLimits) {
     Zval b = NewGroup({ok.get(), minus.get()});
     queue_limit = TakeExceptionText();
   }));
-  EXPECT_THAT(concurrency,
-              ::testing::HasSubstr("must be between 0 and 4294967295"));
-  EXPECT_THAT(concurrency, ::testing::StartsWith("ValueError: "));
-  EXPECT_THAT(queue_limit,
-              ::testing::HasSubstr("must be between 0 and 4294967295"));
+  // php-async task_group.c, TaskGroup::__construct.
+  EXPECT_EQ(concurrency,
+            "ValueError: Async\\TaskGroup::__construct(): Argument #1 "
+            "($concurrency) must be between 0 and 4294967295");
+  EXPECT_EQ(queue_limit,
+            "ValueError: Async\\TaskGroup::__construct(): Argument #2 "
+            "($queueLimit) must be between 0 and 4294967295");
 }
 
 TEST_F(TaskGroupTest, SpawnUsesAutoIncrementKeysAndAllResolvesInSpawnOrder) {
@@ -119,18 +121,6 @@ TEST_F(TaskGroupTest, ADuplicateKeyThrows) {
   EXPECT_EQ(string_key,
             "Async\\AsyncException: Duplicate key \"a\" in TaskGroup");
   EXPECT_EQ(int_key, "Async\\AsyncException: Duplicate key 0 in TaskGroup");
-}
-
-TEST_F(TaskGroupTest, SpawnWithKeyRejectsAKeyThatIsNeitherStringNorInt) {
-  std::string outcome;
-  EXPECT_TRUE(RunMain([&] {
-    Zval group = NewGroup();
-    Zval key = Zval::Null();
-    Zval task = Task(nullptr, "t");
-    outcome = Outcome(group, "spawnWithKey", {key.get(), task.get()});
-  }));
-  EXPECT_THAT(outcome, ::testing::StartsWith("TypeError: "));
-  EXPECT_THAT(outcome, ::testing::HasSubstr("must be of type string|int"));
 }
 
 TEST_F(TaskGroupTest, SpawnOnAClosedGroupThrows) {
@@ -902,8 +892,9 @@ TEST_F(TaskGroupTest, MisuseOfAnEmptyCancelledOrDisposedGroupOnlyThrows) {
       log, ElementsAre("Async\\AsyncException: Cannot spawn tasks on a "
                        "closed TaskGroup",
                        "true", "[]",
-                       "Error: Cannot spawn a coroutine in a closed scope", "0",
-                       "0"));
+                       "Async\\AsyncException: Cannot spawn a coroutine in a "
+                       "closed scope",
+                       "0", "0"));
 }
 
 }  // namespace

@@ -241,11 +241,4 @@ void FreeVectorIterator(VectorIterator* iterator) {
   efree(iterator);
 }
 
-std::string TakeExceptionMessage() {
-  if (EG(exception) == nullptr) return "";
-  std::string message = zend_mock_exception_message(EG(exception));
-  zend_clear_exception();
-  return message;
-}
-
 }  // namespace zar::iterator_testing

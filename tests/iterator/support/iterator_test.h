@@ -131,9 +131,6 @@ VectorIterator* NewVectorIterator(
     std::vector<std::pair<zend_long, zend_long>>* items, Log* log);
 void FreeVectorIterator(VectorIterator* iterator);
 
-// The exception message of EG(exception), taken ("" when none).
-std::string TakeExceptionMessage();
-
 }  // namespace zar::iterator_testing
 
 #endif  // ZAR_TESTS_ITERATOR_SUPPORT_ITERATOR_TEST_H_

@@ -95,5 +95,23 @@ TEST_F(PoolConfigTest, ConstructorRefusesAMinSizeItCannotPreWarm) {
   EXPECT_EQ(made, 0);
 }
 
+// Upstream's constructor has no guard against a second call (it would
+// make a second pool under the first one's waiters); the reference refuses
+// it with the class of upstream's "Pool is not initialized".
+TEST_F(PoolConfigTest, ConstructorCalledTwiceIsRefused) {
+  int made = 0;
+  EXPECT_TRUE(RunMain([&] {
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+    ASSERT_FALSE(pool.undef());
+    Zval factory;
+    mock_zend::MakeCallable(factory.get(), CountingFactory(&made));
+    CallMethod(pool.get(), "__construct", {factory.get()});
+    EXPECT_EQ(TakeExceptionText(),
+              "Async\\PoolException: Async\\Pool is already initialized");
+    EXPECT_EQ(Count(pool), 0);
+  }));
+  EXPECT_EQ(made, 0);
+}
+
 }  // namespace
 }  // namespace zar::pool_testing
