@@ -61,7 +61,8 @@ constexpr SocketListeningEntries kSocketListening = {
 
 zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot read from closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot read from closed IO handle");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -89,7 +90,8 @@ zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
 zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
                            zend_async_io_write_free_cb_t free_cb) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot write to closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot write to closed IO handle");
     // A fire-and-forget caller handed the buffer over: it goes back once.
     if (free_cb != nullptr) free_cb(const_cast<char*>(buf), abi);
     return nullptr;
@@ -102,7 +104,7 @@ zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
   // write, which a fire-and-forget caller could not see.
   req->max_size = count > kWriteMaxBytes ? kWriteMaxBytes : count;
   if (free_cb != nullptr && count > kWriteMaxBytes) {
-    zend_throw_error(nullptr,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Write of %zu bytes exceeds the %u a single write carries",
                      count, static_cast<unsigned>(kWriteMaxBytes));
     io::DisposeRequest(&req->abi);  // hands buf back through free_cb
@@ -135,12 +137,13 @@ zend_async_io_req_t* Writev(zend_async_io_t* abi, const void* bufs,
   const bool iov_mode = (flags & ZEND_ASYNC_IO_WRITEV_IOV) != 0;
   if ((flags & ~ZEND_ASYNC_IO_WRITEV_IOV) != 0) {
     GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
-    zend_throw_error(nullptr, "Unsupported writev flags 0x%x", flags);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Unsupported writev flags 0x%x", flags);
     return nullptr;
   }
   if (!iov_mode && nbufs > UINT16_MAX) {
     GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
-    zend_throw_error(nullptr,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Vectored write of %u buffers exceeds the limit of %u",
                      nbufs, static_cast<unsigned>(UINT16_MAX));
     return nullptr;
@@ -151,9 +154,9 @@ zend_async_io_req_t* Writev(zend_async_io_t* abi, const void* bufs,
   }
   if (IsClosed(abi) || !ZEND_ASYNC_IO_IS_STREAM(abi->type)) {
     GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
-    zend_throw_error(nullptr, IsClosed(abi)
-                                  ? "Cannot write to closed IO handle"
-                                  : "Vectored write only valid on stream IO");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     IsClosed(abi) ? "Cannot write to closed IO handle"
+                                   : "Vectored write only valid on stream IO");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -169,7 +172,8 @@ int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {
 
 zend_async_io_req_t* Flush(zend_async_io_t* abi) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot flush closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot flush closed IO handle");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -181,7 +185,8 @@ zend_async_io_req_t* Flush(zend_async_io_t* abi) {
 
 zend_async_io_req_t* Stat(zend_async_io_t* abi, zend_stat_t* buf) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot stat closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot stat closed IO handle");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -207,15 +212,18 @@ zend_off_t Seek(zend_async_io_t* abi, zend_off_t offset, int whence) {
 zend_async_io_req_t* Sendfile(zend_async_io_t* out, zend_async_io_t* in,
                               zend_off_t offset, size_t length) {
   if (IsClosed(out)) {
-    zend_throw_error(nullptr, "Cannot sendfile: destination IO closed");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot sendfile: destination IO closed");
     return nullptr;
   }
   if (IsClosed(in)) {
-    zend_throw_error(nullptr, "Cannot sendfile: source IO closed");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot sendfile: source IO closed");
     return nullptr;
   }
   if (in->type != ZEND_ASYNC_IO_TYPE_FILE) {
-    zend_throw_error(nullptr, "Sendfile source must be a file IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Sendfile source must be a file IO handle");
     return nullptr;
   }
   IoHandle* source = IoHandle::FromIo(in);
@@ -227,11 +235,12 @@ zend_async_udp_req_t* UdpSendTo(zend_async_io_t* abi, const char* buf,
                                 size_t count, const struct sockaddr* addr,
                                 socklen_t addr_len) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot send to closed UDP socket");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot send to closed UDP socket");
     return nullptr;
   }
   if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
-    zend_throw_error(nullptr, "IO handle is not UDP type");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "IO handle is not UDP type");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -248,11 +257,12 @@ ssize_t UdpTrySend(zend_async_io_t* abi, const char* buf, size_t count,
 
 zend_async_udp_req_t* UdpRecvFrom(zend_async_io_t* abi, size_t max_size) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot receive from closed UDP socket");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot receive from closed UDP socket");
     return nullptr;
   }
   if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
-    zend_throw_error(nullptr, "IO handle is not UDP type");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "IO handle is not UDP type");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);

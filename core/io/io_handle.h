@@ -100,16 +100,18 @@ struct IoHandle {
 
 // io_create: a handle over `fd` of `type` with `state` (ZEND_ASYNC_IO_*).
 // Stream and UDP descriptors pass to libuv (closed with the handle); a
-// stdio descriptor (0..2) of a stream is dup'd first. NULL with Error
-// thrown when libuv refuses ("Failed to initialize pipe handle: ...",
-// "Failed to open pipe handle: ...", "Failed to initialize TTY handle:
-// ...", "Failed to initialize TCP handle: ...", "Failed to open TCP handle:
-// ...", "Failed to initialize UDP handle: ...").
+// stdio descriptor (0..2) of a stream is dup'd first. NULL with
+// Async\AsyncException thrown when that fails ("Failed to duplicate
+// descriptor %d: ...") or libuv refuses ("Failed to initialize pipe handle:
+// ...", "Failed to open pipe handle: ...", "Failed to initialize TTY
+// handle: ...", "Failed to initialize TCP handle: ...", "Failed to open TCP
+// handle: ...", "Failed to initialize UDP handle: ...", "Failed to open UDP
+// handle: ...").
 zend_async_io_t* CreateHandle(zend_file_descriptor_t fd,
                               zend_async_io_type type, uint32_t state);
 
-// A UDP handle with no socket yet (udp_bind binds it). NULL with Error
-// thrown when libuv refuses.
+// A UDP handle with no socket yet (udp_bind binds it). NULL with
+// Async\AsyncException thrown when libuv refuses.
 IoHandle* NewUdpHandle(size_t extra_size);
 
 // close(): see the file comment. Always returns true.

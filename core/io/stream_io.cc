@@ -133,16 +133,16 @@ zend_async_io_req_t* StreamRead(IoHandle* io, IoRequest* req) {
   // libuv reads into one place at a time: a second read would orphan the
   // first.
   if (io->active != nullptr) {
-    zend_throw_error(nullptr, "Failed to start pipe read: %s",
-                     uv_strerror(UV_EALREADY));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start pipe read: %s", uv_strerror(UV_EALREADY));
     DisposeRequest(&req->abi);
     return nullptr;
   }
   if (!io->reading) {
     const int error = uv_read_start(&io->handle.stream, AllocChunk, OnRead);
     if (error < 0) {
-      zend_throw_error(nullptr, "Failed to start pipe read: %s",
-                       uv_strerror(error));
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to start pipe read: %s", uv_strerror(error));
       DisposeRequest(&req->abi);
       return nullptr;
     }
@@ -159,8 +159,8 @@ zend_async_io_req_t* StreamWrite(IoHandle* io, IoRequest* req) {
   const int error =
       uv_write(&req->uv.write, &io->handle.stream, &buf, 1, OnWritten);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start stream write: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start stream write: %s", uv_strerror(error));
     DisposeRequest(&req->abi);
     return nullptr;
   }
@@ -208,8 +208,8 @@ zend_async_io_req_t* StreamWritev(IoHandle* io, const void* bufs,
                              OnWrittenVector);
   if (nbufs > 64) efree(uv_bufs);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start vectored write: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start vectored write: %s", uv_strerror(error));
     DisposeRequest(&req->abi);
     return nullptr;
   }

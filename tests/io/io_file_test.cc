@@ -387,14 +387,15 @@ TEST_F(IoFileTest, SendfileRefusesClosedHandlesAndANonFileSource) {
   ASSERT_NE(out, nullptr);
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(in, out, 0, 1), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Sendfile source must be a file IO handle");
+            "Async\\AsyncException: Sendfile source must be a file IO handle");
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(in));
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(out, in, 0, 1), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot sendfile: source IO closed");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot sendfile: source IO closed");
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(out));
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(out, in, 0, 1), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Cannot sendfile: destination IO closed");
+            "Async\\AsyncException: Cannot sendfile: destination IO closed");
   ZEND_ASYNC_EVENT_RELEASE(&in->event);
   ZEND_ASYNC_EVENT_RELEASE(&out->event);
   close(fd);

@@ -62,11 +62,13 @@ TEST_F(IoStreamTest, ATcpHandleNamesItsSocket) {
 
 TEST_F(IoStreamTest, CreateOverABadDescriptorThrowsAndReturnsNull) {
   EXPECT_EQ(ZEND_ASYNC_IO_CREATE(-1, ZEND_ASYNC_IO_TYPE_PIPE, 0), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to open pipe handle: bad file descriptor");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to open pipe handle: bad file descriptor");
   EXPECT_EQ(ZEND_ASYNC_IO_CREATE(-1, ZEND_ASYNC_IO_TYPE_TCP, 0), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to open TCP handle: bad file descriptor");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to open TCP handle: bad file descriptor");
 }
 
 TEST_F(IoStreamTest, AStdioDescriptorIsDuplicatedAndKeptWithPreserveFd) {
@@ -209,9 +211,10 @@ TEST_F(IoStreamTest, ASecondReadWhileOneIsInFlightIsRefusedAndTheFirstGoesOn) {
   zend_async_io_req_t* first = ZEND_ASYNC_IO_READ(io, nullptr, 8);
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to start pipe read: connection already in "
-            "progress");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to start pipe read: connection already in "
+      "progress");
   WriteAll(pair.b(), "x");
   EXPECT_TRUE(Drive(io, [&] { return first->completed; }));
   EXPECT_EQ(first->transferred, 1);
@@ -225,7 +228,8 @@ TEST_F(IoStreamTest, ReadFromAClosedHandleThrows) {
   ASSERT_NE(io, nullptr);
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
   EXPECT_EQ(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot read from closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot read from closed IO handle");
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
@@ -379,8 +383,8 @@ TEST_F(IoStreamFreeTest, AWriteOverTheSingleWriteCapIsRefusedAndFreedOnce) {
       ZEND_ASYNC_IO_WRITE_EX(io, payload, size_t{0x7ffff000u} + 1, RecordFree),
       nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Write of 2147479553 bytes exceeds the 2147479552 a single "
-            "write carries");
+            "Async\\AsyncException: Write of 2147479553 bytes exceeds the "
+            "2147479552 a single write carries");
   EXPECT_EQ(record.calls, 1);
   EXPECT_EQ(record.data, payload);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
@@ -393,7 +397,8 @@ TEST_F(IoStreamFreeTest, AWriteOnAClosedHandleIsRefusedAndFreedOnce) {
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
   static const char payload[] = "payload\n";
   EXPECT_EQ(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot write to closed IO handle");
   EXPECT_EQ(record.calls, 1);
   EXPECT_EQ(record.data, payload);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
@@ -410,7 +415,7 @@ TEST_F(IoStreamFreeTest, AWriteLibuvRefusesIsRefusedAndFreedOnce) {
   static const char payload[] = "payload\n";
   EXPECT_EQ(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to start stream write: broken pipe");
+            "Async\\AsyncException: Failed to start stream write: broken pipe");
   EXPECT_EQ(record.calls, 1);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
@@ -523,7 +528,8 @@ TEST_F(IoStreamFreeTest, RefusedVectoredWritesGiveBackWhatTheyWereHanded) {
   // IOV mode with an unknown flag bit.
   EXPECT_EQ(zend_async_io_writev_fn(io, iov, 1, 0x11u, RecordFree, &user_data),
             nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Unsupported writev flags 0x11");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Unsupported writev flags 0x11");
   EXPECT_EQ(record.calls, 1);
 
   // No buffers: handed back, no error.
@@ -536,12 +542,14 @@ TEST_F(IoStreamFreeTest, RefusedVectoredWritesGiveBackWhatTheyWereHanded) {
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
   EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
             nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot write to closed IO handle");
   EXPECT_EQ(record.calls, 3);
   zend_string* text = zend_string_init("x", 1, 0);
   zend_string* bufs[] = {zend_string_copy(text)};
   EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, bufs, 1), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot write to closed IO handle");
   EXPECT_EQ(GC_REFCOUNT(text), 1u);
   zend_string_release(text);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
@@ -557,8 +565,8 @@ TEST_F(IoStreamTest, AVectoredWriteOverTheSlotLimitReleasesEverySlot) {
   for (auto& slot : slots) slot = zend_string_copy(one);
   EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, slots.data(), kOver), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Vectored write of 65536 buffers exceeds the limit of "
-            "65535");
+            "Async\\AsyncException: Vectored write of 65536 buffers exceeds "
+            "the limit of 65535");
   EXPECT_EQ(GC_REFCOUNT(one), 1u);
   zend_string_release(one);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
@@ -680,9 +688,11 @@ TEST_F(IoStreamTest, FlushAndStatOfAStreamCompleteAtOnce) {
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
   EXPECT_EQ(ZEND_ASYNC_IO_AWAIT(io, ZEND_ASYNC_IO_READABLE, nullptr), -1);
   EXPECT_EQ(ZEND_ASYNC_IO_FLUSH(io), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot flush closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot flush closed IO handle");
   EXPECT_EQ(ZEND_ASYNC_IO_STAT(io, &st), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot stat closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot stat closed IO handle");
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
