@@ -96,6 +96,7 @@ bool DispatchWrite(IoHandle* io, IoRequest* req) {
   const int error =
       uv_fs_write(LoopOf(io), &req->uv.fs, io->fd, &buf, 1, -1, OnFileWritten);
   if (error < 0) {
+    MarkWriteFailed(&io->abi);
     FailRequest(req, "Failed to start file write", error);
     return false;
   }
@@ -107,6 +108,7 @@ void OnFileWritten(uv_fs_t* fs) {
   auto* req = static_cast<IoRequest*>(fs->data);
   IoHandle* io = req->io;
   TakeTransfer(io, req, "File write error");
+  if (req->abi.transferred < 0) MarkWriteFailed(&io->abi);
 
   // The next queued write goes out before this one is notified, so that
   // exactly one stays in flight; one libuv refuses is notified and skipped.

@@ -87,9 +87,12 @@ zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
                        : io::FileRead(io, req));  // FILE; UDP via read(2)
 }
 
+// A refused write marks the handle WRITE_FAILED before anything handed
+// over goes back (io_handle.h: MarkWriteFailed).
 zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
                            zend_async_io_write_free_cb_t free_cb) {
   if (IsClosed(abi)) {
+    io::MarkWriteFailed(abi);
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Cannot write to closed IO handle");
     // A fire-and-forget caller handed the buffer over: it goes back once.
@@ -104,6 +107,7 @@ zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
   // write, which a fire-and-forget caller could not see.
   req->max_size = count > kWriteMaxBytes ? kWriteMaxBytes : count;
   if (free_cb != nullptr && count > kWriteMaxBytes) {
+    io::MarkWriteFailed(abi);
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Write of %zu bytes exceeds the %u a single write carries",
                      count, static_cast<unsigned>(kWriteMaxBytes));
@@ -117,10 +121,13 @@ zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
                        : io::FileWrite(io, req));  // FILE; UDP via write(2)
 }
 
-// A refused vectored write gives back at once what the call handed over.
-void GiveBack(zend_async_io_t* abi, const void* bufs, unsigned nbufs,
-              bool iov_mode, zend_async_io_write_free_cb_t free_cb,
-              void* user_data) {
+// A vectored write refused before its request exists: the handle is marked
+// WRITE_FAILED, then what the call handed over goes back at once (every
+// string's reference, or free_cb(user_data) once). The caller throws.
+void RefuseVector(zend_async_io_t* abi, const void* bufs, unsigned nbufs,
+                  bool iov_mode, zend_async_io_write_free_cb_t free_cb,
+                  void* user_data) {
+  io::MarkWriteFailed(abi);
   if (iov_mode) {
     if (free_cb != nullptr) free_cb(user_data, abi);
     return;
@@ -133,27 +140,36 @@ zend_async_io_req_t* Writev(zend_async_io_t* abi, const void* bufs,
                             unsigned nbufs, uint32_t flags,
                             zend_async_io_write_free_cb_t free_cb,
                             void* user_data) {
-  // Bit 0 is the mode; any other bit is refused.
-  const bool iov_mode = (flags & ZEND_ASYNC_IO_WRITEV_IOV) != 0;
-  if ((flags & ~ZEND_ASYNC_IO_WRITEV_IOV) != 0) {
-    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+  // The low bit is the mode, AWAIT the one behaviour bit; any other bit is
+  // refused, and so is IOV | AWAIT: an awaited completion hands the request
+  // to its owner, so it cannot also keep IOV's promise of free_cb at
+  // completion.
+  const bool iov_mode =
+      (flags & ZEND_ASYNC_IO_WRITEV_MODE_MASK) == ZEND_ASYNC_IO_WRITEV_IOV;
+  const bool awaited = (flags & ZEND_ASYNC_IO_WRITEV_AWAIT) != 0;
+  constexpr uint32_t kKnownFlags =
+      ZEND_ASYNC_IO_WRITEV_MODE_MASK | ZEND_ASYNC_IO_WRITEV_AWAIT;
+  if ((flags & ~kKnownFlags) != 0 || (iov_mode && awaited)) {
+    RefuseVector(abi, bufs, nbufs, iov_mode, free_cb, user_data);
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Unsupported writev flags 0x%x", flags);
     return nullptr;
   }
+  // The request counts its strings in 16 bits.
   if (!iov_mode && nbufs > UINT16_MAX) {
-    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    RefuseVector(abi, bufs, nbufs, iov_mode, free_cb, user_data);
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Vectored write of %u buffers exceeds the limit of %u",
                      nbufs, static_cast<unsigned>(UINT16_MAX));
     return nullptr;
   }
+  // Nothing submitted and nothing refused: NULL without an exception.
   if (nbufs == 0) {
     if (iov_mode && free_cb != nullptr) free_cb(user_data, abi);
     return nullptr;
   }
   if (IsClosed(abi) || !ZEND_ASYNC_IO_IS_STREAM(abi->type)) {
-    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    RefuseVector(abi, bufs, nbufs, iov_mode, free_cb, user_data);
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      IsClosed(abi) ? "Cannot write to closed IO handle"
                                    : "Vectored write only valid on stream IO");
@@ -162,7 +178,7 @@ zend_async_io_req_t* Writev(zend_async_io_t* abi, const void* bufs,
   IoHandle* io = IoHandle::FromIo(abi);
   return Submitted(
       io, "writev", nbufs,
-      io::StreamWritev(io, bufs, nbufs, iov_mode, free_cb, user_data));
+      io::StreamWritev(io, bufs, nbufs, iov_mode, awaited, free_cb, user_data));
 }
 
 int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {

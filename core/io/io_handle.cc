@@ -401,6 +401,13 @@ void NotifyRequest(IoHandle* io, UdpRequest* req) {
   Broadcast(io, &req->abi, req->abi.exception);
 }
 
+void NotifyAwaited(IoHandle* io, IoRequest* req) {
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceDone(io, req->op, req->abi.result, req->abi.exception);
+  }
+  Broadcast(io, &req->abi, nullptr);
+}
+
 void NotifyHandle(IoHandle* io, zend_object* exception) {
   if (ZEND_ASYNC_REF_TRACING()) TraceDone(io, "open", 0, exception);
   Broadcast(io, nullptr, exception);

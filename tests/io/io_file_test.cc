@@ -36,14 +36,6 @@ class IoFileTest : public IoTest {
   int descriptor_to_close_ = -1;
 };
 
-zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
-                          int* fd_out = nullptr) {
-  const int fd = file.Open(flags);
-  EXPECT_GE(fd, 0);
-  if (fd_out != nullptr) *fd_out = fd;
-  return ZEND_ASYNC_IO_CREATE(fd, ZEND_ASYNC_IO_TYPE_FILE, state);
-}
-
 std::string ReadAllOf(zend_async_io_t* io) {
   std::string text;
   for (;;) {
