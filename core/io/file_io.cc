@@ -46,14 +46,14 @@ void MarkInFlight(IoHandle* io, IoRequest* req) {
   PinForOperation(io, /*counted=*/true);
 }
 
-// The outcome of submitting `req`: libuv's `error` refuses it (Error
-// "Failed to start <what>: <libuv message>", the request disposed, NULL),
-// else it is in flight.
+// The outcome of submitting `req`: libuv's `error` refuses it
+// (Async\AsyncException "Failed to start <what>: <libuv message>", the request
+// disposed, NULL), else it is in flight.
 zend_async_io_req_t* Submitted(IoHandle* io, IoRequest* req, int error,
                                const char* what) {
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start %s: %s", what,
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "Failed to start %s: %s",
+                     what, uv_strerror(error));
     DisposeRequest(&req->abi);
     return nullptr;
   }
@@ -96,6 +96,7 @@ bool DispatchWrite(IoHandle* io, IoRequest* req) {
   const int error =
       uv_fs_write(LoopOf(io), &req->uv.fs, io->fd, &buf, 1, -1, OnFileWritten);
   if (error < 0) {
+    MarkWriteFailed(&io->abi);
     FailRequest(req, "Failed to start file write", error);
     return false;
   }
@@ -107,6 +108,7 @@ void OnFileWritten(uv_fs_t* fs) {
   auto* req = static_cast<IoRequest*>(fs->data);
   IoHandle* io = req->io;
   TakeTransfer(io, req, "File write error");
+  if (req->abi.transferred < 0) MarkWriteFailed(&io->abi);
 
   // The next queued write goes out before this one is notified, so that
   // exactly one stays in flight; one libuv refuses is notified and skipped.
@@ -343,7 +345,8 @@ zend_async_io_t* FsOpen(const char* path, int flags, int mode) {
   const int error =
       uv_fs_open(LoopOf(io), &carrier->uv.fs, path, flags, mode, OnOpened);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start open: %s", uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "Failed to start open: %s",
+                     uv_strerror(error));
     efree(carrier);
     abi->event.dispose(&abi->event);
     return nullptr;

@@ -12,6 +12,8 @@
 // is returned completed). Completions: `transferred` bytes (0 at end of
 // file; EOF is not set for files), or -1 with "File read error: ...",
 // "File write error: ...", "File flush error: ...", "File stat error: ...".
+// A write that fails or cannot be submitted marks the handle
+// ZEND_ASYNC_IO_WRITE_FAILED.
 //
 // fs_open: returns at once a pending FILE handle (no descriptor, state 0);
 // the open completes on its event with result NULL: success gives it the

@@ -61,7 +61,8 @@ constexpr SocketListeningEntries kSocketListening = {
 
 zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot read from closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot read from closed IO handle");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -86,10 +87,14 @@ zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
                        : io::FileRead(io, req));  // FILE; UDP via read(2)
 }
 
+// A refused write marks the handle WRITE_FAILED before anything handed
+// over goes back (io_handle.h: MarkWriteFailed).
 zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
                            zend_async_io_write_free_cb_t free_cb) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot write to closed IO handle");
+    io::MarkWriteFailed(abi);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot write to closed IO handle");
     // A fire-and-forget caller handed the buffer over: it goes back once.
     if (free_cb != nullptr) free_cb(const_cast<char*>(buf), abi);
     return nullptr;
@@ -102,7 +107,8 @@ zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
   // write, which a fire-and-forget caller could not see.
   req->max_size = count > kWriteMaxBytes ? kWriteMaxBytes : count;
   if (free_cb != nullptr && count > kWriteMaxBytes) {
-    zend_throw_error(nullptr,
+    io::MarkWriteFailed(abi);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Write of %zu bytes exceeds the %u a single write carries",
                      count, static_cast<unsigned>(kWriteMaxBytes));
     io::DisposeRequest(&req->abi);  // hands buf back through free_cb
@@ -115,10 +121,13 @@ zend_async_io_req_t* Write(zend_async_io_t* abi, const char* buf, size_t count,
                        : io::FileWrite(io, req));  // FILE; UDP via write(2)
 }
 
-// A refused vectored write gives back at once what the call handed over.
-void GiveBack(zend_async_io_t* abi, const void* bufs, unsigned nbufs,
-              bool iov_mode, zend_async_io_write_free_cb_t free_cb,
-              void* user_data) {
+// A vectored write refused before its request exists: the handle is marked
+// WRITE_FAILED, then what the call handed over goes back at once (every
+// string's reference, or free_cb(user_data) once). The caller throws.
+void RefuseVector(zend_async_io_t* abi, const void* bufs, unsigned nbufs,
+                  bool iov_mode, zend_async_io_write_free_cb_t free_cb,
+                  void* user_data) {
+  io::MarkWriteFailed(abi);
   if (iov_mode) {
     if (free_cb != nullptr) free_cb(user_data, abi);
     return;
@@ -131,35 +140,45 @@ zend_async_io_req_t* Writev(zend_async_io_t* abi, const void* bufs,
                             unsigned nbufs, uint32_t flags,
                             zend_async_io_write_free_cb_t free_cb,
                             void* user_data) {
-  // Bit 0 is the mode; any other bit is refused.
-  const bool iov_mode = (flags & ZEND_ASYNC_IO_WRITEV_IOV) != 0;
-  if ((flags & ~ZEND_ASYNC_IO_WRITEV_IOV) != 0) {
-    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
-    zend_throw_error(nullptr, "Unsupported writev flags 0x%x", flags);
+  // The low bit is the mode, AWAIT the one behaviour bit; any other bit is
+  // refused, and so is IOV | AWAIT: an awaited completion hands the request
+  // to its owner, so it cannot also keep IOV's promise of free_cb at
+  // completion.
+  const bool iov_mode =
+      (flags & ZEND_ASYNC_IO_WRITEV_MODE_MASK) == ZEND_ASYNC_IO_WRITEV_IOV;
+  const bool awaited = (flags & ZEND_ASYNC_IO_WRITEV_AWAIT) != 0;
+  constexpr uint32_t kKnownFlags =
+      ZEND_ASYNC_IO_WRITEV_MODE_MASK | ZEND_ASYNC_IO_WRITEV_AWAIT;
+  if ((flags & ~kKnownFlags) != 0 || (iov_mode && awaited)) {
+    RefuseVector(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Unsupported writev flags 0x%x", flags);
     return nullptr;
   }
+  // The request counts its strings in 16 bits.
   if (!iov_mode && nbufs > UINT16_MAX) {
-    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
-    zend_throw_error(nullptr,
+    RefuseVector(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Vectored write of %u buffers exceeds the limit of %u",
                      nbufs, static_cast<unsigned>(UINT16_MAX));
     return nullptr;
   }
+  // Nothing submitted and nothing refused: NULL without an exception.
   if (nbufs == 0) {
     if (iov_mode && free_cb != nullptr) free_cb(user_data, abi);
     return nullptr;
   }
   if (IsClosed(abi) || !ZEND_ASYNC_IO_IS_STREAM(abi->type)) {
-    GiveBack(abi, bufs, nbufs, iov_mode, free_cb, user_data);
-    zend_throw_error(nullptr, IsClosed(abi)
-                                  ? "Cannot write to closed IO handle"
-                                  : "Vectored write only valid on stream IO");
+    RefuseVector(abi, bufs, nbufs, iov_mode, free_cb, user_data);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     IsClosed(abi) ? "Cannot write to closed IO handle"
+                                   : "Vectored write only valid on stream IO");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
   return Submitted(
       io, "writev", nbufs,
-      io::StreamWritev(io, bufs, nbufs, iov_mode, free_cb, user_data));
+      io::StreamWritev(io, bufs, nbufs, iov_mode, awaited, free_cb, user_data));
 }
 
 int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {
@@ -169,7 +188,8 @@ int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {
 
 zend_async_io_req_t* Flush(zend_async_io_t* abi) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot flush closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot flush closed IO handle");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -181,7 +201,8 @@ zend_async_io_req_t* Flush(zend_async_io_t* abi) {
 
 zend_async_io_req_t* Stat(zend_async_io_t* abi, zend_stat_t* buf) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot stat closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot stat closed IO handle");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -207,15 +228,18 @@ zend_off_t Seek(zend_async_io_t* abi, zend_off_t offset, int whence) {
 zend_async_io_req_t* Sendfile(zend_async_io_t* out, zend_async_io_t* in,
                               zend_off_t offset, size_t length) {
   if (IsClosed(out)) {
-    zend_throw_error(nullptr, "Cannot sendfile: destination IO closed");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot sendfile: destination IO closed");
     return nullptr;
   }
   if (IsClosed(in)) {
-    zend_throw_error(nullptr, "Cannot sendfile: source IO closed");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot sendfile: source IO closed");
     return nullptr;
   }
   if (in->type != ZEND_ASYNC_IO_TYPE_FILE) {
-    zend_throw_error(nullptr, "Sendfile source must be a file IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Sendfile source must be a file IO handle");
     return nullptr;
   }
   IoHandle* source = IoHandle::FromIo(in);
@@ -227,11 +251,12 @@ zend_async_udp_req_t* UdpSendTo(zend_async_io_t* abi, const char* buf,
                                 size_t count, const struct sockaddr* addr,
                                 socklen_t addr_len) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot send to closed UDP socket");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot send to closed UDP socket");
     return nullptr;
   }
   if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
-    zend_throw_error(nullptr, "IO handle is not UDP type");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "IO handle is not UDP type");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);
@@ -248,11 +273,12 @@ ssize_t UdpTrySend(zend_async_io_t* abi, const char* buf, size_t count,
 
 zend_async_udp_req_t* UdpRecvFrom(zend_async_io_t* abi, size_t max_size) {
   if (IsClosed(abi)) {
-    zend_throw_error(nullptr, "Cannot receive from closed UDP socket");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Cannot receive from closed UDP socket");
     return nullptr;
   }
   if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
-    zend_throw_error(nullptr, "IO handle is not UDP type");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "IO handle is not UDP type");
     return nullptr;
   }
   IoHandle* io = IoHandle::FromIo(abi);

@@ -202,7 +202,8 @@ zend_async_io_t* CreateHandle(zend_file_descriptor_t fd,
   if (ZEND_ASYNC_IO_IS_STREAM(type) && fd >= 0 && fd <= STDERR_FILENO) {
     own_fd = dup(fd);
     if (own_fd < 0) {
-      zend_throw_error(nullptr, "Failed to duplicate descriptor %d: %s", fd,
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to duplicate descriptor %d: %s", fd,
                        strerror(errno));
       return nullptr;
     }
@@ -222,13 +223,15 @@ zend_async_io_t* CreateHandle(zend_file_descriptor_t fd,
   // (open) go through uv_close. Either way a dup'd copy is closed here,
   // the caller's descriptor is left alone.
   auto refuse_before_init = [&](const char* what, int error) {
-    zend_throw_error(nullptr, "Failed to %s: %s", what, uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "Failed to %s: %s", what,
+                     uv_strerror(error));
     if (orig_fd >= 0) close(own_fd);
     efree(io);
     return nullptr;
   };
   auto refuse_after_init = [&](const char* what, int error) {
-    zend_throw_error(nullptr, "Failed to %s: %s", what, uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "Failed to %s: %s", what,
+                     uv_strerror(error));
     if (orig_fd >= 0) close(own_fd);
     io->orig_fd = -1;
     Abandon(io);
@@ -293,8 +296,8 @@ IoHandle* NewUdpHandle(size_t extra_size) {
                ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE, extra_size);
   const int error = uv_udp_init(loop, &io->handle.udp);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to initialize UDP handle: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to initialize UDP handle: %s", uv_strerror(error));
     efree(io);
     return nullptr;
   }
@@ -396,6 +399,13 @@ void NotifyRequest(IoHandle* io, UdpRequest* req) {
     TraceDone(io, req->op, req->abi.transferred, req->abi.exception);
   }
   Broadcast(io, &req->abi, req->abi.exception);
+}
+
+void NotifyAwaited(IoHandle* io, IoRequest* req) {
+  if (ZEND_ASYNC_REF_TRACING()) {
+    TraceDone(io, req->op, req->abi.result, req->abi.exception);
+  }
+  Broadcast(io, &req->abi, nullptr);
 }
 
 void NotifyHandle(IoHandle* io, zend_object* exception) {

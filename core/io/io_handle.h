@@ -100,16 +100,18 @@ struct IoHandle {
 
 // io_create: a handle over `fd` of `type` with `state` (ZEND_ASYNC_IO_*).
 // Stream and UDP descriptors pass to libuv (closed with the handle); a
-// stdio descriptor (0..2) of a stream is dup'd first. NULL with Error
-// thrown when libuv refuses ("Failed to initialize pipe handle: ...",
-// "Failed to open pipe handle: ...", "Failed to initialize TTY handle:
-// ...", "Failed to initialize TCP handle: ...", "Failed to open TCP handle:
-// ...", "Failed to initialize UDP handle: ...").
+// stdio descriptor (0..2) of a stream is dup'd first. NULL with
+// Async\AsyncException thrown when that fails ("Failed to duplicate
+// descriptor %d: ...") or libuv refuses ("Failed to initialize pipe handle:
+// ...", "Failed to open pipe handle: ...", "Failed to initialize TTY
+// handle: ...", "Failed to initialize TCP handle: ...", "Failed to open TCP
+// handle: ...", "Failed to initialize UDP handle: ...", "Failed to open UDP
+// handle: ...").
 zend_async_io_t* CreateHandle(zend_file_descriptor_t fd,
                               zend_async_io_type type, uint32_t state);
 
-// A UDP handle with no socket yet (udp_bind binds it). NULL with Error
-// thrown when libuv refuses.
+// A UDP handle with no socket yet (udp_bind binds it). NULL with
+// Async\AsyncException thrown when libuv refuses.
 IoHandle* NewUdpHandle(size_t extra_size);
 
 // close(): see the file comment. Always returns true.
@@ -121,8 +123,23 @@ bool CloseHandle(zend_async_io_t* io);
 // neither afterwards. Stops the loop when a callback left an exception.
 void NotifyRequest(IoHandle* io, IoRequest* req);
 void NotifyRequest(IoHandle* io, UdpRequest* req);
+// Notifies the handle's event of an awaited vectored write's completion
+// (ZEND_ASYNC_IO_WRITEV_AWAIT): `result` the request and no exception, so
+// that the other listeners of the handle, which forward any exception,
+// stay asleep; the outcome is on the request (transferred, exception).
+// Same contract as NotifyRequest otherwise.
+void NotifyAwaited(IoHandle* io, IoRequest* req);
 // Notifies the handle's event without a request (fs_open's completion).
 void NotifyHandle(IoHandle* io, zend_object* exception);
+
+// ZEND_ASYNC_IO_WRITE_FAILED on the handle's state: a write or vectored
+// write on it completed with an error or was refused at submit. Set before
+// anything handed over goes back (free_cb, the strings' references), so a
+// fire-and-forget caller's free_cb reads it; never cleared. Reads, sends
+// (udp_sendto) and sendfile leave it alone.
+inline void MarkWriteFailed(zend_async_io_t* io) {
+  io->state |= ZEND_ASYNC_IO_WRITE_FAILED;
+}
 
 // "io <op> IO#3 <bytes> byte(s)": a request was submitted (traced only
 // with tracing on).

@@ -37,13 +37,7 @@ void DisposeRequest(zend_async_io_req_t* abi) {
     ForgetRequest(io, abi);
     UnqueueWrite(io, req);
   }
-  if (req->writev_nbufs > 0) {
-    auto** slots = reinterpret_cast<zend_string**>(req + 1);
-    for (unsigned i = 0; i < req->writev_nbufs; i++) {
-      zend_string_release(slots[i]);
-    }
-    req->writev_nbufs = 0;
-  }
+  ReleaseStrings(req);
   if (abi->free_cb != nullptr) {
     // A fire-and-forget write that never completed: its buffer goes back.
     auto free_cb = abi->free_cb;
@@ -59,6 +53,14 @@ void DisposeRequest(zend_async_io_req_t* abi) {
     abi->exception = nullptr;
   }
   efree(req);
+}
+
+void ReleaseStrings(IoRequest* req) {
+  auto** slots = reinterpret_cast<zend_string**>(req + 1);
+  for (unsigned i = 0; i < req->writev_nbufs; i++) {
+    zend_string_release(slots[i]);
+  }
+  req->writev_nbufs = 0;
 }
 
 void DisposeUdpRequest(zend_async_udp_req_t* abi) {

@@ -28,6 +28,10 @@ struct IoHandle;
 // IoRequest::flags.
 inline constexpr uint8_t kRequestInFlight = 1u << 0;  // libuv owes a callback
 inline constexpr uint8_t kRequestDisposePending = 1u << 1;  // dispose() came
+// A vectored write submitted with ZEND_ASYNC_IO_WRITEV_AWAIT: its completion
+// hands it to its owner (notified without the exception) instead of freeing
+// it.
+inline constexpr uint8_t kRequestAwaited = 1u << 2;
 
 // A request of a non-UDP handle.
 struct IoRequest {
@@ -88,6 +92,10 @@ void DisposeRequest(zend_async_io_req_t* req);
 
 // The dispose() of UdpRequest (same contract).
 void DisposeUdpRequest(zend_async_udp_req_t* req);
+
+// writev, ZSTR mode: releases the zend_string references the request
+// holds (once: the count is cleared).
+void ReleaseStrings(IoRequest* req);
 
 // Sets `exception` (Async\InputOutputException "<format>: <libuv
 // message>") on the request, -1 as result, and completed.

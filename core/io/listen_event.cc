@@ -286,8 +286,8 @@ zend_string* ListenEvent::Info(zend_async_event_t* event) {
 bool Start(zend_async_event_t* event) {
   const int error = reactor::StartEvent(&ListenEvent::FromAbi(event)->core);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start listening: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start listening: %s", uv_strerror(error));
   }
   return error == 0;
 }
@@ -376,8 +376,8 @@ int ParseAddress(const char* host, int port, sockaddr_storage* address) {
   return uv_ip4_addr(host, port, reinterpret_cast<sockaddr_in*>(address));
 }
 
-// Binds a TCP listener. Returns false with the Error thrown (the handle is
-// then discarded).
+// Binds a TCP listener. Returns false with Async\AsyncException thrown (the
+// handle is then discarded).
 bool BindTcp(ListenEvent* self, const char* host, int port, uint32_t flags) {
   uv_tcp_t* tcp = &self->handle.tcp;
   // Accepted connections inherit TCP_NODELAY from the listening socket.
@@ -387,8 +387,9 @@ bool BindTcp(ListenEvent* self, const char* host, int port, uint32_t flags) {
   std::memset(&address, 0, sizeof(address));
   int error = ParseAddress(host, port, &address);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to parse address %s:%d: %s", OrNull(host),
-                     port, uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to parse address %s:%d: %s", OrNull(host), port,
+                     uv_strerror(error));
     return false;
   }
   if ((flags & ZEND_ASYNC_LISTEN_F_REUSEPORT) != 0) {
@@ -400,7 +401,8 @@ bool BindTcp(ListenEvent* self, const char* host, int port, uint32_t flags) {
     error = uv_tcp_bind(tcp, reinterpret_cast<sockaddr*>(&address), bind_flags);
   }
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to bind to %s:%d: %s", host, port,
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to bind to %s:%d: %s", host, port,
                      uv_strerror(error));
     return false;
   }
@@ -421,7 +423,8 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
   if (self->is_unix) {
     int error = uv_pipe_init(loop, &self->handle.pipe, 0);
     if (error < 0) {
-      zend_throw_error(nullptr, "Failed to initialize pipe handle: %s",
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to initialize pipe handle: %s",
                        uv_strerror(error));
       efree(self);
       return nullptr;
@@ -429,15 +432,17 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
     error =
         host != nullptr ? uv_pipe_bind(&self->handle.pipe, host) : UV_EINVAL;
     if (error < 0) {
-      zend_throw_error(nullptr, "Failed to bind AF_UNIX socket %s: %s",
-                       OrNull(host), uv_strerror(error));
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to bind AF_UNIX socket %s: %s", OrNull(host),
+                       uv_strerror(error));
       DiscardHandle(self);
       return nullptr;
     }
   } else {
     const int error = uv_tcp_init(loop, &self->handle.tcp);
     if (error < 0) {
-      zend_throw_error(nullptr, "Failed to initialize TCP handle: %s",
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to initialize TCP handle: %s",
                        uv_strerror(error));
       efree(self);
       return nullptr;
@@ -451,8 +456,8 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
   uv_os_fd_t fd;
   const int error = uv_fileno(self->Handle(), &fd);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to get socket descriptor: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to get socket descriptor: %s", uv_strerror(error));
     DiscardHandle(self);
     return nullptr;
   }
@@ -474,8 +479,8 @@ zend_async_listen_event_t* ListenFd(zend_socket_t fd, int backlog,
   int error = self->is_unix ? uv_pipe_init(loop, &self->handle.pipe, 0)
                             : uv_tcp_init(loop, &self->handle.tcp);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to initialize handle: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to initialize handle: %s", uv_strerror(error));
     efree(self);
     if (fd >= 0) close(fd);
     return nullptr;
@@ -484,7 +489,8 @@ zend_async_listen_event_t* ListenFd(zend_socket_t fd, int backlog,
   error = self->is_unix ? uv_pipe_open(&self->handle.pipe, fd)
                         : uv_tcp_open(&self->handle.tcp, fd);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to adopt listening socket fd: %s",
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to adopt listening socket fd: %s",
                      uv_strerror(error));
     if (fd >= 0) close(fd);
     DiscardHandle(self);

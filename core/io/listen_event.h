@@ -27,12 +27,12 @@
 // over failed). A callback may stop or dispose the listener; a stop ends
 // the delivery there.
 //
-// Errors (Error, NULL returned): "Failed to initialize pipe handle: %s",
-// "Failed to bind AF_UNIX socket <path>: %s", "Failed to initialize TCP
-// handle: %s", "Failed to parse address <host>:<port>: %s", "Failed to bind
-// to <host>:<port>: %s", "Failed to get socket descriptor: %s" (Listen);
-// "Failed to initialize handle: %s", "Failed to adopt listening socket fd:
-// %s" (ListenFd); "Failed to start listening: %s" (start()).
+// Errors (Async\AsyncException, NULL returned): "Failed to initialize pipe
+// handle: %s", "Failed to bind AF_UNIX socket <path>: %s", "Failed to
+// initialize TCP handle: %s", "Failed to parse address <host>:<port>: %s",
+// "Failed to bind to <host>:<port>: %s", "Failed to get socket descriptor: %s"
+// (Listen); "Failed to initialize handle: %s", "Failed to adopt listening
+// socket fd: %s" (ListenFd); "Failed to start listening: %s" (start()).
 //
 // Threading: the request's thread. Ownership: each function returns the
 // only reference (ref_count 1); ZEND_ASYNC_EVENT_RELEASE disposes it. The
@@ -60,14 +60,15 @@ namespace zar::core::io {
 // (get_local_address tells which). Flags: ZEND_ASYNC_LISTEN_F_REUSEPORT
 // (SO_REUSEPORT, TCP), ZEND_ASYNC_LISTEN_F_IPV6ONLY (IPV6_V6ONLY, TCP),
 // ZEND_ASYNC_LISTEN_F_UNIX; other bits are ignored. abi.host is a copy of
-// `host`. Returns nullptr with an Error thrown on failure.
+// `host`. Returns nullptr with Async\AsyncException thrown on failure.
 zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
                                   uint32_t flags, size_t extra_size);
 
 // socket_listen_fd (ZEND_ASYNC_SOCKET_LISTEN_FD): adopts a bound (usually
 // already listening) socket; ZEND_ASYNC_LISTEN_F_UNIX for an AF_UNIX one.
 // abi.host is NULL and abi.port 0; get_local_address asks the socket.
-// Returns nullptr with an Error thrown (and `fd` closed) on failure.
+// Returns nullptr with Async\AsyncException thrown (and `fd` closed) on
+// failure.
 zend_async_listen_event_t* ListenFd(zend_socket_t fd, int backlog,
                                     uint32_t flags, size_t extra_size);
 

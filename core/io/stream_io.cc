@@ -80,13 +80,15 @@ void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
 // ---- Write ------------------------------------------------------------------
 
 // A write's completion: the bytes submitted, or -1 with "<what>: <libuv
-// message>". Returns the handle.
+// message>" and the handle marked WRITE_FAILED (before anything goes
+// back). Returns the handle.
 IoHandle* Complete(IoRequest* req, int status, const char* what) {
   req->flags &= ~kRequestInFlight;
   if (status == 0) {
     req->abi.transferred = static_cast<ssize_t>(req->max_size);
     req->abi.completed = true;
   } else {
+    MarkWriteFailed(&req->io->abi);
     FailRequest(req, what, status);
   }
   return req->io;
@@ -105,6 +107,25 @@ void GiveBackAndDispose(IoHandle* io, IoRequest* req) {
   DisposeRequest(&req->abi);
 }
 
+// A completed request the caller awaits goes to its owner: a dispose that
+// came while it was in flight is finished now; otherwise its link to the
+// handle is dropped first (the owner may dispose it after the handle is
+// gone) and the handle is notified. Nothing touches the request after the
+// notification, in which a listener may dispose it and submit the next
+// write. `awaited_vector`: notified without the exception (NotifyAwaited).
+void HandOver(IoHandle* io, IoRequest* req, bool awaited_vector) {
+  if ((req->flags & kRequestDisposePending) != 0) {
+    DisposeRequest(&req->abi);
+    return;
+  }
+  req->io = nullptr;
+  if (awaited_vector) {
+    NotifyAwaited(io, req);
+  } else {
+    NotifyRequest(io, req);
+  }
+}
+
 void OnWritten(uv_write_t* write, int status) {
   auto* req = static_cast<IoRequest*>(write->data);
   IoHandle* io = Complete(req, status, "Pipe write error");
@@ -112,19 +133,21 @@ void OnWritten(uv_write_t* write, int status) {
     GiveBackAndDispose(io, req);
     return;
   }
-  if ((req->flags & kRequestDisposePending) != 0) {
-    DisposeRequest(&req->abi);
-    return;
-  }
-  req->io = nullptr;  // its owner may dispose it after the handle is gone
-  NotifyRequest(io, req);
+  HandOver(io, req, /*awaited_vector=*/false);
 }
 
-// Vectored writes are always fire-and-forget: IOV gives its user data back
-// through free_cb, ZSTR releases its references (DisposeRequest).
+// ZSTR references go at completion, awaited or not. Without
+// ZEND_ASYNC_IO_WRITEV_AWAIT the write is fire-and-forget: IOV gives its
+// user data back through free_cb and the request is freed.
 void OnWrittenVector(uv_write_t* write, int status) {
   auto* req = static_cast<IoRequest*>(write->data);
-  GiveBackAndDispose(Complete(req, status, "Pipe writev error"), req);
+  IoHandle* io = Complete(req, status, "Pipe writev error");
+  ReleaseStrings(req);
+  if ((req->flags & kRequestAwaited) != 0) {
+    HandOver(io, req, /*awaited_vector=*/true);
+    return;
+  }
+  GiveBackAndDispose(io, req);
 }
 
 }  // namespace
@@ -133,16 +156,16 @@ zend_async_io_req_t* StreamRead(IoHandle* io, IoRequest* req) {
   // libuv reads into one place at a time: a second read would orphan the
   // first.
   if (io->active != nullptr) {
-    zend_throw_error(nullptr, "Failed to start pipe read: %s",
-                     uv_strerror(UV_EALREADY));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start pipe read: %s", uv_strerror(UV_EALREADY));
     DisposeRequest(&req->abi);
     return nullptr;
   }
   if (!io->reading) {
     const int error = uv_read_start(&io->handle.stream, AllocChunk, OnRead);
     if (error < 0) {
-      zend_throw_error(nullptr, "Failed to start pipe read: %s",
-                       uv_strerror(error));
+      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                       "Failed to start pipe read: %s", uv_strerror(error));
       DisposeRequest(&req->abi);
       return nullptr;
     }
@@ -159,9 +182,10 @@ zend_async_io_req_t* StreamWrite(IoHandle* io, IoRequest* req) {
   const int error =
       uv_write(&req->uv.write, &io->handle.stream, &buf, 1, OnWritten);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start stream write: %s",
-                     uv_strerror(error));
-    DisposeRequest(&req->abi);
+    MarkWriteFailed(&io->abi);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start stream write: %s", uv_strerror(error));
+    DisposeRequest(&req->abi);  // hands buf back through free_cb
     return nullptr;
   }
   req->flags |= kRequestInFlight;
@@ -169,7 +193,7 @@ zend_async_io_req_t* StreamWrite(IoHandle* io, IoRequest* req) {
 }
 
 zend_async_io_req_t* StreamWritev(IoHandle* io, const void* bufs,
-                                  unsigned nbufs, bool iov_mode,
+                                  unsigned nbufs, bool iov_mode, bool awaited,
                                   zend_async_io_write_free_cb_t free_cb,
                                   void* user_data) {
   // ZSTR: the references move into slots right after the request.
@@ -208,12 +232,14 @@ zend_async_io_req_t* StreamWritev(IoHandle* io, const void* bufs,
                              OnWrittenVector);
   if (nbufs > 64) efree(uv_bufs);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to start vectored write: %s",
-                     uv_strerror(error));
-    DisposeRequest(&req->abi);
+    MarkWriteFailed(&io->abi);
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start vectored write: %s", uv_strerror(error));
+    DisposeRequest(&req->abi);  // releases the strings or calls free_cb
     return nullptr;
   }
   req->flags |= kRequestInFlight;
+  if (awaited) req->flags |= kRequestAwaited;
   return &req->abi;
 }
 

@@ -24,11 +24,23 @@
 // (libuv's limit) is shortened to it, and refused with a free_cb (no
 // length reaches free_cb to show the short write).
 //
-// Vectored write (fire-and-forget only): ZEND_ASYNC_IO_WRITEV_ZSTR takes
-// one reference of each zend_string (released on completion);
-// ZEND_ASYNC_IO_WRITEV_IOV writes caller memory and calls free_cb(user_data,
-// io) once on completion. Refused calls give back what was handed over at
-// once.
+// Vectored write: ZEND_ASYNC_IO_WRITEV_ZSTR takes over one reference of
+// each zend_string (released on completion); ZEND_ASYNC_IO_WRITEV_IOV
+// writes caller memory and calls free_cb(user_data, io) once on
+// completion. Both are fire-and-forget (the request is freed, nothing is
+// notified) unless `awaited` (ZEND_ASYNC_IO_WRITEV_AWAIT, ZSTR only): the
+// request then outlives its completion, which notifies the handle with the
+// request as result and no exception (status on transferred / exception,
+// "Pipe writev error: <libuv message>"); its owner disposes it once, also
+// while in flight (the completion finishes that dispose) or after the
+// handle is gone. A handle's close never completes it: the close's
+// broadcast (result NULL, "Stream was closed") is the awaiter's wake-up,
+// and the cancelled write completes later, on the loop.
+//
+// Every write or vectored write that fails or is refused marks the handle
+// ZEND_ASYNC_IO_WRITE_FAILED before anything handed over goes back.
+// Refused calls (Async\AsyncException, NULL) give back what was handed
+// over at once.
 //
 // Threading: the request's thread.
 
@@ -43,9 +55,10 @@ zend_async_io_req_t* StreamRead(IoHandle* io, IoRequest* req);
 
 zend_async_io_req_t* StreamWrite(IoHandle* io, IoRequest* req);
 
-// `bufs` are zend_string* (ZSTR) or zend_async_buf_t (IOV); nbufs > 0.
+// `bufs` are zend_string* (ZSTR) or zend_async_buf_t (IOV); nbufs > 0;
+// `awaited` only with ZSTR.
 zend_async_io_req_t* StreamWritev(IoHandle* io, const void* bufs,
-                                  unsigned nbufs, bool iov_mode,
+                                  unsigned nbufs, bool iov_mode, bool awaited,
                                   zend_async_io_write_free_cb_t free_cb,
                                   void* user_data);
 

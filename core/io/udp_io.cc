@@ -105,7 +105,8 @@ zend_async_io_t* UdpBind(const char* host, int port, uint32_t flags,
     return nullptr;
   }
   auto refuse = [&](const char* format, int error) {
-    zend_throw_error(nullptr, format, host, port, uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, format, host, port,
+                     uv_strerror(error));
     io->abi.event.dispose(&io->abi.event);
     return nullptr;
   };
@@ -125,7 +126,8 @@ zend_async_io_t* UdpBind(const char* host, int port, uint32_t flags,
   uv_os_fd_t fd;
   error = uv_fileno(reinterpret_cast<uv_handle_t*>(&io->handle.udp), &fd);
   if (error < 0) {
-    zend_throw_error(nullptr, "Failed to resolve UDP socket descriptor: %s",
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to resolve UDP socket descriptor: %s",
                      uv_strerror(error));
     io->abi.event.dispose(&io->abi.event);
     return nullptr;
@@ -152,8 +154,8 @@ zend_async_udp_req_t* UdpSendTo(IoHandle* io, const char* buf, size_t count,
   if (error < 0) {
     // No callback will come.
     req->abi.flags |= ZEND_ASYNC_UDP_REQ_F_CALLBACK_DONE;
-    zend_throw_error(nullptr, "Failed to start UDP send: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start UDP send: %s", uv_strerror(error));
     DisposeUdpRequest(&req->abi);
     return nullptr;
   }
@@ -171,8 +173,8 @@ ssize_t UdpTrySend(IoHandle* io, const char* buf, size_t count,
 
 zend_async_udp_req_t* UdpRecvFrom(IoHandle* io, size_t max_size) {
   if (io->active != nullptr) {
-    zend_throw_error(nullptr, "Failed to start UDP recv: %s",
-                     uv_strerror(UV_EALREADY));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start UDP recv: %s", uv_strerror(UV_EALREADY));
     return nullptr;
   }
   UdpRequest* req = NewUdpRequest(io, "recvfrom", max_size);
@@ -182,8 +184,8 @@ zend_async_udp_req_t* UdpRecvFrom(IoHandle* io, size_t max_size) {
       uv_udp_recv_start(&io->handle.udp, AllocDatagram, OnDatagram);
   if (error < 0) {
     io->active = nullptr;
-    zend_throw_error(nullptr, "Failed to start UDP recv: %s",
-                     uv_strerror(error));
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Failed to start UDP recv: %s", uv_strerror(error));
     DisposeUdpRequest(&req->abi);
     return nullptr;
   }

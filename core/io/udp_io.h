@@ -4,10 +4,10 @@
 // udp_bind: a UDP handle bound to host:port (an IPv6 literal when host has
 // a ':'), READABLE and WRITABLE. Flags: ZEND_ASYNC_UDP_F_IPV6ONLY;
 // _REUSEPORT where libuv has it (1.49 and later; ignored before);
-// _RECV_GSO ignored. Errors (Error, NULL returned): "Failed to initialize
-// UDP handle: ...", "Failed to parse UDP address <host>:<port>: ...",
-// "Failed to bind UDP socket to <host>:<port>: ...", "Failed to resolve UDP
-// socket descriptor: ...".
+// _RECV_GSO ignored. Errors (Async\AsyncException, NULL returned): "Failed to
+// initialize UDP handle: ...", "Failed to parse UDP address <host>:<port>:
+// ...", "Failed to bind UDP socket to <host>:<port>: ...", "Failed to resolve
+// UDP socket descriptor: ...".
 //
 // sendto: the datagram is queued (libuv copies nothing: `buf` must live
 // until the completion); the completion sets `transferred` to its size or

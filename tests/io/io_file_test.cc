@@ -36,14 +36,6 @@ class IoFileTest : public IoTest {
   int descriptor_to_close_ = -1;
 };
 
-zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
-                          int* fd_out = nullptr) {
-  const int fd = file.Open(flags);
-  EXPECT_GE(fd, 0);
-  if (fd_out != nullptr) *fd_out = fd;
-  return ZEND_ASYNC_IO_CREATE(fd, ZEND_ASYNC_IO_TYPE_FILE, state);
-}
-
 std::string ReadAllOf(zend_async_io_t* io) {
   std::string text;
   for (;;) {
@@ -387,14 +379,15 @@ TEST_F(IoFileTest, SendfileRefusesClosedHandlesAndANonFileSource) {
   ASSERT_NE(out, nullptr);
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(in, out, 0, 1), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Sendfile source must be a file IO handle");
+            "Async\\AsyncException: Sendfile source must be a file IO handle");
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(in));
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(out, in, 0, 1), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot sendfile: source IO closed");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot sendfile: source IO closed");
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(out));
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(out, in, 0, 1), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Cannot sendfile: destination IO closed");
+            "Async\\AsyncException: Cannot sendfile: destination IO closed");
   ZEND_ASYNC_EVENT_RELEASE(&in->event);
   ZEND_ASYNC_EVENT_RELEASE(&out->event);
   close(fd);

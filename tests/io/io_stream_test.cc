@@ -10,8 +10,10 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "mock_zend/inspect.h"
 #include "tests/io/support/io_test.h"
 #include "zend_async_ref/testing/coroutines.h"
 
@@ -62,11 +64,13 @@ TEST_F(IoStreamTest, ATcpHandleNamesItsSocket) {
 
 TEST_F(IoStreamTest, CreateOverABadDescriptorThrowsAndReturnsNull) {
   EXPECT_EQ(ZEND_ASYNC_IO_CREATE(-1, ZEND_ASYNC_IO_TYPE_PIPE, 0), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to open pipe handle: bad file descriptor");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to open pipe handle: bad file descriptor");
   EXPECT_EQ(ZEND_ASYNC_IO_CREATE(-1, ZEND_ASYNC_IO_TYPE_TCP, 0), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to open TCP handle: bad file descriptor");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to open TCP handle: bad file descriptor");
 }
 
 TEST_F(IoStreamTest, AStdioDescriptorIsDuplicatedAndKeptWithPreserveFd) {
@@ -209,9 +213,10 @@ TEST_F(IoStreamTest, ASecondReadWhileOneIsInFlightIsRefusedAndTheFirstGoesOn) {
   zend_async_io_req_t* first = ZEND_ASYNC_IO_READ(io, nullptr, 8);
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to start pipe read: connection already in "
-            "progress");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to start pipe read: connection already in "
+      "progress");
   WriteAll(pair.b(), "x");
   EXPECT_TRUE(Drive(io, [&] { return first->completed; }));
   EXPECT_EQ(first->transferred, 1);
@@ -225,7 +230,8 @@ TEST_F(IoStreamTest, ReadFromAClosedHandleThrows) {
   ASSERT_NE(io, nullptr);
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
   EXPECT_EQ(ZEND_ASYNC_IO_READ(io, nullptr, 8), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot read from closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot read from closed IO handle");
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
@@ -323,10 +329,18 @@ TEST_F(IoStreamTest, WriteCompletesWithTheBytesSubmittedAndThePeerReadsThem) {
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
+bool WriteFailed(const zend_async_io_t* io) {
+  return (io->state & ZEND_ASYNC_IO_WRITE_FAILED) != 0;
+}
+
+// What free_cb saw: how often it ran, with what, and whether the handle was
+// already marked ZEND_ASYNC_IO_WRITE_FAILED (the only verdict a
+// fire-and-forget caller gets).
 struct FreeRecord {
   int calls = 0;
   void* data = nullptr;
   zend_async_io_t* io = nullptr;
+  bool failed_seen = false;
 };
 FreeRecord* free_record = nullptr;
 
@@ -334,6 +348,7 @@ void RecordFree(void* data, zend_async_io_t* io) {
   free_record->calls++;
   free_record->data = data;
   free_record->io = io;
+  free_record->failed_seen = io != nullptr && WriteFailed(io);
 }
 
 class IoStreamFreeTest : public IoStreamTest {
@@ -346,7 +361,35 @@ class IoStreamFreeTest : public IoStreamTest {
     IoStreamTest::TearDown();
     free_record = nullptr;
   }
+
+  // php-src test_write_refused.c's verdict on a refused fire-and-forget
+  // write: no request, `thrown` ("Class: message"), free_cb run once with
+  // `data`, and the handle marked WRITE_FAILED before free_cb ran.
+  void ExpectRefused(const zend_async_io_t* io, const zend_async_io_req_t* req,
+                     const std::string& thrown, const void* data) {
+    EXPECT_EQ(req, nullptr);
+    EXPECT_EQ(TakeExceptionText(), thrown);
+    EXPECT_EQ(record.calls, 1);
+    EXPECT_EQ(record.data, data);
+    EXPECT_TRUE(record.failed_seen);
+    EXPECT_TRUE(WriteFailed(io));
+  }
+
+  // A refused zend_string batch of one reference of `text`: no request,
+  // `thrown`, the reference released.
+  static void ExpectStringsGivenBack(const zend_async_io_req_t* req,
+                                     const std::string& thrown,
+                                     const zend_string* text) {
+    EXPECT_EQ(req, nullptr);
+    EXPECT_EQ(TakeExceptionText(), thrown);
+    EXPECT_EQ(GC_REFCOUNT(text), 1u);
+  }
+
   FreeRecord record;
+  // Caller memory for IOV writes, and the user data free_cb gets back.
+  char one[4] = "one";
+  zend_async_buf_t iov[1] = {{one, 3}};
+  int user_data = 0;
 };
 
 TEST_F(IoStreamFreeTest, AFireAndForgetWriteCallsFreeOnceAndNotifiesNothing) {
@@ -368,38 +411,40 @@ TEST_F(IoStreamFreeTest, AFireAndForgetWriteCallsFreeOnceAndNotifiesNothing) {
 }
 
 // php-src sapi/asynctest test_write_refused.c: a refused fire-and-forget
-// write hands its buffer back once, from inside the call.
-TEST_F(IoStreamFreeTest, AWriteOverTheSingleWriteCapIsRefusedAndFreedOnce) {
+// write marks the handle ZEND_ASYNC_IO_WRITE_FAILED and hands its buffer
+// back once, from inside the call, with the flag already set.
+TEST_F(IoStreamFreeTest,
+       AWriteOverTheSingleWriteCapIsRefusedMarksWriteFailedAndFreesOnce) {
   StreamPair pair;
   zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(io, nullptr);
   static const char payload[] = "payload\n";
   // The size is refused before the buffer is read.
-  EXPECT_EQ(
+  ExpectRefused(
+      io,
       ZEND_ASYNC_IO_WRITE_EX(io, payload, size_t{0x7ffff000u} + 1, RecordFree),
-      nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Write of 2147479553 bytes exceeds the 2147479552 a single "
-            "write carries");
-  EXPECT_EQ(record.calls, 1);
-  EXPECT_EQ(record.data, payload);
+      "Async\\AsyncException: Write of 2147479553 bytes exceeds the "
+      "2147479552 a single write carries",
+      payload);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
-TEST_F(IoStreamFreeTest, AWriteOnAClosedHandleIsRefusedAndFreedOnce) {
+TEST_F(IoStreamFreeTest,
+       AWriteOnAClosedHandleIsRefusedMarksWriteFailedAndFreesOnce) {
   StreamPair pair;
   zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(io, nullptr);
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  EXPECT_FALSE(WriteFailed(io));  // closing fails no write
   static const char payload[] = "payload\n";
-  EXPECT_EQ(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
-  EXPECT_EQ(record.calls, 1);
-  EXPECT_EQ(record.data, payload);
+  ExpectRefused(io, ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree),
+                "Async\\AsyncException: Cannot write to closed IO handle",
+                payload);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
-TEST_F(IoStreamFreeTest, AWriteLibuvRefusesIsRefusedAndFreedOnce) {
+TEST_F(IoStreamFreeTest,
+       AWriteLibuvRefusesIsRefusedMarksWriteFailedAndFreesOnce) {
   // A pipe's read end: libuv derives the handle's direction from the
   // descriptor and refuses the write before queueing it.
   Pipe pipe;
@@ -408,14 +453,72 @@ TEST_F(IoStreamFreeTest, AWriteLibuvRefusesIsRefusedAndFreedOnce) {
   ASSERT_NE(io, nullptr);
   pipe.ForgetReadEnd();
   static const char payload[] = "payload\n";
-  EXPECT_EQ(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to start stream write: broken pipe");
-  EXPECT_EQ(record.calls, 1);
+  ExpectRefused(
+      io, ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree),
+      "Async\\AsyncException: Failed to start stream write: broken pipe",
+      payload);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
-TEST_F(IoStreamTest, AWriteToAPeerThatClosedCompletesWithAPipeWriteError) {
+// A write that fails at completion: the flag is set before free_cb runs.
+TEST_F(IoStreamFreeTest,
+       AFireAndForgetWriteThatFailsMarksWriteFailedBeforeItsFree) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  pair.CloseB();
+  IoLog log;
+  AddIoRecorder(io, &log);
+  static const char payload[] = "payload\n";
+  ASSERT_NE(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "");
+  EXPECT_TRUE(RunUntil([&] { return record.calls > 0; }));
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_EQ(record.data, payload);
+  EXPECT_TRUE(record.failed_seen);
+  EXPECT_TRUE(WriteFailed(io));
+  EXPECT_TRUE(log.empty());  // fire-and-forget: the flag is the only report
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// The control of php-src test_write_refused.c: writes that go out leave
+// the flag clear, so the refusals above do not pass on a flag every write
+// sets.
+TEST_F(IoStreamFreeTest, WritesThatSucceedLeaveWriteFailedClear) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  static const char payload[] = "payload\n";
+  ASSERT_NE(ZEND_ASYNC_IO_WRITE_EX(io, payload, 8, RecordFree), nullptr);
+  EXPECT_TRUE(RunUntil([&] { return record.calls == 1; }));
+  EXPECT_FALSE(record.failed_seen);
+
+  zend_async_io_req_t* awaited = ZEND_ASYNC_IO_WRITE(io, "a,", 2);
+  ASSERT_NE(awaited, nullptr);
+  ASSERT_NE(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
+            nullptr);
+  zend_string* text = zend_string_init("c,", 2, 0);
+  zend_string* one[] = {zend_string_copy(text)};
+  ASSERT_NE(ZEND_ASYNC_IO_WRITEV(io, one, 1), nullptr);
+  zend_string* two[] = {zend_string_copy(text)};
+  zend_async_io_req_t* awaited_vector =
+      ZEND_ASYNC_IO_WRITEV_AWAITED(io, two, 1);
+  ASSERT_NE(awaited_vector, nullptr);
+  EXPECT_TRUE(RunUntil([&] {
+    return awaited->completed && awaited_vector->completed &&
+           record.calls == 2 && GC_REFCOUNT(text) == 1;
+  }));
+  EXPECT_FALSE(record.failed_seen);
+  EXPECT_FALSE(WriteFailed(io));
+  EXPECT_EQ(pair.DrainB(), "payload\na,onec,c,");
+  awaited->dispose(awaited);
+  awaited_vector->dispose(awaited_vector);
+  zend_string_release(text);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamTest,
+       AWriteToAPeerThatClosedCompletesWithAPipeWriteErrorAndMarksWriteFailed) {
   StreamPair pair;
   zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(io, nullptr);
@@ -429,6 +532,7 @@ TEST_F(IoStreamTest, AWriteToAPeerThatClosedCompletesWithAPipeWriteError) {
   ASSERT_EQ(log.size(), 1u);
   EXPECT_EQ(log[0].exception,
             "Async\\InputOutputException: Pipe write error: broken pipe");
+  EXPECT_TRUE(WriteFailed(io));
   req->dispose(req);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
@@ -512,42 +616,115 @@ TEST_F(IoStreamFreeTest,
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
-TEST_F(IoStreamFreeTest, RefusedVectoredWritesGiveBackWhatTheyWereHanded) {
+// php-src test_write_refused.c for vectored writes: every refusal marks the
+// handle WRITE_FAILED, then gives back what it was handed (each string's
+// reference, or free_cb(user_data) once) and throws.
+TEST_F(IoStreamFreeTest,
+       AVectoredWriteWithAnUnknownFlagIsRefusedMarksWriteFailedAndGivesBack) {
   StreamPair pair;
   zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(io, nullptr);
-  static char one[] = "one";
-  zend_async_buf_t iov[] = {{one, 3}};
-  static int user_data;
+  ExpectRefused(
+      io, zend_async_io_writev_fn(io, iov, 1, 0x11u, RecordFree, &user_data),
+      "Async\\AsyncException: Unsupported writev flags 0x11", &user_data);
 
-  // IOV mode with an unknown flag bit.
-  EXPECT_EQ(zend_async_io_writev_fn(io, iov, 1, 0x11u, RecordFree, &user_data),
-            nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Unsupported writev flags 0x11");
-  EXPECT_EQ(record.calls, 1);
-
-  // No buffers: handed back, no error.
-  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 0, RecordFree, &user_data),
-            nullptr);
-  EXPECT_EQ(TakeExceptionText(), "");
-  EXPECT_EQ(record.calls, 2);
-
-  // A closed handle; strings are released.
-  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
-  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
-            nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
-  EXPECT_EQ(record.calls, 3);
   zend_string* text = zend_string_init("x", 1, 0);
   zend_string* bufs[] = {zend_string_copy(text)};
-  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, bufs, 1), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot write to closed IO handle");
-  EXPECT_EQ(GC_REFCOUNT(text), 1u);
+  ExpectStringsGivenBack(
+      zend_async_io_writev_fn(io, bufs, 1, 0x4u, nullptr, nullptr),
+      "Async\\AsyncException: Unsupported writev flags 0x4", text);
   zend_string_release(text);
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 
-TEST_F(IoStreamTest, AVectoredWriteOverTheSlotLimitReleasesEverySlot) {
+// ZEND_ASYNC_IO_WRITEV_AWAIT is for zend_string batches only: an awaited
+// completion keeps the request for its owner, so it cannot also promise
+// IOV's free_cb at completion.
+TEST_F(
+    IoStreamFreeTest,
+    AnAwaitedVectoredWriteOfCallerMemoryIsRefusedMarksWriteFailedAndFreesOnce) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  ExpectRefused(
+      io,
+      zend_async_io_writev_fn(
+          io, iov, 1, ZEND_ASYNC_IO_WRITEV_IOV | ZEND_ASYNC_IO_WRITEV_AWAIT,
+          RecordFree, &user_data),
+      "Async\\AsyncException: Unsupported writev flags 0x3", &user_data);
+  EXPECT_EQ(pair.DrainB(), "");
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// nbufs == 0 is the one NULL without an exception: nothing is submitted or
+// refused (IOV still hands its user data back once).
+TEST_F(IoStreamFreeTest,
+       AVectoredWriteOfNoBuffersReturnsNullWithoutAnExceptionOrTheFlag) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 0, RecordFree, &user_data),
+            nullptr);
+  EXPECT_EQ(TakeExceptionText(), "");
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_EQ(record.data, &user_data);
+  zend_string* none[1] = {nullptr};
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, none, 0), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "");
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_AWAITED(io, none, 0), nullptr);
+  EXPECT_EQ(TakeExceptionText(), "");
+  EXPECT_FALSE(record.failed_seen);
+  EXPECT_FALSE(WriteFailed(io));
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamFreeTest,
+       AVectoredWriteOnAClosedHandleIsRefusedMarksWriteFailedAndGivesBack) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+  EXPECT_FALSE(WriteFailed(io));
+  const std::string thrown =
+      "Async\\AsyncException: Cannot write to closed IO handle";
+  ExpectRefused(io, ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
+                thrown, &user_data);
+
+  zend_string* text = zend_string_init("x", 1, 0);
+  zend_string* bufs[] = {zend_string_copy(text)};
+  ExpectStringsGivenBack(ZEND_ASYNC_IO_WRITEV(io, bufs, 1), thrown, text);
+  bufs[0] = zend_string_copy(text);
+  ExpectStringsGivenBack(ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, 1), thrown,
+                         text);
+  zend_string_release(text);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+TEST_F(IoStreamFreeTest,
+       AVectoredWriteLibuvRefusesIsRefusedMarksWriteFailedAndGivesBack) {
+  // A pipe's read end: libuv refuses the write before queueing it.
+  Pipe pipe;
+  zend_async_io_t* io = ZEND_ASYNC_IO_CREATE(
+      pipe.read_end(), ZEND_ASYNC_IO_TYPE_PIPE, ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  pipe.ForgetReadEnd();
+  const std::string thrown =
+      "Async\\AsyncException: Failed to start vectored write: broken pipe";
+  ExpectRefused(io, ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
+                thrown, &user_data);
+
+  zend_string* text = zend_string_init("x", 1, 0);
+  zend_string* bufs[] = {zend_string_copy(text)};
+  ExpectStringsGivenBack(ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, 1), thrown,
+                         text);
+  zend_string_release(text);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// The count of a zend_string batch is 16 bits wide: one slot more is
+// refused after every slot was released, awaited or not.
+TEST_F(IoStreamTest,
+       AVectoredWriteOverTheSlotLimitReleasesEverySlotAndMarksWriteFailed) {
   StreamPair pair;
   zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(io, nullptr);
@@ -557,11 +734,206 @@ TEST_F(IoStreamTest, AVectoredWriteOverTheSlotLimitReleasesEverySlot) {
   for (auto& slot : slots) slot = zend_string_copy(one);
   EXPECT_EQ(ZEND_ASYNC_IO_WRITEV(io, slots.data(), kOver), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Vectored write of 65536 buffers exceeds the limit of "
-            "65535");
+            "Async\\AsyncException: Vectored write of 65536 buffers exceeds "
+            "the limit of 65535");
+  EXPECT_EQ(GC_REFCOUNT(one), 1u);
+  EXPECT_TRUE(WriteFailed(io));
+
+  for (auto& slot : slots) slot = zend_string_copy(one);
+  EXPECT_EQ(ZEND_ASYNC_IO_WRITEV_AWAITED(io, slots.data(), kOver), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Vectored write of 65536 buffers exceeds "
+            "the limit of 65535");
   EXPECT_EQ(GC_REFCOUNT(one), 1u);
   zend_string_release(one);
+  EXPECT_EQ(pair.DrainB(), "");
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// A fire-and-forget vectored write that fails at completion: the flag is
+// set before free_cb runs (IOV) or the references go (ZSTR).
+TEST_F(IoStreamFreeTest,
+       AFireAndForgetVectoredWriteThatFailsMarksWriteFailedBeforeItsFree) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  pair.CloseB();
+  IoLog log;
+  AddIoRecorder(io, &log);
+  ASSERT_NE(ZEND_ASYNC_IO_WRITEV_EX(io, iov, 1, RecordFree, &user_data),
+            nullptr);
+  EXPECT_TRUE(RunUntil([&] { return record.calls > 0; }));
+  EXPECT_EQ(record.calls, 1);
+  EXPECT_TRUE(record.failed_seen);
+  EXPECT_TRUE(WriteFailed(io));
+  EXPECT_TRUE(log.empty());
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// ---- Awaited vectored write (ZEND_ASYNC_IO_WRITEV_AWAIT)
+// ---------------------
+
+TEST_F(
+    IoStreamTest,
+    AnAwaitedVectoredWriteNotifiesItsRequestWithoutAnExceptionAndOutlivesIt) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_string* head = zend_string_init("GET / ", 6, 0);
+  zend_string* tail = zend_string_init("HTTP/1.1\r\n", 10, 0);
+  zend_string* bufs[] = {zend_string_copy(head), zend_string_copy(tail)};
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, 2);
+  ASSERT_NE(req, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return req->completed; }));
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].result, req);
+  EXPECT_EQ(log[0].exception, "");
+  EXPECT_TRUE(log[0].completed);
+  EXPECT_EQ(req->transferred, 16);
+  EXPECT_EQ(req->exception, nullptr);
+  // The references go at completion; the request stays its owner's.
+  EXPECT_EQ(GC_REFCOUNT(head), 1u);
+  EXPECT_EQ(GC_REFCOUNT(tail), 1u);
+  EXPECT_EQ(pair.DrainB(), "GET / HTTP/1.1\r\n");
+  EXPECT_FALSE(WriteFailed(io));
+  req->dispose(req);
+  zend_string_release(head);
+  zend_string_release(tail);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// The notification carries no exception, so listeners that forward any
+// exception (a sibling parked on the handle) stay asleep; the status is on
+// the request.
+TEST_F(IoStreamTest,
+       AnAwaitedVectoredWriteThatFailsKeepsTheErrorOnItsRequestNotTheNotify) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  pair.CloseB();
+  IoLog log;
+  AddIoRecorder(io, &log);
+  zend_string* text = zend_string_init("lost", 4, 0);
+  zend_string* bufs[] = {zend_string_copy(text)};
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, 1);
+  ASSERT_NE(req, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return req->completed; }));
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].result, req);
+  EXPECT_EQ(log[0].exception, "");
+  EXPECT_EQ(req->transferred, -1);
+  ASSERT_NE(req->exception, nullptr);
+  EXPECT_EQ(mock_zend::ClassName(req->exception) + ": " +
+                mock_zend::ExceptionMessage(req->exception),
+            "Async\\InputOutputException: Pipe writev error: broken pipe");
+  EXPECT_TRUE(WriteFailed(io));
+  EXPECT_EQ(GC_REFCOUNT(text), 1u);
+  req->dispose(req);
+  zend_string_release(text);
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+}
+
+// A closing handle broadcasts result NULL with "Stream was closed": that is
+// the awaiter's wake-up, and it does not complete the request. The awaiter
+// disposes it while libuv still owes its completion, which finishes the
+// dispose (the fixture's leak check) and notifies nothing.
+TEST_F(IoStreamTest,
+       AnAwaiterOfAVectoredWriteIsWokenByTheHandlesCloseAndDisposesItInFlight) {
+  StreamPair pair;
+  zend_string* big = zend_string_alloc(1 << 22, 0);
+  std::memset(ZSTR_VAL(big), 'x', ZSTR_LEN(big));
+  IoLog log;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  AddIoRecorder(io, &log);
+  EXPECT_TRUE(RunMain([&] {
+    zend_coroutine_t* writer = Spawn([&] {
+      zend_string* bufs[] = {zend_string_copy(big)};
+      zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, 1);
+      ASSERT_NE(req, nullptr);
+      EXPECT_FALSE(WaitForIo(io, req));  // more than the socket buffer holds
+      EXPECT_EQ(TakeExceptionText(),
+                "Async\\InputOutputException: Stream was closed");
+      EXPECT_FALSE(req->completed);
+      req->dispose(req);
+    });
+    zar::testing::CoroutineRef held(writer);
+    zar::testing::Yield();  // the writer parks
+    EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
+    EXPECT_EQ(Await(writer).error, "");
+  }));
+  // The cancelled write completes on the loop: the references go with it.
+  EXPECT_TRUE(RunUntil([&] { return GC_REFCOUNT(big) == 1; }));
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].result, nullptr);
+  EXPECT_EQ(log[0].exception, "Async\\InputOutputException: Stream was closed");
+  zend_string_release(big);
+}
+
+// The completion drops the request's link to its handle: its owner may
+// dispose it after the handle is gone.
+TEST_F(IoStreamTest, AnAwaitedVectoredWriteMayBeDisposedAfterItsHandleIsGone) {
+  StreamPair pair;
+  zend_async_io_t* io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(io, nullptr);
+  zend_string* bufs[] = {zend_string_init("bye", 3, 0)};
+  zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITEV_AWAITED(io, bufs, 1);
+  ASSERT_NE(req, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return req->completed; }));
+  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  RunUntil([] { return false; }, 5);  // the handle's close runs: it is freed
+  EXPECT_EQ(pair.DrainB(), "bye");
+  EXPECT_EQ(req->transferred, 3);
+  req->dispose(req);
+}
+
+// php-src test_write_resubmit.c with awaited vectored writes: the listener
+// disposes the finished request and submits the next inside the
+// notification.
+struct AwaitedResubmit {
+  zend_async_io_t* io;
+  zend_async_io_req_t* active;
+  int completions;
+};
+AwaitedResubmit* awaited_resubmit = nullptr;
+
+void DisposeAndResubmitAwaited(zend_async_event_t*,
+                               zend_async_event_callback_t*, void* result,
+                               zend_object* exception) {
+  AwaitedResubmit* state = awaited_resubmit;
+  if (result == nullptr || result != state->active) return;
+  EXPECT_EQ(exception, nullptr);
+  auto* req = static_cast<zend_async_io_req_t*>(result);
+  EXPECT_EQ(req->exception, nullptr);
+  state->completions++;
+  state->active = nullptr;
+  req->dispose(req);
+  if (state->completions == 1) {
+    zend_string* bufs[] = {zend_string_init("second\n", 7, 0)};
+    state->active = ZEND_ASYNC_IO_WRITEV_AWAITED(state->io, bufs, 1);
+  }
+}
+
+TEST_F(IoStreamTest,
+       AListenerMayDisposeAnAwaitedVectoredWriteAndResubmitInsideTheNotify) {
+  StreamPair pair;
+  AwaitedResubmit state = {};
+  awaited_resubmit = &state;
+  state.io = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
+  ASSERT_NE(state.io, nullptr);
+  state.io->event.add_callback(
+      &state.io->event, ZEND_ASYNC_EVENT_CALLBACK(DisposeAndResubmitAwaited));
+  zend_string* bufs[] = {zend_string_init("first\n", 6, 0)};
+  state.active = ZEND_ASYNC_IO_WRITEV_AWAITED(state.io, bufs, 1);
+  ASSERT_NE(state.active, nullptr);
+  EXPECT_TRUE(RunUntil([&] { return state.completions == 2; }));
+  EXPECT_EQ(state.active, nullptr);
+  EXPECT_EQ(pair.DrainB(), "first\nsecond\n");
+  ZEND_ASYNC_EVENT_RELEASE(&state.io->event);
+  awaited_resubmit = nullptr;
 }
 
 // ---- Close ------------------------------------------------------------------
@@ -680,9 +1052,11 @@ TEST_F(IoStreamTest, FlushAndStatOfAStreamCompleteAtOnce) {
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
   EXPECT_EQ(ZEND_ASYNC_IO_AWAIT(io, ZEND_ASYNC_IO_READABLE, nullptr), -1);
   EXPECT_EQ(ZEND_ASYNC_IO_FLUSH(io), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot flush closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot flush closed IO handle");
   EXPECT_EQ(ZEND_ASYNC_IO_STAT(io, &st), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot stat closed IO handle");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot stat closed IO handle");
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 

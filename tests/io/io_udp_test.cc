@@ -47,15 +47,16 @@ TEST_F(IoUdpTest, BindGivesAReadableWritableUdpHandle) {
 
 TEST_F(IoUdpTest, BindRefusesABadAddressAndABusyPort) {
   EXPECT_EQ(ZEND_ASYNC_UDP_BIND("not-an-ip", 9), nullptr);
-  EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to parse UDP address not-an-ip:9: invalid "
-            "argument");
+  EXPECT_EQ(
+      TakeExceptionText(),
+      "Async\\AsyncException: Failed to parse UDP address not-an-ip:9: invalid "
+      "argument");
   zend_async_io_t* first = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
   ASSERT_NE(first, nullptr);
   const int port = PortOf(first);
   EXPECT_EQ(ZEND_ASYNC_UDP_BIND("127.0.0.1", port), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to bind UDP socket to 127.0.0.1:" +
+            "Async\\AsyncException: Failed to bind UDP socket to 127.0.0.1:" +
                 std::to_string(port) + ": address already in use");
   ZEND_ASYNC_EVENT_RELEASE(&first->event);
 }
@@ -135,9 +136,11 @@ TEST_F(IoUdpTest, UdpCallsOnOtherHandlesOrClosedOnesAreRefused) {
       ZEND_ASYNC_UDP_SENDTO(stream, "x", 1,
                             reinterpret_cast<const sockaddr*>(&to), sizeof(to)),
       nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: IO handle is not UDP type");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: IO handle is not UDP type");
   EXPECT_EQ(ZEND_ASYNC_UDP_RECVFROM(stream, 8), nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: IO handle is not UDP type");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: IO handle is not UDP type");
   EXPECT_EQ(ZEND_ASYNC_UDP_SET_MEMBERSHIP(stream, "239.0.0.1", nullptr, true),
             -1);
 
@@ -148,10 +151,11 @@ TEST_F(IoUdpTest, UdpCallsOnOtherHandlesOrClosedOnesAreRefused) {
       ZEND_ASYNC_UDP_SENDTO(udp, "x", 1, reinterpret_cast<const sockaddr*>(&to),
                             sizeof(to)),
       nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Cannot send to closed UDP socket");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Cannot send to closed UDP socket");
   EXPECT_EQ(ZEND_ASYNC_UDP_RECVFROM(udp, 8), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Cannot receive from closed UDP socket");
+            "Async\\AsyncException: Cannot receive from closed UDP socket");
   ZEND_ASYNC_EVENT_RELEASE(&udp->event);
   ZEND_ASYNC_EVENT_RELEASE(&stream->event);
 }

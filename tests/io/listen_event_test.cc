@@ -288,8 +288,8 @@ TEST_F(SocketListenTest, BadHostIsAnErrorAndLeavesNothingBehind) {
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN("this is not an ip address", 80, 10),
             nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to parse address this is not an ip address:80: "
-            "invalid argument");
+            "Async\\AsyncException: Failed to parse address this is not an ip "
+            "address:80: invalid argument");
   // The handle's close completes on the loop's passes.
   Settle(5);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
@@ -306,7 +306,8 @@ TEST_F(SocketListenTest, PrivilegedPortIsRefusedToAnUnprivilegedProcess) {
     GTEST_SKIP() << "this system lets unprivileged processes bind port 1";
   }
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to bind to 127.0.0.1:1: permission denied");
+            "Async\\AsyncException: Failed to bind to 127.0.0.1:1: permission "
+            "denied");
   Settle(5);
 }
 
@@ -323,12 +324,13 @@ TEST_F(SocketListenTest, PortInUseIsRefusedAtCreationOrAtStart) {
       ZEND_ASYNC_SOCKET_LISTEN("127.0.0.1", port, 16);
   const std::string where = "127.0.0.1:" + std::to_string(port);
   if (second == nullptr) {
-    EXPECT_EQ(TakeExceptionText(),
-              "Error: Failed to bind to " + where + ": address already in use");
+    EXPECT_EQ(TakeExceptionText(), "Async\\AsyncException: Failed to bind to " +
+                                       where + ": address already in use");
   } else {
     EXPECT_FALSE(second->base.start(&second->base));
     EXPECT_EQ(TakeExceptionText(),
-              "Error: Failed to start listening: address already in use");
+              "Async\\AsyncException: Failed to start listening: address "
+              "already in use");
     EXPECT_EQ(second->base.loop_ref_count, 0u);
     ZEND_ASYNC_EVENT_RELEASE(&second->base);
   }
@@ -711,8 +713,9 @@ TEST_F(SocketListenTest, UnixPathInUseIsAnError) {
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN_EX(path.c_str(), 0, 16,
                                         ZEND_ASYNC_LISTEN_F_UNIX, 0),
             nullptr);
-  EXPECT_EQ(TakeExceptionText(), "Error: Failed to bind AF_UNIX socket " +
-                                     path + ": address already in use");
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Failed to bind AF_UNIX socket " + path +
+                ": address already in use");
   Settle(5);
   ZEND_ASYNC_EVENT_RELEASE(&first->base);
 }
@@ -803,11 +806,13 @@ TEST_F(SocketListenTest, AdoptedUnixSocketTellsItsPath) {
 TEST_F(SocketListenTest, BadDescriptorIsRefused) {
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN_FD(-1, 8, 0, 0), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to adopt listening socket fd: bad file descriptor");
+            "Async\\AsyncException: Failed to adopt listening socket fd: bad "
+            "file descriptor");
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN_FD(-1, 8, ZEND_ASYNC_LISTEN_F_UNIX, 0),
             nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to adopt listening socket fd: bad file descriptor");
+            "Async\\AsyncException: Failed to adopt listening socket fd: bad "
+            "file descriptor");
   Settle(5);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
 }

@@ -142,4 +142,12 @@ int TempFile::Open(int flags) const {
   return open(path_.c_str(), flags | O_CLOEXEC, 0600);
 }
 
+zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
+                          int* fd_out) {
+  const int fd = file.Open(flags);
+  EXPECT_GE(fd, 0);
+  if (fd_out != nullptr) *fd_out = fd;
+  return ZEND_ASYNC_IO_CREATE(fd, ZEND_ASYNC_IO_TYPE_FILE, state);
+}
+
 }  // namespace zar::io_testing

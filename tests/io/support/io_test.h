@@ -112,6 +112,12 @@ class TempFile {
   std::string path_;
 };
 
+// A FILE handle with `state` over open(2) of `file` with `flags`. The
+// descriptor stays the caller's (*fd_out, when given): it closes it after
+// releasing the handle.
+zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
+                          int* fd_out = nullptr);
+
 // The text of EG(exception) ("Class: message"), cleared; "" without.
 using zar::testing::TakeExceptionText;
 

@@ -105,22 +105,26 @@ TEST_F(ListenReferenceTest, DeliveredSocketIsNonBlockingAndCloseOnExec) {
 TEST_F(ListenReferenceTest, PortOutOfRangeIsAParseError) {
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN("127.0.0.1", 70000, 16), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to parse address 127.0.0.1:70000: invalid argument");
+            "Async\\AsyncException: Failed to parse address 127.0.0.1:70000: "
+            "invalid argument");
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN("127.0.0.1", -1, 16), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to parse address 127.0.0.1:-1: invalid argument");
+            "Async\\AsyncException: Failed to parse address 127.0.0.1:-1: "
+            "invalid argument");
 }
 
 // php-async dereferences a NULL host.
 TEST_F(ListenReferenceTest, NullHostIsRefused) {
   EXPECT_EQ(ZEND_ASYNC_SOCKET_LISTEN(nullptr, 80, 16), nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to parse address <null>:80: invalid argument");
+            "Async\\AsyncException: Failed to parse address <null>:80: invalid "
+            "argument");
   EXPECT_EQ(
       ZEND_ASYNC_SOCKET_LISTEN_EX(nullptr, 0, 16, ZEND_ASYNC_LISTEN_F_UNIX, 0),
       nullptr);
   EXPECT_EQ(TakeExceptionText(),
-            "Error: Failed to bind AF_UNIX socket <null>: invalid argument");
+            "Async\\AsyncException: Failed to bind AF_UNIX socket <null>: "
+            "invalid argument");
 }
 
 void Capture(const char* line, size_t length, void* arg) {
