@@ -12,10 +12,12 @@ extern "C" {
 namespace zar::core::reactor {
 namespace {
 
-// Whether a uv_run is in progress (LoopExecute or LoopShutdown). The loop
-// itself and whether it is initialised live in the extension's globals:
+// Whether a uv_run is in progress (LoopExecute or LoopShutdown), and
+// whether it is LoopExecute's blocking pass (UV_RUN_ONCE). The loop itself
+// and whether it is initialised live in the extension's globals:
 // ASYNC_G(uvloop), ASYNC_G(reactor_started).
 bool running = false;
+bool blocking_pass = false;
 
 }  // namespace
 
@@ -72,9 +74,15 @@ bool LoopExecute(bool no_wait) {
   }
   const bool wait = !no_wait && ZEND_ASYNC_ACTIVE_EVENT_COUNT > 0;
   running = true;
+  blocking_pass = wait;
   uv_run(loop, wait ? UV_RUN_ONCE : UV_RUN_NOWAIT);
+  blocking_pass = false;
   running = false;
   return LoopAlive();
+}
+
+void EndBlockingPassAfterTimer(uv_loop_t* loop) {
+  if (blocking_pass) uv_stop(loop);
 }
 
 bool LoopAlive() {

@@ -56,6 +56,16 @@ bool LoopShutdown();
 // nothing.
 bool LoopExecute(bool no_wait);
 
+// Called by a timer's callback. libuv 1.44's uv_run(UV_RUN_ONCE) runs the
+// timers that are due first and then polls for I/O, blocking until the next
+// timer or descriptor: a timer that woke a coroutine at the start of a
+// blocking pass would leave it queued while the loop sleeps, forever if only
+// quiet descriptors are watched. Inside a blocking LoopExecute() pass this
+// stops the pass (uv_stop), so its poll does not block and the scheduler
+// gets the coroutine at once; elsewhere (a non-blocking pass, a harness's
+// own uv_run) it does nothing.
+void EndBlockingPassAfterTimer(uv_loop_t* loop);
+
 // reactor_loop_alive: see "Liveness" above. False when not initialised.
 bool LoopAlive();
 

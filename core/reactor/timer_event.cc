@@ -51,6 +51,7 @@ void OnTimer(uv_timer_t* handle) {
   uv_loop_t* loop = handle->loop;
   ZEND_ASYNC_CALLBACKS_NOTIFY(event, nullptr, nullptr);
   StopLoopIfException(loop);
+  EndBlockingPassAfterTimer(loop);
 }
 
 int Arm(zend_async_event_t* event) {

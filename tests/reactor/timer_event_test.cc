@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
+#include "zend_async_ref/testing/coroutines.h"
 
 namespace zar::reactor_testing {
 namespace {
@@ -247,6 +248,36 @@ TEST_F(TimerEventTest, RefreshClockTimerArmedAfterLongWorkWaitsItsFullTime) {
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
   EXPECT_THAT(Names(log), ElementsAre("timeout"));
   ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+}
+
+// A coroutine's timer that is already due when the scheduler starts to wait
+// (its deadline was computed from a loop clock that synchronous work left
+// behind) wakes it at once, even while only a quiet descriptor is watched:
+// the wait must not go on sleeping in the descriptor poll with the woken
+// coroutine queued (here until a guard timer two seconds away).
+TEST_F(TimerEventTest, ATimerDueBeforeTheWaitWakesItsCoroutineAtOnce) {
+  SocketPair sockets;
+  zend_async_poll_event_t* quiet =
+      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
+  ASSERT_TRUE(quiet->base.start(&quiet->base));
+  NotificationLog log;
+  zend_async_timer_event_t* guard = StartedTimer(2000, false, &log, "guard");
+
+  bool woke_before_the_guard = false;
+  RunMain([&] {
+    const auto work_end =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
+    while (std::chrono::steady_clock::now() < work_end) {
+    }
+    zar::testing::Delay(1);
+    woke_before_the_guard = log.empty();
+    // Nothing may keep the scheduler waiting after the script.
+    ZEND_ASYNC_EVENT_RELEASE(&guard->base);
+    quiet->base.stop(&quiet->base);
+    ZEND_ASYNC_EVENT_RELEASE(&quiet->base);
+  });
+
+  EXPECT_TRUE(woke_before_the_guard);
 }
 
 TEST_F(TimerEventTest, NanosecondsRoundUpToTheNextMillisecond) {
