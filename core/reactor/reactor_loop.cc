@@ -25,6 +25,13 @@ uv_loop_t* AcquireLoop() {
   if (ASYNC_G(reactor_started)) {
     return &ASYNC_G(uvloop);
   }
+  // No request (async OFF): no loop to make, as upstream's reactor startup
+  // refuses.
+  if (ZEND_ASYNC_IS_OFF) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "Async mode is disabled. Reactor API cannot be used.");
+    return nullptr;
+  }
   const int error = uv_loop_init(&ASYNC_G(uvloop));
   if (error != 0) {
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,

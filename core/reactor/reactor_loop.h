@@ -33,7 +33,9 @@ namespace zar::core::reactor {
 
 // The request's loop, initialised if it is not (the first use after an
 // explicit reactor_shutdown). Returns nullptr, with Async\AsyncException
-// "Failed to initialize loop: <libuv message>" thrown, when libuv fails.
+// thrown, when async is off ("Async mode is disabled. Reactor API cannot be
+// used.", no request) or libuv fails ("Failed to initialize loop: <libuv
+// message>").
 uv_loop_t* AcquireLoop();
 
 // reactor_startup: initialises the loop if needed. False (Async\AsyncException

@@ -123,6 +123,22 @@ TEST_F(ReactorLifetimeTest, RequestEndWithLiveHandlesLeaksNothing) {
   EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
 }
 
+// Between requests async is off and there is no loop: the reactor refuses
+// to start one (upstream's libuv_reactor_startup), so no event is made.
+TEST_F(ReactorLifetimeTest, WithAsyncOffTheReactorRefusesToStart) {
+  ShutdownRequest();
+  ASSERT_TRUE(ZEND_ASYNC_IS_OFF);
+
+  EXPECT_FALSE(ZEND_ASYNC_REACTOR_STARTUP());
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Async mode is disabled. Reactor API cannot "
+            "be used.");
+  EXPECT_EQ(ZEND_ASYNC_NEW_TIMER_EVENT(1, false), nullptr);
+  EXPECT_EQ(TakeExceptionText(),
+            "Async\\AsyncException: Async mode is disabled. Reactor API cannot "
+            "be used.");
+}
+
 TEST_F(ReactorLifetimeTest, ShutdownWithoutALoopIsANoOp) {
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_SHUTDOWN());
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
