@@ -1,6 +1,7 @@
 // Event callbacks: push/remove/notify/free, the single-walk rule, the
 // notify_handler short-circuit, the callbacks-vector utilities and the
-// heap callbacks (abi.md §3.3).
+// heap callbacks (zend_async_callbacks_*() in true-async/php-src
+// Zend/zend_async_API.h and Zend/zend_async_API.c, de8c19de).
 
 #include <algorithm>
 #include <deque>

@@ -1,5 +1,7 @@
 // The event base: flags, reference counting, object <-> event conversion,
-// replay wrappers (abi.md §3.1-§3.2), and the microtask macros (§3.4).
+// replay wrappers, and the microtask macros (zend_async_event_t and its
+// ZEND_ASYNC_EVENT_* / ZEND_ASYNC_MICROTASK_* macros in true-async/php-src
+// Zend/zend_async_API.h, de8c19de).
 
 #include <cstddef>
 

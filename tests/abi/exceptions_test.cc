@@ -1,5 +1,6 @@
-// Exception helpers (abi.md §4.3), with and without a scheduler that
-// registers its own classes.
+// Exception helpers (zend_async_new_exception(), zend_async_throw*() in
+// true-async/php-src Zend/zend_async_API.c, de8c19de), with and without a
+// scheduler that registers its own classes.
 
 #include <string>
 

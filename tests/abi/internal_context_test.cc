@@ -1,5 +1,6 @@
-// The internal coroutine context (abi.md §4.2): keys by string address,
-// per-coroutine values.
+// The internal coroutine context (zend_async_internal_context_*() in
+// true-async/php-src Zend/zend_async_API.c, de8c19de): keys by string
+// address, per-coroutine values.
 
 #include "gtest/gtest.h"
 #include "tests/abi/support/fake_async.h"

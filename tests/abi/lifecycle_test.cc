@@ -1,5 +1,6 @@
-// The async state machine through a request (abi.md §1.2-§1.4), with a
-// fake extension whose RINIT does ZEND_ASYNC_INITIALIZE and whose
+// The async state machine through a request (zend_async_state_t and the
+// lifecycle macros of true-async/php-src Zend/zend_async_API.h, de8c19de),
+// with a fake extension whose RINIT does ZEND_ASYNC_INITIALIZE and whose
 // scheduler launch does ZEND_ASYNC_ACTIVATE.
 
 #include "gmock/gmock.h"

@@ -1,5 +1,7 @@
-// Registration rules of the six register functions (abi.md §2.1), the
-// enable probes, zend_async_api_shutdown() and the registry reset.
+// Registration rules of the six register functions (true-async/php-src
+// Zend/zend_async_API.c, de8c19de: zend_async_scheduler_register() and the
+// other five), the enable probes, zend_async_api_shutdown() and the
+// registry reset.
 
 #include "tests/abi/support/registration.h"
 

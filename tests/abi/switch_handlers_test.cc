@@ -1,5 +1,7 @@
 // Coroutine switch handlers and the per-thread main-coroutine start
-// handlers (abi.md §4.2).
+// handlers (zend_coroutine_add_switch_handler() and
+// zend_async_add_main_coroutine_start_handler() in true-async/php-src
+// Zend/zend_async_API.c, de8c19de).
 
 #include <string>
 #include <vector>

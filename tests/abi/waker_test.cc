@@ -1,6 +1,8 @@
 // Wakers: creation and reuse, resume_when and its event references, the
 // inline trigger/callback slots, the standard resume callbacks and the
-// error merge rules (abi.md §3.5).
+// error merge rules (zend_async_waker_t in true-async/php-src
+// Zend/zend_async_API.h and its functions in Zend/zend_async_API.c,
+// de8c19de).
 
 #include <string>
 

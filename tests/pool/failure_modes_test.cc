@@ -1,4 +1,4 @@
-// The failure modes other pools' users report (pool-lessons §1.9) that
+// The failure modes users of other connection pools report that
 // apply to this pool: convoys, lost wake-ups, waiters left parked by a
 // dead factory, ownership on the reject path, and close racing everything.
 
