@@ -1,10 +1,12 @@
 // zend-async-ref conformance tests: the async extension under test.
 //
-// The conformance suites (tests/abi, tests/scheduler, tests/reactor,
-// tests/pool, tests/pdo) reach the implementation only through the ABI and
-// through the module entry this function returns: its MINIT registers the
-// scheduler, the reactor and the pool with the zend_async_*_register()
-// functions, its RINIT does ZEND_ASYNC_INITIALIZE (the contract of
+// The conformance suites (tests/abi, scheduler, future, iterator,
+// task_group, reactor, io, thread_pool, channel, pool, pool_model, pdo; the
+// area table in tools/conformance/areas.cc) reach the implementation only
+// through the ABI and through the module entry this function returns: its
+// MINIT registers the scheduler, the reactor, async IO, socket listening,
+// the thread pool, the pool and the fork hooks with the zend_async_*
+// register functions, its RINIT does ZEND_ASYNC_INITIALIZE (the contract of
 // zend_async_ref/conformance.h). Two definitions exist:
 //
 //   implementation_static.cc   the reference extension linked in
