@@ -9,6 +9,7 @@
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
+#include "zend_async_ref/park.h"
 }
 
 namespace zar::core {
@@ -363,35 +364,15 @@ ZEND_METHOD(Async_Future, await) {
     }
   }
 
-  ZEND_ASYNC_WAKER_NEW(coroutine);
-  if (UNEXPECTED(EG(exception) != nullptr)) RETURN_THROWS();
-  zend_async_resume_when(coroutine, event, false,
-                         zend_async_waker_callback_resolve, nullptr);
-  if (UNEXPECTED(EG(exception) != nullptr)) {
-    ZEND_ASYNC_WAKER_DESTROY(coroutine);
-    RETURN_THROWS();
-  }
-  if (cancellation_event != nullptr) {
-    zend_async_resume_when(coroutine, cancellation_event, false,
-                           zend_async_waker_callback_cancel, nullptr);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      ZEND_ASYNC_WAKER_DESTROY(coroutine);
-      RETURN_THROWS();
-    }
-  }
-
-  ZEND_ASYNC_SUSPEND();
-  if (UNEXPECTED(EG(exception) != nullptr)) {
-    ZEND_ASYNC_WAKER_DESTROY(coroutine);
-    RETURN_THROWS();
-  }
-  if (coroutine->waker == nullptr ||
-      Z_TYPE(coroutine->waker->result) == IS_UNDEF) {
-    ZVAL_NULL(return_value);
-  } else {
-    ZVAL_COPY(return_value, &coroutine->waker->result);
-  }
-  ZEND_ASYNC_WAKER_DESTROY(coroutine);
+  zval result;
+  zend_async_ref_park_t park = {};
+  park.events[0].event = event;
+  park.events[1] = {cancellation_event, zend_async_waker_callback_cancel,
+                    nullptr, false};
+  park.result = &result;
+  if (!zend_async_ref_park(coroutine, &park)) RETURN_THROWS();
+  if (Z_TYPE(result) == IS_UNDEF) RETURN_NULL();
+  RETURN_COPY_VALUE(&result);
 }
 
 // The five introspection methods, shared by both classes (FutureState

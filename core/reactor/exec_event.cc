@@ -6,6 +6,10 @@
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
+extern "C" {
+#include "zend_async_ref/park.h"
+}
+
 namespace zar::core::reactor {
 namespace {
 
@@ -476,23 +480,12 @@ int Exec(zend_async_exec_mode exec_mode, const char* cmd, zval* return_buffer,
   }
 
   int exit_code = -1;
-  ZEND_ASYNC_WAKER_NEW(coroutine);
-  if (EG(exception) == nullptr) {
-    zend_async_resume_when(coroutine, &event->base, false,
-                           zend_async_waker_callback_resolve, nullptr);
-  }
-  if (EG(exception) == nullptr && timeout > 0) {
-    zend_async_resume_when(coroutine,
-                           &ZEND_ASYNC_NEW_TIMER_EVENT(timeout, false)->base,
-                           true, zend_async_waker_callback_timeout, nullptr);
-  }
-  if (EG(exception) == nullptr) {
-    ZEND_ASYNC_SUSPEND();
-  }
-  // Cleaning the waker stops the event: a child still running (the wait
-  // ended early) is sent SIGTERM.
-  zend_async_waker_clean(coroutine);
-  if (EG(exception) == nullptr) {
+  zend_async_ref_park_t park = {};
+  park.events[0].event = &event->base;
+  park.timeout_ms = timeout;
+  // The park's clean of the waker stops the event: a child still running
+  // (the wait ended early) is sent SIGTERM.
+  if (zend_async_ref_park(coroutine, &park)) {
     FinishLastLine(ExecEvent::FromAbi(&event->base), exec_mode, return_buffer,
                    return_value, buffer);
     exit_code = static_cast<int>(event->exit_code);

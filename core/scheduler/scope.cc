@@ -6,6 +6,10 @@
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
 
+extern "C" {
+#include "zend_async_ref/park.h"
+}
+
 namespace zar::core {
 namespace {
 
@@ -459,33 +463,19 @@ void ScopeAwaitAfterCancellation(zend_async_scope_t* scope,
   AsyncScope* self = AsyncScope::FromAbi(scope);
   if (self->member_count == 0 && scope->scopes.length == 0) return;
 
-  ZEND_ASYNC_WAKER_NEW(awaiter);
-  if (UNEXPECTED(EG(exception) != nullptr)) return;
+  // Nobody holds the listener yet (ref_count 0): the park takes it over.
   auto* listener = reinterpret_cast<AfterCancellationCallback*>(
       zend_async_coroutine_callback_new(awaiter, OnScopeAfterCancellation,
                                         sizeof(AfterCancellationCallback)));
-  if (UNEXPECTED(listener == nullptr)) {
-    ZEND_ASYNC_WAKER_DESTROY(awaiter);
-    return;
-  }
+  if (UNEXPECTED(listener == nullptr)) return;
   const bool with_handler = error_fci != nullptr && error_fci->size != 0;
   listener->error_fci = with_handler ? error_fci : nullptr;
   listener->error_fci_cache = with_handler ? error_fci_cache : nullptr;
-  if (UNEXPECTED(!zend_async_resume_when(awaiter, &scope->event, false, nullptr,
-                                         &listener->callback))) {
-    ZEND_ASYNC_WAKER_DESTROY(awaiter);
-    return;
-  }
-  if (cancellation != nullptr) {
-    zend_async_resume_when(awaiter, cancellation, false,
-                           zend_async_waker_callback_cancel, nullptr);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      zend_async_waker_clean(awaiter);
-      return;
-    }
-  }
-  ZEND_ASYNC_SUSPEND();
-  zend_async_waker_clean(awaiter);
+  zend_async_ref_park_t park = {};
+  park.events[0] = {&scope->event, nullptr, &listener->callback, false};
+  park.events[1] = {cancellation, zend_async_waker_callback_cancel, nullptr,
+                    false};
+  zend_async_ref_park(awaiter, &park);
 }
 
 }  // namespace zar::core

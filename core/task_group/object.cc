@@ -35,6 +35,7 @@
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
+#include "zend_async_ref/park.h"
 }
 
 namespace zar::core {
@@ -253,17 +254,9 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion) {
                        "inside a coroutine");
       RETURN_THROWS();
     }
-    ZEND_ASYNC_WAKER_NEW(current);
-    if (UNEXPECTED(EG(exception) != nullptr)) RETURN_THROWS();
-    zend_async_resume_when(current, group->event(), false,
-                           zend_async_waker_callback_resolve, nullptr);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      ZEND_ASYNC_WAKER_DESTROY(current);
-      RETURN_THROWS();
-    }
-    ZEND_ASYNC_SUSPEND();
-    ZEND_ASYNC_WAKER_DESTROY(current);
-    if (UNEXPECTED(EG(exception) != nullptr)) RETURN_THROWS();
+    zend_async_ref_park_t park = {};
+    park.events[0].event = group->event();
+    if (!zend_async_ref_park(current, &park)) RETURN_THROWS();
   }
 }
 

@@ -10,6 +10,7 @@
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
+#include "zend_async_ref/park.h"
 }
 
 namespace zar::core {
@@ -675,13 +676,9 @@ bool SpawnTask(TaskGroup* group, zval* key, zend_fcall_info* fci,
     const auto slot_key =
         static_cast<zend_ulong>(reinterpret_cast<uintptr_t>(trigger));
     zend_hash_index_update_ptr(&group->slot_waiters, slot_key, trigger);
-    ZEND_ASYNC_WAKER_NEW(current);
-    if (EG(exception) == nullptr) {
-      zend_async_resume_when(current, &trigger->base, false,
-                             zend_async_waker_callback_resolve, nullptr);
-    }
-    if (EG(exception) == nullptr) ZEND_ASYNC_SUSPEND();
-    ZEND_ASYNC_WAKER_DESTROY(current);
+    zend_async_ref_park_t park = {};
+    park.events[0].event = &trigger->base;
+    zend_async_ref_park(current, &park);
     zend_hash_index_del(&group->slot_waiters, slot_key);
     trigger->base.dispose(&trigger->base);
     if (UNEXPECTED(EG(exception) != nullptr)) return false;
