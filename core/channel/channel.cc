@@ -6,6 +6,8 @@
 
 #include "core/channel/classes.h"
 #include "core/channel/trace.h"
+#include "core/internal/owner_event.h"
+#include "mock_zend/parked_exception.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
@@ -14,7 +16,6 @@ extern "C" {
 namespace zar::core {
 
 using internal::CountDownWaiterCallback;
-using internal::DisposeWaiterCallback;
 using internal::Waiter;
 using internal::WaiterQueue;
 
@@ -112,16 +113,11 @@ zend_async_channel_t* NewChannel(size_t buffer_size, bool /*resizable*/,
 
 namespace {
 
-AsyncChannel* ChannelOfDeadlockCallback(zend_async_event_callback_t* callback) {
-  return reinterpret_cast<AsyncChannel*>(
-      reinterpret_cast<char*>(callback) -
-      offsetof(AsyncChannel, deadlock_callback));
-}
-
 void OnDeadlockTimer(zend_async_event_t* /*timer*/,
                      zend_async_event_callback_t* callback, void* /*result*/,
                      zend_object* /*exception*/) {
-  AsyncChannel* channel = ChannelOfDeadlockCallback(callback);
+  AsyncChannel* channel = internal::EmbeddedTimer::OwnerOf<AsyncChannel>(
+      callback, offsetof(AsyncChannel, deadlock));
   if (channel->closed()) return;
   // Close may let go of the channel's last reference (a waiter's waker).
   ZEND_ASYNC_EVENT_ADD_REF(channel->event());
@@ -129,39 +125,19 @@ void OnDeadlockTimer(zend_async_event_t* /*timer*/,
   ZEND_ASYNC_EVENT_RELEASE(channel->event());
 }
 
-void DisposeDeadlockCallback(zend_async_event_callback_t*,
-                             zend_async_event_t*) {}
-
-void DisarmDeadlockTimer(AsyncChannel* channel) {
-  zend_async_timer_event_t* timer = channel->deadlock_timer;
-  if (timer == nullptr) return;
-  channel->deadlock_timer = nullptr;
-  timer->base.stop(&timer->base);
-  timer->base.del_callback(&timer->base, &channel->deadlock_callback);
-  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
-}
+void DisarmDeadlockTimer(AsyncChannel* channel) { channel->deadlock.Stop(); }
 
 void ArmDeadlockTimer(AsyncChannel* channel, ChannelCloseReason reason,
                       uint32_t timeout_ms) {
-  if (timeout_ms == 0 || channel->deadlock_timer != nullptr ||
-      channel->closed()) {
+  if (timeout_ms == 0 || channel->deadlock.running() || channel->closed()) {
     return;
   }
-  zend_async_timer_event_t* timer =
-      ZEND_ASYNC_NEW_TIMER_EVENT(static_cast<zend_ulong>(timeout_ms), false);
-  if (timer == nullptr) return;
-  if (!channel->hard_timeouts) ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
-  channel->deadlock_callback.ref_count = 0;
-  channel->deadlock_callback.callback = OnDeadlockTimer;
-  channel->deadlock_callback.dispose = DisposeDeadlockCallback;
-  timer->base.add_callback(&timer->base, &channel->deadlock_callback);
-  if (!timer->base.start(&timer->base)) {
-    timer->base.del_callback(&timer->base, &channel->deadlock_callback);
-    ZEND_ASYNC_EVENT_RELEASE(&timer->base);
-    return;
+  // $hardTimeouts: the timer keeps the loop alive; otherwise it is HIDDEN.
+  if (channel->deadlock.Start(timeout_ms, /*periodic=*/false,
+                              /*hidden=*/!channel->hard_timeouts,
+                              OnDeadlockTimer)) {
+    channel->pending_reason = reason;
   }
-  channel->deadlock_timer = timer;
-  channel->pending_reason = reason;
 }
 
 }  // namespace
@@ -183,7 +159,7 @@ void RefreshDeadlockTimer(AsyncChannel* channel) {
   const ChannelCloseReason reason = starving_receiver
                                         ? ChannelCloseReason::kNoProducers
                                         : ChannelCloseReason::kNoConsumers;
-  if (channel->deadlock_timer != nullptr) {
+  if (channel->deadlock.running()) {
     if (channel->pending_reason == reason) return;
     DisarmDeadlockTimer(channel);
   }
@@ -193,8 +169,8 @@ void RefreshDeadlockTimer(AsyncChannel* channel) {
 }
 
 // ===========================================================================
-// Wait: parking a send or a receive (WaitOnChannel) and waking it
-// (WakeReceiver, WakeSender, WakeAll).
+// Wait: parking a send or a receive (WaitInQueue, WaitForDelivery) and waking
+// it (WakeReceiver, WakeSender, WakeAll).
 //
 // A waiter lives in the frame of the call that waits; its callback's
 // references are counted as core/internal/waiter_queue.h describes (the
@@ -307,23 +283,7 @@ void OnCancellation(zend_async_event_t* /*event*/,
   ZEND_ASYNC_RESUME_WITH_ERROR(coroutine, nullptr, false);
 }
 
-// Outside a coroutine: launches the scheduler so that the caller becomes
-// the main coroutine. False (an exception thrown) when it cannot.
-bool EnterCoroutine() {
-  if (ZEND_ASYNC_CURRENT_COROUTINE != nullptr) return true;
-  ZEND_ASYNC_SCHEDULER_LAUNCH();
-  if (EG(exception) != nullptr) return false;
-  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot wait on a channel outside a coroutine");
-    return false;
-  }
-  return true;
-}
-
-enum class WaitFor { kValue, kSlot, kDelivery };
-
-// What ended a wait.
+// What ended a wait in a queue.
 struct WaitResult {
   // Woken with a reservation it still holds (a value or a slot kept for
   // it); the caller must spend it before it suspends again.
@@ -332,96 +292,58 @@ struct WaitResult {
   bool cancelled = false;
 };
 
-// Parks the current coroutine until it is woken (with a reservation, or by
-// close with an exception), its cancellation fires or it is cancelled.
-// `cancellation` (C: ends the wait with no exception) and `token` (PHP:
-// ends it with OperationCanceledException) may be NULL. An unspent
-// reservation (an exception arrived) is handed to the next waiter; so is
-// the slot of a delivering sender whose value nobody took.
-WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
-                         zend_async_event_t* cancellation, zend_object* token) {
-  WaitResult outcome;
-  if (!EnterCoroutine()) return outcome;
-  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) {
-    // The caller stops on an exception; make sure there is one.
-    if (EG(exception) == nullptr) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Cannot wait on a channel: no waker");
-    }
-    return outcome;
+// Sets up `waiter` for the current coroutine, launching the scheduler
+// outside one (false, an exception thrown, when that fails).
+bool InitChannelWaiter(AsyncChannel* channel, Waiter* waiter) {
+  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr &&
+      internal::EnterCoroutine("Cannot wait on a channel outside a coroutine",
+                               /*refuse_while_off=*/false) !=
+          internal::Entered::kYes) {
+    return false;
   }
+  internal::InitWaiter(waiter, ZEND_ASYNC_CURRENT_COROUTINE, channel->event());
+  return true;
+}
 
-  Waiter waiter = {};
-  waiter.callback.base.ref_count = 1;  // this function's
-  waiter.callback.base.callback = zend_async_waker_callback_resolve;
-  waiter.callback.base.dispose = DisposeWaiterCallback;
-  waiter.callback.coroutine = coroutine;
-  waiter.callback.event = channel->event();
-  waiter.event_slot = Waiter::kNoSlot;
-  WaiterQueue* queue = what == WaitFor::kValue  ? &channel->receivers
-                       : what == WaitFor::kSlot ? &channel->senders
-                                                : nullptr;
-  if (queue != nullptr) {
-    queue->PushBack(&waiter);
-  } else {
-    channel->delivering = &waiter;
-  }
-  waiter.callback.base.ref_count++;  // the queue's (or delivering's)
+// Parks the coroutine of `waiter` (which the channel holds already) until
+// it is woken (with a reservation, or by close with an exception), its
+// cancellation fires or it is cancelled. `cancellation` (C: ends the wait
+// with no exception) and `token` (PHP: ends it with
+// OperationCanceledException) may be NULL. EG(exception) tells how it
+// ended.
+void Park(AsyncChannel* channel, Waiter* waiter,
+          zend_async_event_t* cancellation, zend_object* token) {
   RefreshDeadlockTimer(channel);
+  zend_async_ref_park_t park = {};
+  park.events[1] = {cancellation, OnCancellation, nullptr, false};
+  if (token != nullptr) {
+    park.events[2] = {ZEND_ASYNC_OBJECT_TO_EVENT(token),
+                      zend_async_waker_callback_cancel, nullptr, false};
+  }
+  internal::ParkWaiter(waiter, &park);
+}
 
-  bool armed = zend_async_resume_when(coroutine, channel->event(), false,
-                                      zend_async_waker_callback_resolve,
-                                      &waiter.callback);
-  if (armed && cancellation != nullptr) {
-    armed = zend_async_resume_when(coroutine, cancellation, false,
-                                   OnCancellation, nullptr);
-  }
-  if (armed && token != nullptr) {
-    armed = zend_async_resume_when(coroutine, ZEND_ASYNC_OBJECT_TO_EVENT(token),
-                                   false, zend_async_waker_callback_cancel,
-                                   nullptr);
-  }
-  if (armed) ZEND_ASYNC_SUSPEND();
-  // Let go of the events now (the channel event's callback and reference,
-  // the cancellation's): the waiter's frame ends below.
-  if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
+// A receive (`receiving`) waits in the receivers' queue for a value, or a
+// send in the senders' queue for a slot. An unspent reservation (an
+// exception arrived) is handed to the next waiter of the queue.
+WaitResult WaitInQueue(AsyncChannel* channel, bool receiving,
+                       zend_async_event_t* cancellation, zend_object* token) {
+  WaitResult outcome;
+  Waiter waiter;
+  if (!InitChannelWaiter(channel, &waiter)) return outcome;
+  WaiterQueue* queue = receiving ? &channel->receivers : &channel->senders;
+  queue->PushBack(&waiter);
+  Park(channel, &waiter, cancellation, token);
 
   const bool reserved = waiter.reserved;
-  bool was_queued;
-  if (queue != nullptr) {
-    was_queued = queue->Remove(&waiter);
-  } else {
-    was_queued = channel->delivering == &waiter;
-    if (was_queued) channel->delivering = nullptr;
-  }
-  if (was_queued) CountDownWaiterCallback(&waiter.callback.base);
+  internal::LeaveQueue(queue, &waiter);
   ZEND_ASSERT(waiter.callback.base.ref_count == 1);
-
   const bool failed = EG(exception) != nullptr;
-  if (what == WaitFor::kDelivery && was_queued && failed &&
-      !channel->committed && channel->count() > 0) {
-    // Nobody took the value and send() is about to fail: the value must
-    // not reach a receiver its sender was told it never reached.
-    zval value = channel->buffer.PopFront();
-    zval_ptr_dtor(&value);
-  }
   if (reserved) {
-    if (what == WaitFor::kValue) {
-      channel->reserved_receivers--;
-    } else {
-      channel->reserved_senders--;
-    }
-  }
-  const bool spent = reserved && !failed;
-  if (!channel->closed()) {
-    if (what == WaitFor::kDelivery && was_queued) {
-      // The slot its value held is free again (or the value was taken by
-      // nobody and the sender leaves): the next sender may use it.
-      WakeSender(channel);
-    } else if (reserved && !spent) {
+    (receiving ? channel->reserved_receivers : channel->reserved_senders)--;
+    if (failed && !channel->closed()) {
       if (ZEND_ASYNC_REF_TRACING()) TraceChannelHandOn(channel);
-      if (what == WaitFor::kValue) {
+      if (receiving) {
         WakeReceiver(channel);
       } else {
         WakeSender(channel);
@@ -429,10 +351,37 @@ WaitResult WaitOnChannel(AsyncChannel* channel, WaitFor what,
     }
   }
   RefreshDeadlockTimer(channel);
-  outcome.reserved = spent;
-  outcome.cancelled = !failed && !reserved && what == WaitFor::kValue &&
+  outcome.reserved = reserved && !failed;
+  outcome.cancelled = receiving && !failed && !reserved &&
                       cancellation != nullptr && !channel->closed();
   return outcome;
+}
+
+// A rendezvous send whose value sits in the slot waits, as the
+// `delivering` sender, until a receiver took it. A sender that leaves
+// before (an exception arrived) takes the value back unless a receiver was
+// promised it, and either way frees the slot for the next sender.
+void WaitForDelivery(AsyncChannel* channel, zend_object* token) {
+  Waiter waiter;
+  if (!InitChannelWaiter(channel, &waiter)) return;
+  channel->delivering = &waiter;
+  Park(channel, &waiter, nullptr, token);
+
+  const bool undelivered = channel->delivering == &waiter;
+  if (undelivered) {
+    channel->delivering = nullptr;
+    CountDownWaiterCallback(&waiter.callback.base);
+  }
+  ZEND_ASSERT(waiter.callback.base.ref_count == 1);
+  if (undelivered && EG(exception) != nullptr && !channel->committed &&
+      channel->count() > 0) {
+    // Nobody took the value and send() is about to fail: the value must
+    // not reach a receiver its sender was told it never reached.
+    zval value = channel->buffer.PopFront();
+    zval_ptr_dtor(&value);
+  }
+  if (undelivered && !channel->closed()) WakeSender(channel);
+  RefreshDeadlockTimer(channel);
 }
 
 // Gives one unpromised value to the oldest receiver without a
@@ -589,13 +538,13 @@ bool Send(AsyncChannel* channel, zval* value, zend_object* token) {
         sent = true;
         break;
       }
-      WaitOnChannel(channel, WaitFor::kDelivery, nullptr, token);
+      WaitForDelivery(channel, token);
       sent = EG(exception) == nullptr;
       break;
     }
     if (ZEND_ASYNC_REF_TRACING()) TraceChannelSend(channel, value, "wait");
     reservation =
-        WaitOnChannel(channel, WaitFor::kSlot, nullptr, token).reserved;
+        WaitInQueue(channel, /*receiving=*/false, nullptr, token).reserved;
     if (EG(exception) != nullptr) break;
   }
   if (!sent && EG(exception) != nullptr && ZEND_ASYNC_REF_TRACING()) {
@@ -628,7 +577,7 @@ bool Receive(AsyncChannel* channel, zval* result,
     }
     if (ZEND_ASYNC_REF_TRACING()) TraceChannelReceive(channel, nullptr);
     const WaitResult waited =
-        WaitOnChannel(channel, WaitFor::kValue, cancellation, token);
+        WaitInQueue(channel, /*receiving=*/true, cancellation, token);
     if (EG(exception) != nullptr || waited.cancelled) break;
     reservation = waited.reserved;
   }
@@ -733,22 +682,15 @@ void CloseChannel(AsyncChannel* channel, ChannelCloseReason reason) {
   // After request shutdown began there is nobody to wake and no exception
   // may be made.
   if (EG(active)) {
-    // What was in flight stays in flight.
-    zend_object* in_flight = EG(exception);
-    EG(exception) = nullptr;
+    // What was in flight stays in flight; one raised meanwhile goes before
+    // it (the parked one its previous).
+    mock_zend::ParkedException parked(ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
     zend_object* exception = NewChannelException(reason);
     WakeAll(channel, exception);
     if (channel->event()->callbacks.length > 0) {
       ZEND_ASYNC_CALLBACKS_NOTIFY(channel->event(), nullptr, exception);
     }
     OBJ_RELEASE(exception);
-    if (in_flight != nullptr) {
-      if (EG(exception) != nullptr) {
-        zend_exception_set_previous(EG(exception), in_flight);
-      } else {
-        EG(exception) = in_flight;
-      }
-    }
   }
   if (!channel->buffered() && channel->count() > 0 && !channel->committed) {
     // A parked send that never matched a receiver was just failed: its
@@ -761,16 +703,14 @@ void CloseChannel(AsyncChannel* channel, ChannelCloseReason reason) {
 // ===========================================================================
 // The channel event: its vtable and dispose.
 //
-// The event is never started or stopped. Its callbacks vector holds the
-// callbacks of parked waiters (which the channel invokes itself, in its own
-// order) and of anyone awaiting the channel (notified once, at close, with
-// the close exception).
+// The channel event is an owner event (core/internal/owner_event.h): never
+// started or stopped. Its callbacks vector holds the callbacks of parked
+// waiters (which the channel invokes itself, in its own order) and of
+// anyone awaiting the channel (notified once, at close, with the close
+// exception).
 // ===========================================================================
 
 namespace {
-
-bool Start(zend_async_event_t*) { return true; }
-bool Stop(zend_async_event_t*) { return true; }
 
 bool Dispose(zend_async_event_t* event) {
   AsyncChannel* channel = AsyncChannel::FromEvent(event);
@@ -813,15 +753,7 @@ zend_string* Info(zend_async_event_t* event) {
 }
 
 void InitChannelEvent(AsyncChannel* channel) {
-  zend_async_event_t* event = channel->event();
-  memset(event, 0, sizeof(*event));
-  event->ref_count = 1;
-  event->add_callback = internal::AddWaiterCallback;
-  event->del_callback = internal::DelWaiterCallback;
-  event->start = Start;
-  event->stop = Stop;
-  event->dispose = Dispose;
-  event->info = Info;
+  internal::InitOwnerEvent(channel->event(), Dispose, Info);
 }
 
 }  // namespace

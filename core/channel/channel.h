@@ -14,7 +14,8 @@
 //     receive          ChannelReceive = METHOD(recv)
 //                      ChannelReceiveAsync = METHOD(recvAsync),
 //                        channel_recv_future_dispose
-//     wait             WaitOnChannel, WakeReceiver, WakeSender, WakeAll
+//     wait             WaitInQueue, WaitForDelivery, WakeReceiver,
+//                      WakeSender, WakeAll
 //                      = channel_wait_for, channel_wake_receiver,
 //                        channel_wake_sender, channel_wake_all
 //     close            CloseChannel = channel_close
@@ -69,6 +70,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/internal/embedded_timer.h"
 #include "core/internal/ring_buffer.h"
 #include "core/internal/waiter_queue.h"
 
@@ -125,12 +127,9 @@ struct AsyncChannel {
   uint32_t no_consumer_timeout_ms = 0;
   // $hardTimeouts: the timer keeps the loop alive; otherwise it is HIDDEN.
   bool hard_timeouts = false;
-  // The running timer (nullptr when none; always nullptr once closed) and
-  // which side it guards.
-  zend_async_timer_event_t* deadlock_timer = nullptr;
+  // The running timer (none once closed) and which side it guards.
+  internal::EmbeddedTimer deadlock;
   ChannelCloseReason pending_reason = ChannelCloseReason::kNoProducers;
-  // Registered on deadlock_timer; embedded, so its dispose is a no-op.
-  zend_async_event_callback_t deadlock_callback = {};
 
   static AsyncChannel* FromAbi(zend_async_channel_t* channel) {
     return reinterpret_cast<AsyncChannel*>(channel);

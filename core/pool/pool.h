@@ -104,6 +104,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/internal/embedded_timer.h"
 #include "core/internal/ring_buffer.h"
 #include "core/internal/waiter_queue.h"
 
@@ -134,10 +135,8 @@ struct AsyncPool {
   // disposed when the last of them returns (NoOwnerLeft).
   uint32_t calls = 0;
   // Periodic, HIDDEN timer while a healthcheck runs (interval > 0 and a
-  // healthcheck set); nullptr otherwise and after close.
-  zend_async_timer_event_t* healthcheck_timer = nullptr;
-  // Registered on healthcheck_timer; embedded, so its dispose is a no-op.
-  zend_async_event_callback_t healthcheck_callback = {};
+  // healthcheck set); not running otherwise and after close.
+  internal::EmbeddedTimer healthcheck;
   uint32_t healthcheck_interval_ms = 0;
   // Names the pool in traces and strict-mode diagnostics ("Pool#<id>"):
   // 1, 2, ... in creation order within a request.
