@@ -294,7 +294,8 @@ struct WaitResult {
 
 // Sets up `waiter` for the current coroutine, launching the scheduler
 // outside one (false, an exception thrown, when that fails).
-bool InitChannelWaiter(AsyncChannel* channel, Waiter* waiter) {
+[[gnu::always_inline]] inline bool InitChannelWaiter(AsyncChannel* channel,
+                                                     Waiter* waiter) {
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr &&
       internal::EnterCoroutine("Cannot wait on a channel outside a coroutine",
                                /*refuse_while_off=*/false) !=
@@ -311,8 +312,9 @@ bool InitChannelWaiter(AsyncChannel* channel, Waiter* waiter) {
 // with no exception) and `token` (PHP: ends it with
 // OperationCanceledException) may be NULL. EG(exception) tells how it
 // ended.
-void Park(AsyncChannel* channel, Waiter* waiter,
-          zend_async_event_t* cancellation, zend_object* token) {
+[[gnu::always_inline]] inline void Park(AsyncChannel* channel, Waiter* waiter,
+                                        zend_async_event_t* cancellation,
+                                        zend_object* token) {
   RefreshDeadlockTimer(channel);
   zend_async_ref_park_t park = {};
   park.events[1] = {cancellation, OnCancellation, nullptr, false};
@@ -326,8 +328,9 @@ void Park(AsyncChannel* channel, Waiter* waiter,
 // A receive (`receiving`) waits in the receivers' queue for a value, or a
 // send in the senders' queue for a slot. An unspent reservation (an
 // exception arrived) is handed to the next waiter of the queue.
-WaitResult WaitInQueue(AsyncChannel* channel, bool receiving,
-                       zend_async_event_t* cancellation, zend_object* token) {
+[[gnu::noinline]] WaitResult WaitInQueue(AsyncChannel* channel, bool receiving,
+                                         zend_async_event_t* cancellation,
+                                         zend_object* token) {
   WaitResult outcome;
   Waiter waiter;
   if (!InitChannelWaiter(channel, &waiter)) return outcome;
@@ -361,9 +364,12 @@ WaitResult WaitInQueue(AsyncChannel* channel, bool receiving,
 // `delivering` sender, until a receiver took it. A sender that leaves
 // before (an exception arrived) takes the value back unless a receiver was
 // promised it, and either way frees the slot for the next sender.
-void WaitForDelivery(AsyncChannel* channel, zend_object* token) {
+[[gnu::noinline]] void WaitForDelivery(AsyncChannel* channel,
+                                       zend_object* token) {
   Waiter waiter;
   if (!InitChannelWaiter(channel, &waiter)) return;
+  waiter.reserved = false;
+  waiter.queued = false;
   channel->delivering = &waiter;
   Park(channel, &waiter, nullptr, token);
 

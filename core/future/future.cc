@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/future/trace.h"
+#include "core/internal/event_vtable.h"
 #include "core/internal/location.h"
 
 extern "C" {
@@ -42,11 +43,6 @@ uint64_t last_future_id = 0;
 zend_future_t* AsFuture(zend_async_event_t* event) {
   return reinterpret_cast<zend_future_t*>(event);
 }
-
-bool Start(zend_async_event_t*) { return true; }
-
-// stop() does not complete a future: resolve() does.
-bool Stop(zend_async_event_t*) { return true; }
 
 // future->resolve: completes once. The outcome (result or exception) is
 // already stored by ZEND_FUTURE_COMPLETE / ZEND_FUTURE_REJECT.
@@ -83,11 +79,6 @@ bool AddCallback(zend_async_event_t* event,
     return EG(exception) == nullptr;
   }
   return zend_async_callbacks_push(event, callback);
-}
-
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
 }
 
 bool Replay(zend_async_event_t* event, zend_async_event_callback_t* callback,
@@ -206,13 +197,11 @@ zend_future_t* NewFuture(bool thread_safe, size_t extra_size) {
   ZVAL_UNDEF(&future->result);
 
   event->ref_count = 1;
-  event->start = Start;
-  event->stop = Stop;
-  event->add_callback = AddCallback;
-  event->del_callback = DelCallback;
-  event->replay = Replay;
-  event->info = Info;
-  event->dispose = Dispose;
+  // stop() does not complete a future: resolve() does.
+  internal::SetUnarmedVtable(event, {.add_callback = AddCallback,
+                                     .replay = Replay,
+                                     .dispose = Dispose,
+                                     .info = Info});
   future->resolve = Resolve;
 
   ApplyCurrentLocation(&future->filename, &future->lineno);

@@ -57,12 +57,10 @@ inline void InitOwnerEvent(zend_async_event_t* event,
                            zend_async_event_info_t info) {
   memset(event, 0, sizeof(*event));
   event->ref_count = 1;
-  event->add_callback = AddWaiterCallback;
-  event->del_callback = DelWaiterCallback;
-  event->start = StartNothing;
-  event->stop = StartNothing;
-  event->dispose = dispose;
-  event->info = info;
+  SetUnarmedVtable(event, {.add_callback = AddWaiterCallback,
+                           .del_callback = DelWaiterCallback,
+                           .dispose = dispose,
+                           .info = info});
 }
 
 // Why a call outside a coroutine could not become one (EnterCoroutine).
@@ -97,10 +95,12 @@ enum class Entered : uint8_t {
 // `owner`: its callback resumes the coroutine
 // (zend_async_waker_callback_resolve) and is held twice, by the waiting
 // call and by where the owner keeps the waiter, which the caller puts it
-// in next (a WaiterQueue's PushBack, or a slot of its own).
+// in next: a WaiterQueue's PushBack, which sets its marks and links, or a
+// slot of its own, where the caller marks it unreserved and unqueued.
+// REQUIRES: `coroutine` and `owner` are not NULL (ParkWaiter tells the
+// compiler so: the park then tests neither).
 inline void InitWaiter(Waiter* waiter, zend_coroutine_t* coroutine,
                        zend_async_event_t* owner) {
-  *waiter = Waiter{};
   waiter->callback.base.ref_count = 2;
   waiter->callback.base.callback = zend_async_waker_callback_resolve;
   waiter->callback.base.dispose = DisposeWaiterCallback;
@@ -114,17 +114,22 @@ inline void InitWaiter(Waiter* waiter, zend_coroutine_t* coroutine,
 // `park` adds: events[1] and [2] (cancellations), a timeout. Returns as
 // zend_async_ref_park does; afterwards the owner's event no longer holds
 // the callback.
-inline bool ParkWaiter(Waiter* waiter, zend_async_ref_park_t* park) {
-  park->events[0] = {waiter->callback.event, zend_async_waker_callback_resolve,
+[[gnu::always_inline]] inline bool ParkWaiter(Waiter* waiter,
+                                              zend_async_ref_park_t* park) {
+  zend_async_event_t* owner = waiter->callback.event;
+  zend_coroutine_t* coroutine = waiter->callback.coroutine;
+  // InitWaiter's REQUIRES, told to the compiler.
+  if (coroutine == nullptr || owner == nullptr) __builtin_unreachable();
+  park->events[0] = {owner, zend_async_waker_callback_resolve,
                      &waiter->callback, false};
-  return zend_async_ref_park(waiter->callback.coroutine, park);
+  return zend_async_ref_park(coroutine, park);
 }
 
 // Takes `waiter` out of `queue` if it is still queued, dropping the
 // queue's hold on its callback. Whether it was queued.
 inline bool LeaveQueue(WaiterQueue* queue, Waiter* waiter) {
   if (!queue->Remove(waiter)) return false;
-  CountDownWaiterCallback(&waiter->callback.base);
+  waiter->callback.base.ref_count--;  // the queue's hold: at least 1
   return true;
 }
 

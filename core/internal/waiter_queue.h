@@ -113,7 +113,8 @@ class WaiterQueue {
   }
 
   // Unlinks `waiter`, keeping the order of the others. Returns false (and
-  // does nothing) when it is not queued.
+  // does nothing) when it is not queued. Its own links are left as they
+  // were: they mean nothing once it is not queued.
   bool Remove(Waiter* waiter) {
     if (!waiter->queued) return false;
     if (first_unreserved_ == waiter) first_unreserved_ = waiter->next;
@@ -127,8 +128,6 @@ class WaiterQueue {
     } else {
       back_ = waiter->prev;
     }
-    waiter->prev = nullptr;
-    waiter->next = nullptr;
     waiter->queued = false;
     size_--;
     return true;

@@ -329,17 +329,4 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
   Track(core);
 }
 
-namespace internal {
-
-bool AddCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_push(event, callback);
-}
-
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
-}
-
-}  // namespace internal
 }  // namespace zar::core::reactor

@@ -193,11 +193,6 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
 
 namespace internal {
 
-bool AddCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback);
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback);
-
 template <typename Event>
 bool StartHandler(zend_async_event_t* event) {
   return StartEventOrThrow(&Event::FromAbi(event)->core);
@@ -228,8 +223,8 @@ Event* AllocateEvent(size_t extra_size) {
   auto* base = reinterpret_cast<zend_async_event_t*>(&self->abi);
   base->ref_count = 1;
   base->extra_offset = static_cast<uint32_t>(sizeof(Event));
-  base->add_callback = internal::AddCallback;
-  base->del_callback = internal::DelCallback;
+  base->add_callback = zend_async_callbacks_push;
+  base->del_callback = zend_async_callbacks_remove;
   base->start = internal::StartHandler<Event>;
   base->stop = internal::StopHandler<Event>;
   base->dispose = internal::DisposeHandler<Event>;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "core/internal/event_vtable.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
 
@@ -304,21 +305,6 @@ void OnScopeAfterCancellation(zend_async_event_t* event,
   if (IsCompleted(scope, true)) ZEND_ASYNC_RESUME(awaiter);
 }
 
-bool ScopeAddCallback(zend_async_event_t* event,
-                      zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_push(event, callback);
-}
-
-bool ScopeDelCallback(zend_async_event_t* event,
-                      zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
-}
-
-bool ScopeStartStop(zend_async_event_t* event) {
-  (void)event;
-  return true;
-}
-
 // A completed scope replays "completed, no result, no error".
 bool ScopeReplay(zend_async_event_t* event,
                  zend_async_event_callback_t* callback, zval* result,
@@ -376,13 +362,9 @@ zend_async_scope_t* NewScope(zend_async_scope_t* parent,
   zend_async_scope_t* scope = &self->scope;
   zend_async_event_t* event = &scope->event;
   event->ref_count = 1;
-  event->add_callback = ScopeAddCallback;
-  event->del_callback = ScopeDelCallback;
-  event->start = ScopeStartStop;
-  event->stop = ScopeStartStop;
-  event->replay = ScopeReplay;
-  event->dispose = ScopeEventDispose;
-  event->info = ScopeInfo;
+  internal::SetUnarmedVtable(
+      event,
+      {.replay = ScopeReplay, .dispose = ScopeEventDispose, .info = ScopeInfo});
   scope->before_coroutine_enqueue = BeforeCoroutineEnqueue;
   scope->after_coroutine_enqueue = AfterCoroutineEnqueue;
   scope->can_be_disposed = CanBeDisposed;

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/internal/event_vtable.h"
 #include "core/scheduler/scope.h"
 #include "core/task_group/classes.h"
 #include "core/task_group/trace.h"
@@ -189,21 +190,6 @@ void FireAllSlotWaiters(TaskGroup* group) {
 }
 
 // ---- Event vtable -----------------------------------------------------------
-
-bool AddCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_push(event, callback);
-}
-
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
-}
-
-bool StartOrStop(zend_async_event_t* event) {
-  (void)event;
-  return true;
-}
 
 // The object owns the memory (free_obj); nothing to do here.
 bool Dispose(zend_async_event_t* event) {
@@ -483,13 +469,8 @@ void InitTaskGroup(TaskGroup* group) {
   memset(event, 0, sizeof(*event));
   event->flags = ZEND_ASYNC_EVENT_F_ZEND_OBJ;
   event->zend_object_offset = static_cast<uint32_t>(offsetof(TaskGroup, std));
-  event->add_callback = AddCallback;
-  event->del_callback = DelCallback;
-  event->start = StartOrStop;
-  event->stop = StartOrStop;
-  event->dispose = Dispose;
-  event->replay = Replay;
-  event->info = Info;
+  internal::SetUnarmedVtable(
+      event, {.replay = Replay, .dispose = Dispose, .info = Info});
 
   group->scope = nullptr;
   group->scope_object = nullptr;

@@ -104,52 +104,92 @@ typedef struct {
   zval *result;
 } zend_async_ref_park_t;
 
-/* What refused a park (zend_async_ref_park_refuse's `stage`). */
-typedef enum {
-  ZEND_ASYNC_REF_PARK_NO_WAKER = -2, /* before any event: see `why` */
-  ZEND_ASYNC_REF_PARK_NO_TIMER = -1, /* after every event */
-  /* 0, 1, ...: resume_when refused events[stage] */
-} zend_async_ref_park_stage_t;
+/* Out of line: releases what a park owns of an entry it never armed (a
+ * callback record nobody holds, ref_count 0, is disposed as resume_when
+ * disposes one it owns; a transferred event loses the caller's reference).
+ * Nothing for a NULL event. */
+ZEND_API ZEND_COLD void zend_async_ref_park_release(
+    zend_async_event_t *event, zend_coroutine_event_callback_t *event_callback,
+    bool trans_event);
 
-/* The refusals of zend_async_ref_park (out of line): makes sure an
- * exception is in flight (throwing `why` when none is), releases what the
- * park owns and never armed (the events after `stage`), cleans the waker
- * when one was made ready, and sets `result` IS_UNDEF. Returns false. */
-ZEND_API ZEND_COLD bool zend_async_ref_park_refuse(
-    zend_coroutine_t *coroutine, const zend_async_ref_park_t *park, int stage,
-    const char *why);
+/* Out of line: the end of every refusal. Makes sure an exception is in
+ * flight (throwing Async\AsyncException `why` when none is and `why` is not
+ * NULL), cleans the waker of `coroutine` (NULL: not touched), sets
+ * `result` (when not NULL) IS_UNDEF. Returns false. */
+ZEND_API ZEND_COLD bool zend_async_ref_park_refuse(zend_coroutine_t *coroutine,
+                                                   zval *result,
+                                                   const char *why);
+
+/* The inline parts below read the descriptor only at constant places and
+ * never pass its address on, so at a site that builds it on its stack the
+ * compiler keeps it in registers: a park costs the calls it stands for. */
+
+static zend_always_inline void zend_async_ref_park_release_entry(
+    const zend_async_ref_park_event_t *wait) {
+  if (wait->event != NULL) {
+    zend_async_ref_park_release(wait->event, wait->event_callback,
+                                wait->trans_event);
+  }
+}
+
+/* A refusal before events[from] was armed: releases events[from..]. */
+static zend_always_inline bool zend_async_ref_park_refused(
+    zend_coroutine_t *coroutine, const zend_async_ref_park_t *park, int from,
+    const char *why) {
+  if (from <= 0) {
+    zend_async_ref_park_release_entry(&park->events[0]);
+  }
+  if (from <= 1) {
+    zend_async_ref_park_release_entry(&park->events[1]);
+  }
+  if (from <= 2) {
+    zend_async_ref_park_release_entry(&park->events[2]);
+  }
+  return zend_async_ref_park_refuse(coroutine, park->result, why);
+}
+
+/* Arms park->events[index] (nothing for a NULL event); false when
+ * resume_when refused it, with the refusal done. resume_when refuses a
+ * closed event before it takes anything over, and releases what it took on
+ * any other refusal. */
+static zend_always_inline bool zend_async_ref_park_arm(
+    zend_coroutine_t *coroutine, const zend_async_ref_park_t *park, int index) {
+  const zend_async_ref_park_event_t *wait = &park->events[index];
+  if (wait->event == NULL ||
+      EXPECTED(zend_async_resume_when(coroutine, wait->event, wait->trans_event,
+                                      wait->callback != NULL
+                                          ? wait->callback
+                                          : zend_async_waker_callback_resolve,
+                                      wait->event_callback))) {
+    return true;
+  }
+  zend_async_ref_park_refused(
+      coroutine, park,
+      ZEND_ASYNC_EVENT_IS_CLOSED(wait->event) ? index : index + 1,
+      "Cannot park the coroutine: an event was refused");
+  return false;
+}
 
 /* Parks `coroutine` (the running one) until one of park's events, or its
  * timeout, resumes it. The rule for errors is above. */
 static zend_always_inline bool zend_async_ref_park(
     zend_coroutine_t *coroutine, const zend_async_ref_park_t *park) {
   if (UNEXPECTED(EG(exception) != NULL)) {
-    return zend_async_ref_park_refuse(NULL, park, ZEND_ASYNC_REF_PARK_NO_WAKER,
-                                      NULL);
+    return zend_async_ref_park_refused(NULL, park, 0, NULL);
   }
   if (UNEXPECTED(coroutine == NULL)) {
-    return zend_async_ref_park_refuse(NULL, park, ZEND_ASYNC_REF_PARK_NO_WAKER,
-                                      "Cannot park outside a coroutine");
+    return zend_async_ref_park_refused(NULL, park, 0,
+                                       "Cannot park outside a coroutine");
   }
   if (UNEXPECTED(ZEND_ASYNC_WAKER_NEW(coroutine) == NULL)) {
-    return zend_async_ref_park_refuse(coroutine, park,
-                                      ZEND_ASYNC_REF_PARK_NO_WAKER,
-                                      "Cannot park the coroutine: no waker");
+    return zend_async_ref_park_refused(coroutine, park, 0,
+                                       "Cannot park the coroutine: no waker");
   }
-  for (int i = 0; i < ZEND_ASYNC_REF_PARK_EVENTS; i++) {
-    const zend_async_ref_park_event_t *wait = &park->events[i];
-    if (wait->event == NULL) {
-      continue;
-    }
-    if (UNEXPECTED(!zend_async_resume_when(
-            coroutine, wait->event, wait->trans_event,
-            wait->callback != NULL ? wait->callback
-                                   : zend_async_waker_callback_resolve,
-            wait->event_callback))) {
-      return zend_async_ref_park_refuse(
-          coroutine, park, i,
-          "Cannot park the coroutine: an event was refused");
-    }
+  /* ZEND_ASYNC_REF_PARK_EVENTS of them, in order. */
+  if (UNEXPECTED(!zend_async_ref_park_arm(coroutine, park, 0) ||
+                 !zend_async_ref_park_arm(coroutine, park, 1) ||
+                 !zend_async_ref_park_arm(coroutine, park, 2))) {
+    return false;
   }
   if (park->timeout_ms > 0) {
     zend_async_timer_event_t *timer =
@@ -160,8 +200,7 @@ static zend_always_inline bool zend_async_ref_park(
                                             ? park->timeout_callback
                                             : zend_async_waker_callback_timeout,
                                         NULL))) {
-      return zend_async_ref_park_refuse(coroutine, park,
-                                        ZEND_ASYNC_REF_PARK_NO_TIMER,
+      return zend_async_ref_park_refuse(coroutine, park->result,
                                         "Cannot park the coroutine: no timer");
     }
   }
