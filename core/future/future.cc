@@ -10,6 +10,7 @@
 #include "core/future/trace.h"
 #include "core/internal/event_vtable.h"
 #include "core/internal/location.h"
+#include "core/internal/trace_text.h"
 
 extern "C" {
 #include "Zend/zend_API.h"
@@ -211,9 +212,8 @@ zend_future_t* NewFuture(bool thread_safe, size_t extra_size) {
 
 const char* FutureToken(const zend_future_t* future,
                         char buf[ZEND_ASYNC_REF_NAME_SIZE]) {
-  snprintf(buf, ZEND_ASYNC_REF_NAME_SIZE, "Future#%" PRIu64,
-           AsyncFuture::From(future)->id);
-  return buf;
+  return internal::TokenText::Format(buf, "Future",
+                                     AsyncFuture::From(future)->id);
 }
 
 void ResetFutureIds() { last_future_id = 0; }

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/internal/trace_text.h"
 #include "core/reactor/reactor_loop.h"
 
 namespace zar::core::io {
@@ -366,10 +367,8 @@ namespace {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
   reactor::EventToken(&io->core, token);
   if (exception != nullptr) {
-    char text[160];
-    zend_async_ref_trace(
-        "io done %s %s -> %s", token, op,
-        zend_async_ref_describe_exception(exception, text, sizeof(text)));
+    zend_async_ref_trace("io done %s %s -> %s", token, op,
+                         core::internal::ExceptionText<160>(exception).text);
   } else {
     zend_async_ref_trace("io done %s %s -> %zd", token, op, result);
   }

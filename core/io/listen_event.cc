@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/internal/trace_text.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
@@ -87,10 +88,8 @@ const char* OrNull(const char* text) {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
   reactor::EventToken(&self->core, token);
   if (exception != nullptr) {
-    char text[160];
-    zend_async_ref_trace(
-        "listen accept %s -> %s", token,
-        zend_async_ref_describe_exception(exception, text, sizeof(text)));
+    zend_async_ref_trace("listen accept %s -> %s", token,
+                         core::internal::ExceptionText<160>(exception).text);
   } else if (closed) {
     zend_async_ref_trace("listen accept %s -> closed (no callback)", token);
   } else {
