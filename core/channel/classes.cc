@@ -3,6 +3,7 @@
 #include "core/channel/classes.h"
 
 #include "core/channel/object.h"
+#include "core/internal/php_object.h"
 #include "core/scheduler/async_classes.h"
 
 namespace zar::core {
@@ -30,15 +31,9 @@ constexpr ReasonCase kReasonCases[] = {
 }  // namespace
 
 zend_class_entry* RegisterChannelClass(zend_class_entry* awaitable) {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(ZEND_STRL("Async\\Channel"), true);
-  ce.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
-                ZEND_ACC_NOT_SERIALIZABLE;
-  ce.info_internal_builtin_functions = ChannelMethods();
-  ce.create_object = CreateChannelObject;
-  ce.default_object_handlers = ChannelObjectHandlers();
-  channel_ce = zend_register_internal_class(&ce);
+  channel_ce = internal::RegisterObjectClass("Async\\Channel", ChannelMethods(),
+                                             CreateChannelObject,
+                                             ChannelObjectHandlers());
   if (channel_ce == nullptr) return nullptr;
   if (awaitable != nullptr) {
     zend_class_implements(channel_ce, 2, awaitable, zend_ce_countable);
@@ -59,12 +54,9 @@ bool RegisterChannelExceptionClasses() {
     zend_enum_add_case_cstr(reason_ce, entry.name, &value);
   }
 
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name =
-      zend_string_init_interned(ZEND_STRL("Async\\ChannelException"), true);
-  exception_ce = zend_register_internal_class_ex(
-      &ce, GetClassCe(ZEND_ASYNC_EXCEPTION_DEFAULT));
+  exception_ce = internal::RegisterClass(
+      {.name = "Async\\ChannelException",
+       .parent = GetClassCe(ZEND_ASYNC_EXCEPTION_DEFAULT)});
   if (exception_ce == nullptr) return false;
   zval none;
   ZVAL_NULL(&none);

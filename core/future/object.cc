@@ -5,6 +5,7 @@
 #include "core/future/classes.h"
 #include "core/future/future.h"
 #include "core/future/mapper.h"
+#include "core/internal/php_object.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
@@ -14,9 +15,6 @@ extern "C" {
 
 namespace zar::core {
 namespace {
-
-zend_object_handlers future_state_handlers;
-zend_object_handlers future_handlers;
 
 FutureStateObject* ThisState(zend_execute_data* execute_data) {
   return FutureStateObject::FromObject(Z_OBJ_P(ZEND_THIS));
@@ -539,27 +537,17 @@ const zend_function_entry* FutureStateMethods() { return kFutureStateMethods; }
 const zend_function_entry* FutureMethods() { return kFutureMethods; }
 
 const zend_object_handlers* FutureStateObjectHandlers() {
-  if (future_state_handlers.free_obj == nullptr) {
-    memcpy(&future_state_handlers, &std_object_handlers,
-           sizeof(zend_object_handlers));
-    future_state_handlers.offset =
-        static_cast<int>(offsetof(FutureStateObject, std));
-    future_state_handlers.free_obj = FreeFutureState;
-    future_state_handlers.clone_obj = nullptr;
-  }
-  return &future_state_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<FutureStateObject>(
+          {.free_obj = FreeFutureState});
+  return &handlers;
 }
 
 const zend_object_handlers* FutureObjectHandlers() {
-  if (future_handlers.free_obj == nullptr) {
-    memcpy(&future_handlers, &std_object_handlers,
-           sizeof(zend_object_handlers));
-    future_handlers.offset = static_cast<int>(offsetof(FutureObject, std));
-    future_handlers.free_obj = FreeFuture;
-    future_handlers.get_gc = GetFutureGc;
-    future_handlers.clone_obj = nullptr;
-  }
-  return &future_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<FutureObject>(
+          {.free_obj = FreeFuture, .get_gc = GetFutureGc});
+  return &handlers;
 }
 
 }  // namespace zar::core

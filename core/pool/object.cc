@@ -17,15 +17,15 @@ extern "C" {
 namespace zar::core {
 namespace {
 
-zend_object_handlers pool_handlers;
+using internal::EventWrapper;
 
-PoolObject* ThisPool(zend_execute_data* execute_data) {
-  return PoolObject::FromObject(Z_OBJ_P(ZEND_THIS));
+AsyncPool* ThisPool(zend_execute_data* execute_data) {
+  return PoolOfObject(Z_OBJ_P(ZEND_THIS));
 }
 
 // The pool of $this, or nullptr with "Pool is not initialized" thrown.
 AsyncPool* RequirePool(zend_execute_data* execute_data) {
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   if (UNEXPECTED(pool == nullptr))
     ThrowPoolException("Pool is not initialized");
   return pool;
@@ -58,36 +58,29 @@ AsyncPool* RequireUserlandResources(zend_execute_data* execute_data,
   return nullptr;
 }
 
-// Whether `object` is the only owner of its pool (no C owner, no other
-// wrapper, no waiting coroutine).
-bool SoleOwner(const PoolObject* object) {
-  return object->ref.event != nullptr && object->ref.event->ref_count == 1;
-}
-
 // ---- Handlers --------------------------------------------------------------
 
+// The object is the only owner of its pool (no C owner, no other wrapper,
+// no waiting coroutine): destroying it closes the pool.
 void DestroyPoolObject(zend_object* object) {
-  PoolObject* self = PoolObject::FromObject(object);
-  if (SoleOwner(self) && !self->pool()->closed()) {
-    PoolClose(&self->pool()->base);
+  if (EventWrapper::FromObject(object)->SoleOwner() &&
+      !PoolOfObject(object)->closed()) {
+    PoolClose(&PoolOfObject(object)->base);
   }
 }
 
 void FreePoolObject(zend_object* object) {
-  PoolObject* self = PoolObject::FromObject(object);
-  zend_object_std_dtor(object);
-  AsyncPool* pool = self->pool();
-  if (pool == nullptr) return;
-  self->ref.event = nullptr;
+  zend_async_event_t* event = internal::DetachEventWrapper(object);
+  if (event == nullptr) return;
+  AsyncPool* pool = AsyncPool::FromEvent(event);
   if (pool->base.wrapper == object) pool->base.wrapper = nullptr;
-  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  ZEND_ASYNC_EVENT_RELEASE(event);
 }
 
 HashTable* GetGc(zend_object* object, zval** table, int* n) {
-  PoolObject* self = PoolObject::FromObject(object);
   zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
-  if (SoleOwner(self)) {
-    AsyncPool* pool = self->pool();
+  if (EventWrapper::FromObject(object)->SoleOwner()) {
+    AsyncPool* pool = PoolOfObject(object);
     for (uint32_t i = 0; i < pool->idle.size(); i++) {
       zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&pool->idle[i]));
     }
@@ -123,14 +116,14 @@ HashTable* GetGc(zend_object* object, zval** table, int* n) {
 }
 
 zend_result CountElements(zend_object* object, zend_long* count) {
-  AsyncPool* pool = PoolObject::FromObject(object)->pool();
+  AsyncPool* pool = PoolOfObject(object);
   *count = pool != nullptr ? pool->total() : 0;
   return SUCCESS;
 }
 
 // Makes `object` wrap `pool`, taking over one reference.
 void Attach(zend_object* object, AsyncPool* pool) {
-  PoolObject::FromObject(object)->ref.event = pool->event();
+  EventWrapper::FromObject(object)->ref.event = pool->event();
   pool->base.wrapper = object;
 }
 
@@ -197,8 +190,7 @@ ZEND_METHOD(Async_Pool, __construct) {
     zend_argument_value_error(6, "must be <= %" PRIu32, kMaxPoolMinSize);
     RETURN_THROWS();
   }
-  PoolObject* self = ThisPool(execute_data);
-  if (self->pool() != nullptr) {
+  if (ThisPool(execute_data) != nullptr) {
     // Upstream has no such guard; refused with its class for an
     // uninitialised pool.
     ThrowPoolException("Async\\Pool is already initialized");
@@ -271,13 +263,13 @@ ZEND_METHOD(Async_Pool, release) {
 ZEND_METHOD(Async_Pool, close) {
   (void)return_value;
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   if (pool != nullptr) PoolClose(&pool->base);
 }
 
 ZEND_METHOD(Async_Pool, isClosed) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_BOOL(pool == nullptr || pool->closed());
 }
 
@@ -286,19 +278,19 @@ ZEND_METHOD(Async_Pool, isClosed) {
 
 ZEND_METHOD(Async_Pool, count) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_LONG(pool != nullptr ? pool->total() : 0);
 }
 
 ZEND_METHOD(Async_Pool, idleCount) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_LONG(pool != nullptr ? pool->idle.size() : 0);
 }
 
 ZEND_METHOD(Async_Pool, activeCount) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_LONG(pool != nullptr ? pool->active_count : 0);
 }
 
@@ -412,41 +404,24 @@ const zend_function_entry kPoolMethods[] = {
 }  // namespace
 
 zend_object* CreatePoolObject(zend_class_entry* ce) {
-  auto* self =
-      static_cast<PoolObject*>(zend_object_alloc(sizeof(PoolObject), ce));
-  ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(PoolObject, std), nullptr);
-  zend_object_std_init(&self->std, ce);
-  self->std.handlers = PoolObjectHandlers();
-  return &self->std;
+  return internal::CreateEventWrapper(ce, PoolObjectHandlers());
 }
 
 const zend_function_entry* PoolMethods() { return kPoolMethods; }
 
 const zend_object_handlers* PoolObjectHandlers() {
-  if (pool_handlers.free_obj == nullptr) {
-    pool_handlers = std_object_handlers;
-    pool_handlers.offset = static_cast<int>(offsetof(PoolObject, std));
-    pool_handlers.free_obj = FreePoolObject;
-    pool_handlers.dtor_obj = DestroyPoolObject;
-    pool_handlers.clone_obj = nullptr;
-    pool_handlers.get_gc = GetGc;
-    pool_handlers.count_elements = CountElements;
-  }
-  return &pool_handlers;
+  // free_obj, dtor_obj, get_gc, count_elements.
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<EventWrapper>(
+          {FreePoolObject, DestroyPoolObject, GetGc, CountElements});
+  return &handlers;
 }
 
 zend_object* NewPoolObject(zend_async_pool_t* pool) {
-  zend_class_entry* ce = PoolClass();
-  if (ce == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Async\\Pool is not registered");
-    return nullptr;
-  }
-  zval object;
-  if (object_init_ex(&object, ce) != SUCCESS) return nullptr;
-  ZEND_ASYNC_EVENT_ADD_REF(&pool->event);
-  Attach(Z_OBJ(object), AsyncPool::FromAbi(pool));
-  return Z_OBJ(object);
+  zend_object* object =
+      internal::NewEventWrapper(PoolClass(), "Async\\Pool", &pool->event);
+  if (object != nullptr) AsyncPool::FromAbi(pool)->base.wrapper = object;
+  return object;
 }
 
 }  // namespace zar::core

@@ -5,14 +5,12 @@
 #include "core/scheduler/coroutine.h"
 
 #include "core/internal/event_vtable.h"
+#include "core/internal/php_object.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/scope.h"
 
 namespace zar::core {
 namespace {
-
-zend_object_handlers coroutine_handlers;
-bool coroutine_handlers_ready = false;
 
 // Hands a finished coroutine's outcome to `callback`, or copies it to
 // result/exception; with neither an exception slot nor a callback, a
@@ -126,14 +124,9 @@ void CoroutineFree(zend_object* object) {
 }  // namespace
 
 const zend_object_handlers* CoroutineObjectHandlers() {
-  if (!coroutine_handlers_ready) {
-    coroutine_handlers = std_object_handlers;
-    coroutine_handlers.offset = offsetof(AsyncCoroutine, std);
-    coroutine_handlers.free_obj = CoroutineFree;
-    coroutine_handlers.clone_obj = nullptr;
-    coroutine_handlers_ready = true;
-  }
-  return &coroutine_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<AsyncCoroutine>({.free_obj = CoroutineFree});
+  return &handlers;
 }
 
 zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {

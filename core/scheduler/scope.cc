@@ -4,6 +4,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "core/internal/event_vtable.h"
+#include "core/internal/php_object.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
 
@@ -20,9 +21,6 @@ struct AsyncScopeObject {
   AsyncScope* scope;  // NULL once the scope is gone
   zend_object std;    // last, as zend_object_alloc requires
 };
-
-zend_object_handlers scope_handlers;
-bool scope_handlers_ready = false;
 
 void ScopeObjectFree(zend_object* object) {
   auto* self = reinterpret_cast<AsyncScopeObject*>(
@@ -346,14 +344,10 @@ zend_async_scope_t* ScopeFromObject(zend_object* object) {
 }
 
 const zend_object_handlers* ScopeObjectHandlers() {
-  if (!scope_handlers_ready) {
-    scope_handlers = std_object_handlers;
-    scope_handlers.offset = offsetof(AsyncScopeObject, std);
-    scope_handlers.free_obj = ScopeObjectFree;
-    scope_handlers.clone_obj = nullptr;
-    scope_handlers_ready = true;
-  }
-  return &scope_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<AsyncScopeObject>(
+          {.free_obj = ScopeObjectFree});
+  return &handlers;
 }
 
 zend_async_scope_t* NewScope(zend_async_scope_t* parent,

@@ -30,6 +30,7 @@
 
 #include <cstring>
 
+#include "core/internal/php_object.h"
 #include "core/task_group/classes.h"
 #include "core/task_group/task_group.h"
 
@@ -40,8 +41,6 @@ extern "C" {
 
 namespace zar::core {
 namespace {
-
-zend_object_handlers task_group_handlers;
 
 TaskGroup* ThisGroup(zend_execute_data* execute_data) {
   return TaskGroup::FromObject(Z_OBJ_P(ZEND_THIS));
@@ -438,16 +437,11 @@ const zend_function_entry* CompositeExceptionMethods() {
 }
 
 const zend_object_handlers* TaskGroupObjectHandlers() {
-  if (task_group_handlers.free_obj == nullptr) {
-    memcpy(&task_group_handlers, &std_object_handlers,
-           sizeof(zend_object_handlers));
-    task_group_handlers.offset = static_cast<int>(offsetof(TaskGroup, std));
-    task_group_handlers.dtor_obj = DtorTaskGroup;
-    task_group_handlers.free_obj = FreeTaskGroupObject;
-    task_group_handlers.get_gc = GetTaskGroupGc;
-    task_group_handlers.clone_obj = nullptr;
-  }
-  return &task_group_handlers;
+  // free_obj, dtor_obj, get_gc.
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<TaskGroup>(
+          {FreeTaskGroupObject, DtorTaskGroup, GetTaskGroupGc});
+  return &handlers;
 }
 
 }  // namespace zar::core
