@@ -105,13 +105,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr reactor::EventKind kIoKind = {
-    .name = "IO",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "IO", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 // stop(): also cancels the read in flight, started or not (a multishot
 // read is stopped through the event).

@@ -267,13 +267,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr reactor::EventKind kListenKind = {
-    .name = "listen",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "listen", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 zend_string* ListenEvent::Info(zend_async_event_t* event) {
   const zend_async_listen_event_t* listen = &FromAbi(event)->abi;

@@ -93,23 +93,15 @@ void TeardownNameInfo(zend_async_event_t* event) {
   }
 }
 
-constexpr EventKind kAddrInfoKind = {
-    .name = "DNS addr info",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = TeardownAddrInfo,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+constexpr EventKind kAddrInfoKind = {.name = "DNS addr info",
+                                     .arm = Arm,
+                                     .disarm = Disarm,
+                                     .teardown = TeardownAddrInfo};
 
-constexpr EventKind kNameInfoKind = {
-    .name = "DNS name info",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = TeardownNameInfo,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+constexpr EventKind kNameInfoKind = {.name = "DNS name info",
+                                     .arm = Arm,
+                                     .disarm = Disarm,
+                                     .teardown = TeardownNameInfo};
 
 zend_string* AddrInfoEvent::Info(zend_async_event_t* event) {
   const zend_async_dns_addrinfo_t* abi = &FromAbi(event)->abi;

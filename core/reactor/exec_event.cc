@@ -307,13 +307,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr EventKind kExecKind = {
-    .name = "exec",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "exec", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 zend_string* ExecEvent::Info(zend_async_event_t* event) {
   const char* cmd = FromAbi(event)->abi.cmd;

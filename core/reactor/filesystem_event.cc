@@ -368,13 +368,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr EventKind kFilesystemKind = {
-    .name = "filesystem",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "filesystem", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 // start(): as every reactor event's, with upstream's texts and class.
 bool Start(zend_async_event_t* event) {

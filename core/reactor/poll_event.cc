@@ -217,14 +217,11 @@ void RefsChanged(zend_async_event_t* event) {
   (void)UpdateInterest(PollEvent::FromAbi(event));
 }
 
-constexpr EventKind kPollKind = {
-    .name = "poll",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = Closed,
-    .refs_changed = RefsChanged,
-};
+constexpr EventKind kPollKind = {.name = "poll",
+                                 .arm = Arm,
+                                 .disarm = Disarm,
+                                 .closed = Closed,
+                                 .refs_changed = RefsChanged};
 
 zend_string* PollEvent::Info(zend_async_event_t* event) {
   const zend_async_poll_event_t* poll = &FromAbi(event)->abi;

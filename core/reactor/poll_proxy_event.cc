@@ -38,11 +38,8 @@ constexpr EventKind kPollProxyKind = {
     .arm = Arm,
     .disarm = Disarm,
     .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
     // As upstream: a proxy's start widens the shared poll's mask.
-    .start_failure = "Failed to update poll handle events",
-};
+    .start_failure = "Failed to update poll handle events"};
 
 zend_string* PollProxyEvent::Info(zend_async_event_t* event) {
   const zend_async_poll_proxy_t* proxy = &FromAbi(event)->abi;

@@ -98,11 +98,8 @@ constexpr EventKind kProcessKind = {
     .arm = Arm,
     .disarm = Disarm,
     .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
     // As upstream, whose process start is its SIGCHLD handler's start.
-    .start_failure = "Failed to start signal handle",
-};
+    .start_failure = "Failed to start signal handle"};
 
 zend_string* ProcessEvent::Info(zend_async_event_t* event) {
   return zend_strpprintf(0, "Process(pid=" ZEND_LONG_FMT ")",

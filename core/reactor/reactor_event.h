@@ -74,21 +74,21 @@ namespace zar::core::reactor {
 // What differs between kinds of event: one static table per kind.
 struct EventKind {
   // Names the kind in traces and in the start failure below.
-  const char* name;
+  const char* name = nullptr;
   // Arms the backend (uv_*_start). Returns 0 or a negative libuv error.
   // required
-  int (*arm)(zend_async_event_t* event);
+  int (*arm)(zend_async_event_t* event) = nullptr;
   // Disarms the backend (uv_*_stop). Never fails. required
-  void (*disarm)(zend_async_event_t* event);
+  void (*disarm)(zend_async_event_t* event) = nullptr;
   // Releases what the event owns besides its memory; runs once, after the
   // callbacks were freed and before the handle is closed. optional
-  void (*teardown)(zend_async_event_t* event);
+  void (*teardown)(zend_async_event_t* event) = nullptr;
   // Runs once the handle is closed, just before the memory is freed.
   // optional
-  void (*closed)(zend_async_event_t* event);
+  void (*closed)(zend_async_event_t* event) = nullptr;
   // Runs after a start or stop that left the event armed with another
   // number of loop references (a poll retunes its mask). optional
-  void (*refs_changed)(zend_async_event_t* event);
+  void (*refs_changed)(zend_async_event_t* event) = nullptr;
   // The text of a start that failed, before ": <libuv error>"; NULL:
   // "Failed to start <name> handle". As upstream's reactor words each
   // kind's start failure (Async\AsyncException).

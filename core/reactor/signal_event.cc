@@ -35,13 +35,7 @@ void Disarm(zend_async_event_t* event) {
 }
 
 constexpr EventKind kSignalKind = {
-    .name = "signal",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "signal", .arm = Arm, .disarm = Disarm};
 
 zend_string* SignalEvent::Info(zend_async_event_t* event) {
   return zend_strpprintf(0, "Signal(signum=%d)", FromAbi(event)->abi.signal);

@@ -135,13 +135,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr EventKind kThreadKind = {
-    .name = "thread",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "thread", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 zend_string* ThreadEvent::Info(zend_async_event_t* event) {
   zend_async_thread_event_t* thread = &FromAbi(event)->abi;

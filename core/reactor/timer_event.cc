@@ -79,13 +79,7 @@ void Disarm(zend_async_event_t* event) {
 }
 
 constexpr EventKind kTimerKind = {
-    .name = "timer",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "timer", .arm = Arm, .disarm = Disarm};
 
 zend_string* TimerEvent::Info(zend_async_event_t* event) {
   const zend_async_timer_event_t* timer = &FromAbi(event)->abi;

@@ -38,13 +38,7 @@ int Arm(zend_async_event_t*) { return 0; }
 void Disarm(zend_async_event_t*) {}
 
 constexpr EventKind kTriggerKind = {
-    .name = "trigger",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "trigger", .arm = Arm, .disarm = Disarm};
 
 zend_string* TriggerEvent::Info(zend_async_event_t*) {
   return zend_string_init(ZEND_STRL("Trigger"), 0);

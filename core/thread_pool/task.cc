@@ -74,13 +74,7 @@ int Arm(zend_async_event_t*) { return 0; }
 void Disarm(zend_async_event_t*) {}
 
 constexpr reactor::EventKind kTaskKind = {
-    .name = "task",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "task", .arm = Arm, .disarm = Disarm};
 
 }  // namespace
 
