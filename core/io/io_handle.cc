@@ -289,11 +289,8 @@ IoHandle* NewUdpHandle(size_t extra_size) {
   IoHandle* io =
       Allocate(ZEND_ASYNC_IO_TYPE_UDP,
                ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE, extra_size);
-  const int error = uv_udp_init(loop, &io->handle.udp);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize UDP handle: %s", uv_strerror(error));
-    efree(io);
+  if (!reactor::HandleInitialized(uv_udp_init(loop, &io->handle.udp), io,
+                                  "UDP")) {
     return nullptr;
   }
   Register(io);

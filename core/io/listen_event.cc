@@ -414,15 +414,11 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
   self->is_unix = (flags & ZEND_ASYNC_LISTEN_F_UNIX) != 0;
 
   if (self->is_unix) {
-    int error = uv_pipe_init(loop, &self->handle.pipe, 0);
-    if (error < 0) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Failed to initialize pipe handle: %s",
-                       uv_strerror(error));
-      efree(self);
+    if (!reactor::HandleInitialized(uv_pipe_init(loop, &self->handle.pipe, 0),
+                                    self, "pipe")) {
       return nullptr;
     }
-    error =
+    const int error =
         host != nullptr ? uv_pipe_bind(&self->handle.pipe, host) : UV_EINVAL;
     if (error < 0) {
       zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
@@ -432,12 +428,8 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
       return nullptr;
     }
   } else {
-    const int error = uv_tcp_init(loop, &self->handle.tcp);
-    if (error < 0) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Failed to initialize TCP handle: %s",
-                       uv_strerror(error));
-      efree(self);
+    if (!reactor::HandleInitialized(uv_tcp_init(loop, &self->handle.tcp), self,
+                                    "TCP")) {
       return nullptr;
     }
     if (!BindTcp(self, host, port, flags)) {

@@ -191,13 +191,9 @@ zend_async_dns_addrinfo_t* GetAddrInfo(const char* node, const char* service,
     return nullptr;
   }
   AddrInfoEvent* self = AllocateEvent<AddrInfoEvent>(extra_size);
-  const int error =
-      uv_getaddrinfo(loop, &self->request, OnAddrInfo, node, service, hints);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DNS,
-                     "Failed to initialize getaddrinfo handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_getaddrinfo(loop, &self->request, OnAddrInfo, node,
+                                        service, hints),
+                         self, "getaddrinfo", ZEND_ASYNC_EXCEPTION_DNS)) {
     return nullptr;
   }
   self->abi.node = CopyOrNull(node);
@@ -218,13 +214,9 @@ zend_async_dns_nameinfo_t* GetNameInfo(const struct sockaddr* addr, int flags,
   NameInfoEvent* self = AllocateEvent<NameInfoEvent>(extra_size);
   // libuv refuses a NULL address or a family other than AF_INET/AF_INET6
   // with UV_EINVAL.
-  const int error =
-      uv_getnameinfo(loop, &self->request, OnNameInfo, addr, flags);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DNS,
-                     "Failed to initialize getnameinfo handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(
+          uv_getnameinfo(loop, &self->request, OnNameInfo, addr, flags), self,
+          "getnameinfo", ZEND_ASYNC_EXCEPTION_DNS)) {
     return nullptr;
   }
   InitCore(&self->core, &kNameInfoKind, &self->abi.base, nullptr);

@@ -409,12 +409,8 @@ zend_async_filesystem_event_t* NewFilesystemEvent(zend_string* path,
   self->recursive = (flags & ZEND_ASYNC_FS_EVENT_RECURSIVE) != 0;
   uv_handle_t* handle = nullptr;
   if (!self->recursive) {
-    const int error = uv_fs_event_init(loop, &self->handle);
-    if (error < 0) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Failed to initialize filesystem handle: %s",
-                       uv_strerror(error));
-      efree(self);
+    if (!HandleInitialized(uv_fs_event_init(loop, &self->handle), self,
+                           "filesystem")) {
       return nullptr;
     }
     handle = reinterpret_cast<uv_handle_t*>(&self->handle);

@@ -260,11 +260,7 @@ zend_async_poll_event_t* NewPollEvent(zend_file_descriptor_t fh,
   } else {
     error = UV_EBADF;
   }
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize poll handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(error, self, "poll")) {
     return nullptr;
   }
   self->abi.events = events;

@@ -181,12 +181,8 @@ zend_async_process_event_t* NewProcessEvent(zend_process_t process_handle,
     return &existing->second->abi;
   }
   ProcessEvent* self = AllocateEvent<ProcessEvent>(extra_size);
-  const int error = uv_signal_init(loop, &self->sigchld);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize signal handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_signal_init(loop, &self->sigchld), self,
+                         "signal")) {
     return nullptr;
   }
   self->abi.process = process_handle;

@@ -312,6 +312,15 @@ void StopLoopIfException(uv_loop_t* loop) {
 
 // ---- Construction -----------------------------------------------------------
 
+bool HandleInitialized(int error, void* block, const char* what,
+                       zend_async_class type) {
+  if (EXPECTED(error >= 0)) return true;
+  zend_async_throw(type, "Failed to initialize %s handle: %s", what,
+                   uv_strerror(error));
+  efree(block);
+  return false;
+}
+
 void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
               uv_handle_t* handle) {
   core->kind = kind;

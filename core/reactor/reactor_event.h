@@ -184,6 +184,14 @@ void StopLoopIfException(uv_loop_t* loop);
 template <typename Event>
 Event* AllocateEvent(size_t extra_size);
 
+// The uv_*_init of a new event's handle (or the uv_* call that starts its
+// request) returned `error`. True when it succeeded; otherwise throws
+// `type` (Async\AsyncException unless given) "Failed to initialize <what>
+// handle: <libuv error>", as upstream's reactor words it, frees `block`
+// (the event: libuv never took its handle) and returns false.
+bool HandleInitialized(int error, void* block, const char* what,
+                       zend_async_class type = ZEND_ASYNC_EXCEPTION_DEFAULT);
+
 // Links the core into the live list. `handle` (already uv_*_init'ed, or
 // NULL) gets data = core and is uv_unref'd.
 void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,

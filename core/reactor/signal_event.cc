@@ -49,12 +49,7 @@ zend_async_signal_event_t* NewSignalEvent(int signum, size_t extra_size) {
     return nullptr;
   }
   SignalEvent* self = AllocateEvent<SignalEvent>(extra_size);
-  const int error = uv_signal_init(loop, &self->handle);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize signal handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_signal_init(loop, &self->handle), self, "signal")) {
     return nullptr;
   }
   self->abi.signal = signum;

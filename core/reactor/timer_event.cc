@@ -97,12 +97,7 @@ zend_async_timer_event_t* NewTimerEvent(zend_ulong timeout,
     return nullptr;
   }
   TimerEvent* self = AllocateEvent<TimerEvent>(extra_size);
-  const int error = uv_timer_init(loop, &self->handle);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize timer handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_timer_init(loop, &self->handle), self, "timer")) {
     return nullptr;
   }
   self->abi.timeout = TimeoutMs(timeout, nanoseconds);

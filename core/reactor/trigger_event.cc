@@ -52,12 +52,8 @@ zend_async_trigger_event_t* NewTriggerEvent(size_t extra_size) {
     return nullptr;
   }
   TriggerEvent* self = AllocateEvent<TriggerEvent>(extra_size);
-  const int error = uv_async_init(loop, &self->handle, OnTrigger);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize trigger handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_async_init(loop, &self->handle, OnTrigger), self,
+                         "trigger")) {
     return nullptr;
   }
   self->abi.trigger = Trigger;
