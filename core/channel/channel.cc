@@ -27,24 +27,6 @@ uint32_t last_channel_id = 0;
 
 void InitChannelEvent(AsyncChannel* channel);
 
-const char* MessageOf(ChannelCloseReason reason) {
-  switch (reason) {
-    case ChannelCloseReason::kExplicit:
-      return "Channel is closed";
-    case ChannelCloseReason::kDisposed:
-      return "Channel disposed";
-    case ChannelCloseReason::kNoProducers:
-      return "Channel deadlock: no producers";
-    case ChannelCloseReason::kNoConsumers:
-      return "Channel deadlock: no consumers";
-    case ChannelCloseReason::kDeadlock:
-      return "Channel deadlock";
-    case ChannelCloseReason::kScopeDisposed:
-      return "Channel closed: owner scope disposed";
-  }
-  return "Channel is closed";
-}
-
 }  // namespace
 
 // The ChannelException of `reason`, owned by the caller.
@@ -58,7 +40,7 @@ zend_object* NewChannelException(ChannelCloseReason reason) {
 void ThrowChannelException(ChannelCloseReason reason) {
   zend_class_entry* ce = ChannelExceptionClass();
   zend_object* exception = zend_throw_exception(
-      ce != nullptr ? ce : zend_ce_exception, MessageOf(reason), 0);
+      ce != nullptr ? ce : zend_ce_exception, TextOf(reason).message, 0);
   zend_object* reason_case = ChannelCloseReasonCase(reason);
   if (exception != nullptr && reason_case != nullptr && ce != nullptr) {
     zval value;

@@ -95,6 +95,16 @@ enum class ChannelCloseReason : uint8_t {
   kScopeDisposed,
 };
 
+// What a ChannelCloseReason is called and says: its Async\ChannelCloseReason
+// case (name, value) and the message of its Async\ChannelException.
+struct ChannelCloseReasonText {
+  const char* name;     // "NO_PRODUCERS"
+  const char* value;    // "no producers timeout" (also its trace word)
+  const char* message;  // "Channel deadlock: no producers"
+};
+// The text of `reason` (classes.cc holds the one table).
+const ChannelCloseReasonText& TextOf(ChannelCloseReason reason);
+
 struct AsyncChannel {
   zend_async_channel_t base;  // ABI structure (must be first)
   // 0: rendezvous; otherwise the most values the buffer holds.

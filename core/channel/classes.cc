@@ -2,6 +2,8 @@
 
 #include "core/channel/classes.h"
 
+#include <iterator>
+
 #include "core/channel/object.h"
 #include "core/internal/php_object.h"
 #include "core/scheduler/async_classes.h"
@@ -13,20 +15,18 @@ zend_class_entry* channel_ce = nullptr;
 zend_class_entry* exception_ce = nullptr;
 zend_class_entry* reason_ce = nullptr;
 
-struct ReasonCase {
-  ChannelCloseReason reason;
-  const char* name;
-  const char* value;
+// Indexed by ChannelCloseReason.
+constexpr ChannelCloseReasonText kReasons[] = {
+    {"EXPLICIT", "explicit", "Channel is closed"},
+    {"DISPOSED", "disposed", "Channel disposed"},
+    {"NO_PRODUCERS", "no producers timeout", "Channel deadlock: no producers"},
+    {"NO_CONSUMERS", "no consumers timeout", "Channel deadlock: no consumers"},
+    {"DEADLOCK", "deadlock", "Channel deadlock"},
+    {"SCOPE_DISPOSED", "scope disposed",
+     "Channel closed: owner scope disposed"},
 };
-
-constexpr ReasonCase kReasonCases[] = {
-    {ChannelCloseReason::kExplicit, "EXPLICIT", "explicit"},
-    {ChannelCloseReason::kDisposed, "DISPOSED", "disposed"},
-    {ChannelCloseReason::kNoProducers, "NO_PRODUCERS", "no producers timeout"},
-    {ChannelCloseReason::kNoConsumers, "NO_CONSUMERS", "no consumers timeout"},
-    {ChannelCloseReason::kDeadlock, "DEADLOCK", "deadlock"},
-    {ChannelCloseReason::kScopeDisposed, "SCOPE_DISPOSED", "scope disposed"},
-};
+static_assert(std::size(kReasons) ==
+              static_cast<size_t>(ChannelCloseReason::kScopeDisposed) + 1);
 
 }  // namespace
 
@@ -47,7 +47,7 @@ bool RegisterChannelExceptionClasses() {
   reason_ce = zend_register_internal_enum("Async\\ChannelCloseReason",
                                           IS_STRING, nullptr);
   if (reason_ce == nullptr) return false;
-  for (const ReasonCase& entry : kReasonCases) {
+  for (const ChannelCloseReasonText& entry : kReasons) {
     zval value;
     ZVAL_STR(&value,
              zend_string_init_interned(entry.value, strlen(entry.value), true));
@@ -75,14 +75,13 @@ void ForgetChannelClasses() {
 zend_class_entry* ChannelClass() { return channel_ce; }
 zend_class_entry* ChannelExceptionClass() { return exception_ce; }
 
+const ChannelCloseReasonText& TextOf(ChannelCloseReason reason) {
+  return kReasons[static_cast<size_t>(reason)];
+}
+
 zend_object* ChannelCloseReasonCase(ChannelCloseReason reason) {
   if (reason_ce == nullptr) return nullptr;
-  for (const ReasonCase& entry : kReasonCases) {
-    if (entry.reason == reason) {
-      return zend_enum_get_case_cstr(reason_ce, entry.name);
-    }
-  }
-  return nullptr;
+  return zend_enum_get_case_cstr(reason_ce, TextOf(reason).name);
 }
 
 }  // namespace zar::core

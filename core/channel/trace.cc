@@ -89,28 +89,10 @@ void TraceChannelWake(const AsyncChannel* channel, const Waiter* waiter,
                        Exception(error).text);
 }
 
-// The ChannelCloseReason case's value ("explicit", "no producers timeout").
-const char* ReasonValue(ChannelCloseReason reason) {
-  switch (reason) {
-    case ChannelCloseReason::kExplicit:
-      return "explicit";
-    case ChannelCloseReason::kDisposed:
-      return "disposed";
-    case ChannelCloseReason::kNoProducers:
-      return "no producers timeout";
-    case ChannelCloseReason::kNoConsumers:
-      return "no consumers timeout";
-    case ChannelCloseReason::kDeadlock:
-      return "deadlock";
-    case ChannelCloseReason::kScopeDisposed:
-      return "scope disposed";
-  }
-  return "explicit";
-}
-
 void TraceChannelClose(const AsyncChannel* channel) {
   zend_async_ref_trace("channel close %s %s %s", Token(channel).text,
-                       ReasonValue(channel->close_reason), Stats(channel).text);
+                       TextOf(channel->close_reason).value,
+                       Stats(channel).text);
 }
 
 void TraceChannelDispose(const AsyncChannel* channel) {
