@@ -3,6 +3,7 @@
 #include "core/channel/object.h"
 
 #include "core/channel/classes.h"
+#include "core/internal/arginfo.h"
 #include "core/scheduler/async_classes.h"
 
 namespace zar::core {
@@ -210,22 +211,19 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_recv, 0, 0, 0)
 ZEND_ARG_INFO(0, cancellationToken)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 // clang-format off
 const zend_function_entry kChannelMethods[] = {
     ZEND_ME(Async_Channel, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Channel, send, arginfo_send, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Channel, sendAsync, arginfo_send_async, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Channel, recv, arginfo_recv, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, recvAsync, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, close, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, capacity, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, count, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, isEmpty, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, isFull, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, recvAsync, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, capacity, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isEmpty, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isFull, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on
 

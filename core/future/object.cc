@@ -5,6 +5,7 @@
 #include "core/future/classes.h"
 #include "core/future/future.h"
 #include "core/future/mapper.h"
+#include "core/internal/arginfo.h"
 #include "core/internal/php_object.h"
 
 extern "C" {
@@ -425,9 +426,6 @@ ZEND_METHOD(Async_Future, getCompletedLocation) {
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 ZEND_BEGIN_ARG_INFO_EX(arginfo_complete, 0, 0, 1)
 ZEND_ARG_TYPE_INFO(0, result, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
@@ -442,10 +440,6 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 1)
 ZEND_ARG_OBJ_INFO(0, state, Async\\FutureState, 0)
-ZEND_END_ARG_INFO()
-
-ZEND_BEGIN_ARG_INFO_EX(arginfo_cancel, 0, 0, 0)
-ZEND_ARG_OBJ_INFO(0, cancellation, Async\\AsyncCancellation, 1)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_map, 0, 0, 1)
@@ -466,24 +460,24 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {
-    ZEND_ME(Async_FutureState, __construct, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_FutureState, __construct, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_FutureState, complete, arginfo_complete, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_FutureState, error, arginfo_error, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_FutureState, isCompleted, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_FutureState, ignore, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_FutureState, isCompleted, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_FutureState, ignore, internal::arginfo_none, ZEND_ACC_PUBLIC)
     // The introspection methods are Future's (they read either object).
     ZEND_RAW_FENTRY("getAwaitingInfo", zim_Async_Future_getAwaitingInfo,
-                    arginfo_none, ZEND_ACC_PUBLIC)
+                    internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCreatedFileAndLine",
-                    zim_Async_Future_getCreatedFileAndLine, arginfo_none,
+                    zim_Async_Future_getCreatedFileAndLine, internal::arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCreatedLocation", zim_Async_Future_getCreatedLocation,
-                    arginfo_none, ZEND_ACC_PUBLIC)
+                    internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCompletedFileAndLine",
-                    zim_Async_Future_getCompletedFileAndLine, arginfo_none,
+                    zim_Async_Future_getCompletedFileAndLine, internal::arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCompletedLocation",
-                    zim_Async_Future_getCompletedLocation, arginfo_none,
+                    zim_Async_Future_getCompletedLocation, internal::arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 
@@ -493,21 +487,21 @@ const zend_function_entry kFutureMethods[] = {
     ZEND_ME(Async_Future, failed, arginfo_error,
             ZEND_ACC_PUBLIC | ZEND_ACC_STATIC)
     ZEND_ME(Async_Future, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, isCompleted, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, isCancelled, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, ignore, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, isCompleted, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, isCancelled, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, cancel, internal::arginfo_cancellation, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, ignore, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, map, arginfo_map, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, catch, arginfo_catch, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, finally, arginfo_finally, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, await, arginfo_await, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getAwaitingInfo, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCreatedFileAndLine, arginfo_none,
+    ZEND_ME(Async_Future, getAwaitingInfo, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, getCreatedFileAndLine, internal::arginfo_none,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCreatedLocation, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCompletedFileAndLine, arginfo_none,
+    ZEND_ME(Async_Future, getCreatedLocation, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, getCompletedFileAndLine, internal::arginfo_none,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCompletedLocation, arginfo_none,
+    ZEND_ME(Async_Future, getCompletedLocation, internal::arginfo_none,
             ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on

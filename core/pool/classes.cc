@@ -2,6 +2,7 @@
 
 #include "core/pool/classes.h"
 
+#include "core/internal/arginfo.h"
 #include "core/internal/php_object.h"
 #include "core/pool/object.h"
 #include "core/pool/registration.h"
@@ -14,9 +15,6 @@ zend_class_entry* state_ce = nullptr;
 zend_class_entry* breaker_ce = nullptr;
 zend_class_entry* strategy_ce = nullptr;
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 ZEND_BEGIN_ARG_INFO_EX(arginfo_report_success, 0, 0, 1)
 ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
@@ -28,10 +26,10 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kCircuitBreakerMethods[] = {
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, getState, arginfo_none)
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, activate, arginfo_none)
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, deactivate, arginfo_none)
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, recover, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, getState, internal::arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, activate, internal::arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, deactivate, internal::arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, recover, internal::arginfo_none)
     ZEND_FE_END};
 
 const zend_function_entry kStrategyMethods[] = {
@@ -39,7 +37,7 @@ const zend_function_entry kStrategyMethods[] = {
                      arginfo_report_success)
     ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, reportFailure,
                      arginfo_report_failure)
-    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, shouldRecover, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, shouldRecover, internal::arginfo_none)
     ZEND_FE_END};
 // clang-format on
 

@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/internal/arginfo.h"
 #include "core/pool/circuit_breaker.h"
 #include "core/pool/classes.h"
 #include "core/pool/strict.h"
@@ -378,26 +379,23 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_set_strategy, 0, 0, 1)
 ZEND_ARG_INFO(0, strategy)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 // clang-format off
 const zend_function_entry kPoolMethods[] = {
     ZEND_ME(Async_Pool, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Pool, acquire, arginfo_acquire, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, tryAcquire, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, tryAcquire, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Pool, release, arginfo_release, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, close, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, count, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, idleCount, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, activeCount, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, idleCount, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, activeCount, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Pool, setCircuitBreakerStrategy, arginfo_set_strategy,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, getState, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, activate, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, deactivate, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, recover, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, getState, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, activate, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, deactivate, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, recover, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on
 

@@ -30,6 +30,7 @@
 
 #include <cstring>
 
+#include "core/internal/arginfo.h"
 #include "core/internal/php_object.h"
 #include "core/task_group/classes.h"
 #include "core/task_group/task_group.h"
@@ -323,9 +324,6 @@ ZEND_METHOD(Async_CompositeException, getExceptions) {
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 0)
 ZEND_ARG_TYPE_INFO(0, concurrency, IS_LONG, 1)
 ZEND_ARG_TYPE_INFO(0, queueLimit, IS_LONG, 1)
@@ -347,10 +345,6 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_all, 0, 0, 0)
 ZEND_ARG_TYPE_INFO(0, ignoreErrors, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_cancel, 0, 0, 0)
-ZEND_ARG_OBJ_INFO(0, cancellation, Async\\AsyncCancellation, 1)
-ZEND_END_ARG_INFO()
-
 ZEND_BEGIN_ARG_INFO_EX(arginfo_finally, 0, 0, 1)
 ZEND_ARG_OBJ_INFO(0, callback, Closure, 0)
 ZEND_END_ARG_INFO()
@@ -366,20 +360,20 @@ const zend_function_entry kTaskGroupMethods[] = {
     ZEND_ME(Async_TaskGroup, spawnWithKey, arginfo_spawn_with_key,
             ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, all, arginfo_all, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, race, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, any, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getResults, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getErrors, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, suppressErrors, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, race, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, any, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getResults, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getErrors, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, suppressErrors, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, cancel, internal::arginfo_cancellation, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, dispose, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, isFinished, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, awaitCompletion, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getIterator, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 
 // Async\TaskSet: TaskGroup's methods, joinNext/joinAny/joinAll being
@@ -389,27 +383,27 @@ const zend_function_entry kTaskSetMethods[] = {
     ZEND_ME(Async_TaskGroup, spawn, arginfo_spawn, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, spawnWithKey, arginfo_spawn_with_key,
             ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("joinNext", zim_Async_TaskGroup_race, arginfo_none,
+    ZEND_RAW_FENTRY("joinNext", zim_Async_TaskGroup_race, internal::arginfo_none,
                     ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("joinAny", zim_Async_TaskGroup_any, arginfo_none,
+    ZEND_RAW_FENTRY("joinAny", zim_Async_TaskGroup_any, internal::arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("joinAll", zim_Async_TaskGroup_all, arginfo_all,
                     ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, cancel, internal::arginfo_cancellation, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, dispose, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, isFinished, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, awaitCompletion, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getIterator, internal::arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 
 const zend_function_entry kCompositeExceptionMethods[] = {
     ZEND_ME(Async_CompositeException, addException, arginfo_add_exception,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_CompositeException, getExceptions, arginfo_none,
+    ZEND_ME(Async_CompositeException, getExceptions, internal::arginfo_none,
             ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on

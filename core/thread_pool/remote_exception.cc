@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/internal/arginfo.h"
 #include "core/internal/php_object.h"
 
 extern "C" {
@@ -46,14 +47,11 @@ ZEND_METHOD(Async_RemoteException, getRemoteClass) {
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 // clang-format off
 const zend_function_entry kRemoteExceptionMethods[] = {
-    ZEND_ME(Async_RemoteException, getRemoteException, arginfo_none,
+    ZEND_ME(Async_RemoteException, getRemoteException, core::internal::arginfo_none,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_RemoteException, getRemoteClass, arginfo_none,
+    ZEND_ME(Async_RemoteException, getRemoteClass, core::internal::arginfo_none,
             ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on
