@@ -34,7 +34,7 @@ struct DeliveryTick {
 // A listening socket. libuv drives AF_UNIX sockets through uv_pipe_t and TCP
 // ones through uv_tcp_t; both are streams, so listen and accept treat them
 // alike and only creation and get_local_address tell them apart.
-struct ListenEvent {
+struct ListenEvent : reactor::EventOf<ListenEvent> {
   zend_async_listen_event_t abi;  // ABI structure (must be first)
   EventCore core;
   union {
@@ -51,9 +51,6 @@ struct ListenEvent {
   bool holding;
   DeliveryTick* tick;  // NULL until the first resume with a held connection
 
-  static ListenEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ListenEvent*>(event);
-  }
   static ListenEvent* FromStream(uv_stream_t* stream) {
     return FromAbi(static_cast<EventCore*>(stream->data)->event);
   }

@@ -4,6 +4,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <utility>
 
 #include "core/internal/arginfo.h"
 #include "core/pool/circuit_breaker.h"
@@ -86,25 +87,16 @@ HashTable* GetGc(zend_object* object, zval** table, int* n) {
       zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&pool->idle[i]));
     }
     zend_async_pool_t* base = &pool->base;
-    const uint8_t flags = base->handler_flags;
-    zend_fcall_t* const callables[] = {
-        (flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) ? nullptr
-                                                     : base->factory.fcall,
-        (flags & ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL)
-            ? nullptr
-            : base->destructor.fcall,
-        (flags & ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL)
-            ? nullptr
-            : base->healthcheck.fcall,
-        (flags & ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL)
-            ? nullptr
-            : base->before_acquire.fcall,
-        (flags & ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL)
-            ? nullptr
-            : base->before_release.fcall,
+    // Each handler with its "C function" flag: the others are callables.
+    const std::pair<uint8_t, zend_fcall_t*> handlers[] = {
+        {ZEND_ASYNC_POOL_F_FACTORY_INTERNAL, base->factory.fcall},
+        {ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL, base->destructor.fcall},
+        {ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL, base->healthcheck.fcall},
+        {ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL, base->before_acquire.fcall},
+        {ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL, base->before_release.fcall},
     };
-    for (zend_fcall_t* fcall : callables) {
-      if (fcall != nullptr) {
+    for (const auto& [internal_flag, fcall] : handlers) {
+      if ((base->handler_flags & internal_flag) == 0 && fcall != nullptr) {
         zend_get_gc_buffer_add_zval(buffer, &fcall->fci.function_name);
       }
     }

@@ -6,25 +6,19 @@
 namespace zar::core::reactor {
 namespace {
 
-struct AddrInfoEvent {
+struct AddrInfoEvent : EventOf<AddrInfoEvent> {
   zend_async_dns_addrinfo_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_getaddrinfo_t request;  // runs from creation until OnAddrInfo
 
-  static AddrInfoEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<AddrInfoEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
-struct NameInfoEvent {
+struct NameInfoEvent : EventOf<NameInfoEvent> {
   zend_async_dns_nameinfo_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_getnameinfo_t request;  // runs from creation until OnNameInfo
 
-  static NameInfoEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<NameInfoEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

@@ -21,7 +21,7 @@ constexpr unsigned kWaitStderr = 1u << 2;
 // The pending-line buffer starts at 8 KiB and doubles.
 constexpr size_t kLineBufferInitial = 8192;
 
-struct ExecEvent {
+struct ExecEvent : EventOf<ExecEvent> {
   zend_async_exec_event_t abi;  // ABI structure (must be first)
   // handle NULL: the three handles below are closed through owed callbacks
   // (BeginRequest/EndRequest), each when it is done.
@@ -40,9 +40,6 @@ struct ExecEvent {
   size_t line_len;
   size_t line_cap;
 
-  static ExecEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ExecEvent*>(event);
-  }
   static ExecEvent* FromHandle(uv_handle_t* handle) {
     return FromAbi(static_cast<EventCore*>(handle->data)->event);
   }

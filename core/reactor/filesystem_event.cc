@@ -29,7 +29,7 @@ struct WatchedDir {
   zend_string* rel_path;  // relative to the event's path; "" for the root
 };
 
-struct FilesystemEvent {
+struct FilesystemEvent : EventOf<FilesystemEvent> {
   zend_async_filesystem_event_t abi;  // ABI structure (must be first)
   EventCore core;
   // Without RECURSIVE: the watch (core.handle). With it: never initialised.
@@ -43,9 +43,6 @@ struct FilesystemEvent {
   uint32_t dir_count;
   uint32_t dir_capacity;
 
-  static FilesystemEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<FilesystemEvent*>(event);
-  }
   static FilesystemEvent* FromCore(EventCore* core) {
     return FromAbi(core->event);
   }

@@ -16,7 +16,7 @@ namespace {
 // proxy_refs is the number of attached proxies with holds_poll_ref (all of
 // them, until the poll is stopped completely, e.g. closed, which drops
 // every reference at once).
-struct PollEvent {
+struct PollEvent : EventOf<PollEvent> {
   zend_async_poll_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_poll_t handle;
@@ -30,9 +30,6 @@ struct PollEvent {
   PollProxyLink* proxies_head;  // attached proxies, in attach order
   PollProxyLink* proxies_tail;
 
-  static PollEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<PollEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

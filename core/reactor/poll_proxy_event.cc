@@ -7,14 +7,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct PollProxyEvent {
+struct PollProxyEvent : EventOf<PollProxyEvent> {
   zend_async_poll_proxy_t abi;  // ABI structure (must be first)
   EventCore core;
   PollProxyLink link;  // attached to abi.poll_event while started
 
-  static PollProxyEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<PollProxyEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

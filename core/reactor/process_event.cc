@@ -12,15 +12,12 @@
 namespace zar::core::reactor {
 namespace {
 
-struct ProcessEvent {
+struct ProcessEvent : EventOf<ProcessEvent> {
   zend_async_process_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_signal_t sigchld;  // watches SIGCHLD while the event is started
   bool collected;       // the child's exit status was taken (exit_code set)
 
-  static ProcessEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ProcessEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

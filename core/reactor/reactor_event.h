@@ -175,6 +175,20 @@ void StopLoopIfException(uv_loop_t* loop);
 
 // ---- Construction ----------------------------------------------------------
 
+// The base of every reactor event struct: its ABI structure is its first
+// member, so the ABI's event is the struct (FromAbi).
+//   struct TimerEvent : EventOf<TimerEvent> {
+//     zend_async_timer_event_t abi;  // first
+//     EventCore core;
+//     ...
+//   };
+template <typename Self>
+struct EventOf {
+  static Self* FromAbi(zend_async_event_t* event) {
+    return reinterpret_cast<Self*>(event);
+  }
+};
+
 // Allocates a zeroed Event + extra_size bytes (emalloc) and sets the ABI
 // fields every reactor event shares: ref_count 1, extra_offset, the
 // callbacks handlers (zend_async_callbacks_push / _remove), start, stop,

@@ -6,14 +6,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct SignalEvent {
+struct SignalEvent : EventOf<SignalEvent> {
   zend_async_signal_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_signal_t handle;
 
-  static SignalEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<SignalEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

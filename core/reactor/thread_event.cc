@@ -17,15 +17,12 @@ extern "C" {
 namespace zar::core::reactor {
 namespace {
 
-struct ThreadEvent {
+struct ThreadEvent : EventOf<ThreadEvent> {
   zend_async_thread_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_async_t wakeup;  // the child's notify_parent sends it
   bool launched;      // the first start() created the thread
 
-  static ThreadEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ThreadEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

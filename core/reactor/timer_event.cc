@@ -9,14 +9,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct TimerEvent {
+struct TimerEvent : EventOf<TimerEvent> {
   zend_async_timer_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_timer_t handle;
 
-  static TimerEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<TimerEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

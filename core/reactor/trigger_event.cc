@@ -6,14 +6,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct TriggerEvent {
+struct TriggerEvent : EventOf<TriggerEvent> {
   zend_async_trigger_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_async_t handle;  // active from creation; ref'd only while started
 
-  static TriggerEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<TriggerEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 

@@ -152,30 +152,34 @@ ZEND_METHOD(Async_TaskGroup, all) {
   RETURN_OBJ(future);
 }
 
-ZEND_METHOD(Async_TaskGroup, race) {
-  ZEND_PARSE_PARAMETERS_NONE();
+namespace {
+
+// race() and any(): the future of the first task to settle (succeed), or
+// AsyncException `empty` when the group has no task.
+void ReturnFirst(zend_execute_data* execute_data, zval* return_value,
+                 GroupWaiterType type, const char* empty) {
   TaskGroup* group = ThisGroup(execute_data);
   if (UNEXPECTED(zend_hash_num_elements(&group->tasks) == 0)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot race on an empty TaskGroup");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "%s", empty);
     RETURN_THROWS();
   }
-  zend_object* future = NewWaiterFuture(group, GroupWaiterType::kRace);
+  zend_object* future = NewWaiterFuture(group, type);
   if (future == nullptr) RETURN_THROWS();
   RETURN_OBJ(future);
 }
 
+}  // namespace
+
+ZEND_METHOD(Async_TaskGroup, race) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  ReturnFirst(execute_data, return_value, GroupWaiterType::kRace,
+              "Cannot race on an empty TaskGroup");
+}
+
 ZEND_METHOD(Async_TaskGroup, any) {
   ZEND_PARSE_PARAMETERS_NONE();
-  TaskGroup* group = ThisGroup(execute_data);
-  if (UNEXPECTED(zend_hash_num_elements(&group->tasks) == 0)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot call any() on an empty TaskGroup");
-    RETURN_THROWS();
-  }
-  zend_object* future = NewWaiterFuture(group, GroupWaiterType::kAny);
-  if (future == nullptr) RETURN_THROWS();
-  RETURN_OBJ(future);
+  ReturnFirst(execute_data, return_value, GroupWaiterType::kAny,
+              "Cannot call any() on an empty TaskGroup");
 }
 
 ZEND_METHOD(Async_TaskGroup, getResults) {
