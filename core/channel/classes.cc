@@ -32,7 +32,7 @@ static_assert(std::size(kReasons) ==
 
 zend_class_entry* RegisterChannelClass(zend_class_entry* awaitable) {
   channel_ce = internal::RegisterObjectClass("Async\\Channel", ChannelMethods(),
-                                             CreateChannelObject,
+                                             internal::CreateEventWrapper,
                                              ChannelObjectHandlers());
   if (channel_ce == nullptr) return nullptr;
   if (awaitable != nullptr) {

@@ -9,6 +9,7 @@
 namespace zar::core {
 namespace {
 
+using internal::arginfo_none;
 using internal::EventWrapper;
 
 AsyncChannel* ThisChannel(zend_execute_data* execute_data) {
@@ -217,21 +218,17 @@ const zend_function_entry kChannelMethods[] = {
     ZEND_ME(Async_Channel, send, arginfo_send, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Channel, sendAsync, arginfo_send_async, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Channel, recv, arginfo_recv, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, recvAsync, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, capacity, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, isEmpty, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Channel, isFull, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, recvAsync, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, close, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, capacity, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, count, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isEmpty, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Channel, isFull, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on
 
 }  // namespace
-
-zend_object* CreateChannelObject(zend_class_entry* ce) {
-  return internal::CreateEventWrapper(ce, ChannelObjectHandlers());
-}
 
 const zend_function_entry* ChannelMethods() { return kChannelMethods; }
 

@@ -52,8 +52,8 @@ inline AsyncChannel* ChannelOfObject(zend_object* object) {
 // registered.
 zend_object* NewChannelObject(zend_async_channel_t* channel);
 
-// Class set-up for classes.cc.
-zend_object* CreateChannelObject(zend_class_entry* ce);
+// Class set-up for classes.cc: the method table and handlers of
+// Async\Channel (its create_object is internal::CreateEventWrapper).
 const zend_function_entry* ChannelMethods();
 const zend_object_handlers* ChannelObjectHandlers();
 

@@ -10,6 +10,7 @@
 #include "core/future/trace.h"
 #include "core/internal/event_vtable.h"
 #include "core/internal/location.h"
+#include "core/internal/release.h"
 #include "core/internal/trace_text.h"
 
 extern "C" {
@@ -168,18 +169,9 @@ bool Dispose(zend_async_event_t* event) {
 
   zval_ptr_dtor(&future->result);
   ZVAL_UNDEF(&future->result);
-  if (future->exception != nullptr) {
-    OBJ_RELEASE(future->exception);
-    future->exception = nullptr;
-  }
-  if (future->filename != nullptr) {
-    zend_string_release(future->filename);
-    future->filename = nullptr;
-  }
-  if (future->completed_filename != nullptr) {
-    zend_string_release(future->completed_filename);
-    future->completed_filename = nullptr;
-  }
+  internal::ReleaseAndClear(future->exception);
+  internal::ReleaseAndClear(future->filename);
+  internal::ReleaseAndClear(future->completed_filename);
   zend_async_callbacks_free(event);
   zend_async_callbacks_vector_free(&future->resolve_callbacks, event);
   efree(AsyncFuture::From(future));

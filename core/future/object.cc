@@ -17,6 +17,9 @@ extern "C" {
 namespace zar::core {
 namespace {
 
+using internal::arginfo_cancellation;
+using internal::arginfo_none;
+
 FutureStateObject* ThisState(zend_execute_data* execute_data) {
   return FutureStateObject::FromObject(Z_OBJ_P(ZEND_THIS));
 }
@@ -460,24 +463,24 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {
-    ZEND_ME(Async_FutureState, __construct, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_FutureState, __construct, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_FutureState, complete, arginfo_complete, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_FutureState, error, arginfo_error, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_FutureState, isCompleted, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_FutureState, ignore, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_FutureState, isCompleted, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_FutureState, ignore, arginfo_none, ZEND_ACC_PUBLIC)
     // The introspection methods are Future's (they read either object).
     ZEND_RAW_FENTRY("getAwaitingInfo", zim_Async_Future_getAwaitingInfo,
-                    internal::arginfo_none, ZEND_ACC_PUBLIC)
+                    arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCreatedFileAndLine",
-                    zim_Async_Future_getCreatedFileAndLine, internal::arginfo_none,
+                    zim_Async_Future_getCreatedFileAndLine, arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCreatedLocation", zim_Async_Future_getCreatedLocation,
-                    internal::arginfo_none, ZEND_ACC_PUBLIC)
+                    arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCompletedFileAndLine",
-                    zim_Async_Future_getCompletedFileAndLine, internal::arginfo_none,
+                    zim_Async_Future_getCompletedFileAndLine, arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("getCompletedLocation",
-                    zim_Async_Future_getCompletedLocation, internal::arginfo_none,
+                    zim_Async_Future_getCompletedLocation, arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 
@@ -487,21 +490,21 @@ const zend_function_entry kFutureMethods[] = {
     ZEND_ME(Async_Future, failed, arginfo_error,
             ZEND_ACC_PUBLIC | ZEND_ACC_STATIC)
     ZEND_ME(Async_Future, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, isCompleted, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, isCancelled, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, cancel, internal::arginfo_cancellation, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, ignore, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, isCompleted, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, isCancelled, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, cancel, arginfo_cancellation, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, ignore, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, map, arginfo_map, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, catch, arginfo_catch, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, finally, arginfo_finally, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, await, arginfo_await, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getAwaitingInfo, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCreatedFileAndLine, internal::arginfo_none,
+    ZEND_ME(Async_Future, getAwaitingInfo, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, getCreatedFileAndLine, arginfo_none,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCreatedLocation, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCompletedFileAndLine, internal::arginfo_none,
+    ZEND_ME(Async_Future, getCreatedLocation, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, getCompletedFileAndLine, arginfo_none,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCompletedLocation, internal::arginfo_none,
+    ZEND_ME(Async_Future, getCompletedLocation, arginfo_none,
             ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on

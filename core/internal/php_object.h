@@ -16,7 +16,8 @@
 //                                       reference to its event
 //
 // An EventWrapper class: create_object is CreateEventWrapper (no event
-// yet: its __construct makes one, or NewEventWrapper gives it one); free_obj
+// yet: its __construct makes one, or NewEventWrapper gives it one), its
+// default_object_handlers its handlers; free_obj
 // lets go of the event (DetachEventWrapper, then ZEND_ASYNC_EVENT_RELEASE);
 // ZEND_ASYNC_OBJECT_TO_EVENT(object) is the event, NULL before
 // construction.
@@ -141,14 +142,13 @@ struct EventWrapper {
 
 static_assert(std::is_standard_layout_v<EventWrapper>);
 
-// create_object of an EventWrapper class: an object with no event yet.
-inline zend_object* CreateEventWrapper(zend_class_entry* ce,
-                                       const zend_object_handlers* handlers) {
+// create_object of an EventWrapper class: an object with no event yet (its
+// handlers are the class's default_object_handlers).
+inline zend_object* CreateEventWrapper(zend_class_entry* ce) {
   auto* self =
       static_cast<EventWrapper*>(zend_object_alloc(sizeof(EventWrapper), ce));
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(EventWrapper, std), nullptr);
   zend_object_std_init(&self->std, ce);
-  self->std.handlers = handlers;
   return &self->std;
 }
 

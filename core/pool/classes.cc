@@ -10,6 +10,8 @@
 namespace zar::core {
 namespace {
 
+using internal::arginfo_none;
+
 zend_class_entry* pool_ce = nullptr;
 zend_class_entry* state_ce = nullptr;
 zend_class_entry* breaker_ce = nullptr;
@@ -26,10 +28,10 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kCircuitBreakerMethods[] = {
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, getState, internal::arginfo_none)
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, activate, internal::arginfo_none)
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, deactivate, internal::arginfo_none)
-    ZEND_ABSTRACT_ME(Async_CircuitBreaker, recover, internal::arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, getState, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, activate, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, deactivate, arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreaker, recover, arginfo_none)
     ZEND_FE_END};
 
 const zend_function_entry kStrategyMethods[] = {
@@ -37,7 +39,7 @@ const zend_function_entry kStrategyMethods[] = {
                      arginfo_report_success)
     ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, reportFailure,
                      arginfo_report_failure)
-    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, shouldRecover, internal::arginfo_none)
+    ZEND_ABSTRACT_ME(Async_CircuitBreakerStrategy, shouldRecover, arginfo_none)
     ZEND_FE_END};
 // clang-format on
 
@@ -57,8 +59,9 @@ bool RegisterPoolClasses() {
                                             kStrategyMethods);
   if (breaker_ce == nullptr || strategy_ce == nullptr) return false;
 
-  pool_ce = internal::RegisterObjectClass(
-      "Async\\Pool", PoolMethods(), CreatePoolObject, PoolObjectHandlers());
+  pool_ce = internal::RegisterObjectClass("Async\\Pool", PoolMethods(),
+                                          internal::CreateEventWrapper,
+                                          PoolObjectHandlers());
   if (pool_ce == nullptr) return false;
   zend_class_implements(pool_ce, 2, zend_ce_countable, breaker_ce);
   return true;

@@ -19,6 +19,7 @@ extern "C" {
 namespace zar::core {
 namespace {
 
+using internal::arginfo_none;
 using internal::EventWrapper;
 
 AsyncPool* ThisPool(zend_execute_data* execute_data) {
@@ -375,27 +376,23 @@ ZEND_END_ARG_INFO()
 const zend_function_entry kPoolMethods[] = {
     ZEND_ME(Async_Pool, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Pool, acquire, arginfo_acquire, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, tryAcquire, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, tryAcquire, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Pool, release, arginfo_release, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, idleCount, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, activeCount, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, close, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, count, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, idleCount, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, activeCount, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Pool, setCircuitBreakerStrategy, arginfo_set_strategy,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, getState, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, activate, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, deactivate, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Pool, recover, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, getState, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, activate, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, deactivate, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Pool, recover, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on
 
 }  // namespace
-
-zend_object* CreatePoolObject(zend_class_entry* ce) {
-  return internal::CreateEventWrapper(ce, PoolObjectHandlers());
-}
 
 const zend_function_entry* PoolMethods() { return kPoolMethods; }
 

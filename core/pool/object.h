@@ -46,9 +46,8 @@ inline AsyncPool* PoolOfObject(zend_object* object) {
 // (Async\AsyncException thrown) before the classes are registered.
 zend_object* NewPoolObject(zend_async_pool_t* pool);
 
-// Class set-up for classes.cc: the create_object handler and the
-// method table of Async\Pool.
-zend_object* CreatePoolObject(zend_class_entry* ce);
+// Class set-up for classes.cc: the method table and handlers of
+// Async\Pool (its create_object is internal::CreateEventWrapper).
 const zend_function_entry* PoolMethods();
 const zend_object_handlers* PoolObjectHandlers();
 

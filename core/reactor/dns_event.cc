@@ -1,5 +1,6 @@
 #include "core/reactor/dns_event.h"
 
+#include "core/internal/release.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
@@ -77,14 +78,8 @@ void TeardownNameInfo(zend_async_event_t* event) {
   NameInfoEvent* self = NameInfoEvent::FromAbi(event);
   CancelIfRunning(&self->core, reinterpret_cast<uv_req_t*>(&self->request));
   zend_async_dns_nameinfo_t* abi = &self->abi;
-  if (abi->hostname != nullptr) {
-    zend_string_release(abi->hostname);
-    abi->hostname = nullptr;
-  }
-  if (abi->service != nullptr) {
-    zend_string_release(abi->service);
-    abi->service = nullptr;
-  }
+  core::internal::ReleaseAndClear(abi->hostname);
+  core::internal::ReleaseAndClear(abi->service);
 }
 
 constexpr EventKind kAddrInfoKind = {.name = "DNS addr info",

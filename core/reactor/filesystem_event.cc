@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "core/internal/release.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
@@ -95,10 +96,7 @@ struct FilesystemEvent : EventOf<FilesystemEvent> {
 
 // Forgets the previous change: each notification describes one.
 void ResetTrigger(FilesystemEvent* self) {
-  if (self->abi.triggered_filename != nullptr) {
-    zend_string_release(self->abi.triggered_filename);
-    self->abi.triggered_filename = nullptr;
-  }
+  core::internal::ReleaseAndClear(self->abi.triggered_filename);
   self->abi.triggered_events = 0;
 }
 
@@ -358,10 +356,7 @@ void Teardown(zend_async_event_t* event) {
     efree(self->dirs);
     self->dirs = nullptr;
   }
-  if (self->abi.path != nullptr) {
-    zend_string_release(self->abi.path);
-    self->abi.path = nullptr;
-  }
+  core::internal::ReleaseAndClear(self->abi.path);
 }
 
 constexpr EventKind kFilesystemKind = {

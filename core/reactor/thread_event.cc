@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <mutex>
 
+#include "core/internal/release.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 #include "core/reactor/thread_registry.h"
@@ -109,10 +110,7 @@ void Teardown(zend_async_event_t* event) {
     thread->context = nullptr;
     ZEND_ASYNC_THREAD_CONTEXT_RELEASE(context);
   }
-  if (thread->filename != nullptr) {
-    zend_string_release(thread->filename);
-    thread->filename = nullptr;
-  }
+  core::internal::ReleaseAndClear(thread->filename);
   if (ZEND_THREAD_IS_RESULT_LOADED(thread)) {
     zval_ptr_dtor(&thread->result);
     if (zend_object* exception = thread->exception) {

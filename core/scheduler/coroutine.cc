@@ -6,6 +6,7 @@
 
 #include "core/internal/event_vtable.h"
 #include "core/internal/php_object.h"
+#include "core/internal/release.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/scope.h"
 
@@ -91,10 +92,7 @@ void CoroutineFree(zend_object* object) {
     zend_fcall_release(coroutine->fcall);
     coroutine->fcall = nullptr;
   }
-  if (coroutine->filename != nullptr) {
-    zend_string_release(coroutine->filename);
-    coroutine->filename = nullptr;
-  }
+  internal::ReleaseAndClear(coroutine->filename);
   ReleaseWaker(coroutine);
   if (coroutine->internal_context != nullptr) {
     zend_async_coroutine_internal_context_dispose(coroutine);

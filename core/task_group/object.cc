@@ -43,6 +43,9 @@ extern "C" {
 namespace zar::core {
 namespace {
 
+using internal::arginfo_cancellation;
+using internal::arginfo_none;
+
 TaskGroup* ThisGroup(zend_execute_data* execute_data) {
   return TaskGroup::FromObject(Z_OBJ_P(ZEND_THIS));
 }
@@ -357,6 +360,20 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_add_exception, 0, 0, 1)
 ZEND_ARG_OBJ_INFO(0, exception, Throwable, 0)
 ZEND_END_ARG_INFO()
 
+// The methods of both classes after their joins (TaskSet's
+// joinNext/joinAny/joinAll are TaskGroup's race/any/all; the set removes
+// what they deliver).
+#define ZAR_TASK_GROUP_METHODS                                             \
+  ZEND_ME(Async_TaskGroup, cancel, arginfo_cancellation, ZEND_ACC_PUBLIC)  \
+  ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)           \
+  ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)         \
+  ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)      \
+  ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)        \
+  ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)           \
+  ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC) \
+  ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)      \
+  ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
+
 // clang-format off
 const zend_function_entry kTaskGroupMethods[] = {
     ZEND_ME(Async_TaskGroup, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
@@ -364,50 +381,34 @@ const zend_function_entry kTaskGroupMethods[] = {
     ZEND_ME(Async_TaskGroup, spawnWithKey, arginfo_spawn_with_key,
             ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, all, arginfo_all, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, race, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, any, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getResults, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getErrors, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, suppressErrors, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, cancel, internal::arginfo_cancellation, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, dispose, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isFinished, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, awaitCompletion, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getIterator, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, race, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, any, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getResults, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, getErrors, arginfo_none, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_TaskGroup, suppressErrors, arginfo_none, ZEND_ACC_PUBLIC)
+    ZAR_TASK_GROUP_METHODS
     ZEND_FE_END};
 
-// Async\TaskSet: TaskGroup's methods, joinNext/joinAny/joinAll being
-// race/any/all (the set removes what they deliver).
 const zend_function_entry kTaskSetMethods[] = {
     ZEND_ME(Async_TaskGroup, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, spawn, arginfo_spawn, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, spawnWithKey, arginfo_spawn_with_key,
             ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("joinNext", zim_Async_TaskGroup_race, internal::arginfo_none,
+    ZEND_RAW_FENTRY("joinNext", zim_Async_TaskGroup_race, arginfo_none,
                     ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("joinAny", zim_Async_TaskGroup_any, internal::arginfo_none,
+    ZEND_RAW_FENTRY("joinAny", zim_Async_TaskGroup_any, arginfo_none,
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("joinAll", zim_Async_TaskGroup_all, arginfo_all,
                     ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, cancel, internal::arginfo_cancellation, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, close, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, dispose, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isFinished, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isClosed, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, count, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, awaitCompletion, internal::arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getIterator, internal::arginfo_none, ZEND_ACC_PUBLIC)
+    ZAR_TASK_GROUP_METHODS
     ZEND_FE_END};
+
+#undef ZAR_TASK_GROUP_METHODS
 
 const zend_function_entry kCompositeExceptionMethods[] = {
     ZEND_ME(Async_CompositeException, addException, arginfo_add_exception,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_CompositeException, getExceptions, internal::arginfo_none,
+    ZEND_ME(Async_CompositeException, getExceptions, arginfo_none,
             ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/internal/event_vtable.h"
+#include "core/internal/release.h"
 #include "core/scheduler/scope.h"
 #include "core/task_group/classes.h"
 #include "core/task_group/task_table.h"
@@ -169,10 +170,7 @@ void FreeTaskGroup(TaskGroup* group) {
     group->finally_handlers = nullptr;
   }
   zend_async_callbacks_free(group->event());
-  if (group->scope_object != nullptr) {
-    OBJ_RELEASE(group->scope_object);
-    group->scope_object = nullptr;
-  }
+  internal::ReleaseAndClear(group->scope_object);
 }
 
 HashTable* GetTaskGroupGc(zend_object* object, zval** table, int* n) {

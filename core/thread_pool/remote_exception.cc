@@ -13,6 +13,8 @@ extern "C" {
 namespace zar::core::thread_pool {
 namespace {
 
+using core::internal::arginfo_none;
+
 zend_class_entry* remote_exception_ce = nullptr;
 
 zval* ReadOwnProperty(zend_object* object, const char* name, zval* rv) {
@@ -49,9 +51,9 @@ namespace {
 
 // clang-format off
 const zend_function_entry kRemoteExceptionMethods[] = {
-    ZEND_ME(Async_RemoteException, getRemoteException, core::internal::arginfo_none,
+    ZEND_ME(Async_RemoteException, getRemoteException, arginfo_none,
             ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_RemoteException, getRemoteClass, core::internal::arginfo_none,
+    ZEND_ME(Async_RemoteException, getRemoteClass, arginfo_none,
             ZEND_ACC_PUBLIC)
     ZEND_FE_END};
 // clang-format on
