@@ -73,6 +73,7 @@
 #include <type_traits>
 
 #include "core/internal/embedded_timer.h"
+#include "core/internal/owner_event.h"
 #include "core/internal/ring_buffer.h"
 #include "core/internal/waiter_queue.h"
 
@@ -105,7 +106,8 @@ struct ChannelCloseReasonText {
 // The text of `reason` (classes.cc holds the one table).
 const ChannelCloseReasonText& TextOf(ChannelCloseReason reason);
 
-struct AsyncChannel {
+struct AsyncChannel
+    : internal::OwnerEventOf<AsyncChannel, zend_async_channel_t> {
   zend_async_channel_t base;  // ABI structure (must be first)
   // 0: rendezvous; otherwise the most values the buffer holds.
   uint32_t capacity = 0;
@@ -143,15 +145,6 @@ struct AsyncChannel {
   internal::EmbeddedTimer deadlock;
   ChannelCloseReason pending_reason = ChannelCloseReason::kNoProducers;
 
-  static AsyncChannel* FromAbi(zend_async_channel_t* channel) {
-    return reinterpret_cast<AsyncChannel*>(channel);
-  }
-  static AsyncChannel* FromEvent(zend_async_event_t* event) {
-    return reinterpret_cast<AsyncChannel*>(event);
-  }
-  zend_async_event_t* event() { return &base.event; }
-
-  bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
   bool buffered() const { return capacity > 0; }
   // The slots of the buffer: capacity, or the one rendezvous slot.
   uint32_t slots() const { return capacity > 0 ? capacity : 1; }

@@ -204,13 +204,9 @@ ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
 ZEND_ARG_INFO(0, cancellationToken)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_send_async, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_send_async, 1, ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_recv, 0, 0, 0)
-ZEND_ARG_INFO(0, cancellationToken)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_recv, 0, ZEND_ARG_INFO(0, cancellationToken))
 
 // clang-format off
 const zend_function_entry kChannelMethods[] = {

@@ -429,37 +429,24 @@ ZEND_METHOD(Async_Future, getCompletedLocation) {
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_complete, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, result, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_complete, 1, ZEND_ARG_TYPE_INFO(0, result, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_error, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, throwable, Throwable, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_error, 1, ZEND_ARG_OBJ_INFO(0, throwable, Throwable, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_completed, 0, 0, 0)
-ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_completed, 0, ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, state, Async\\FutureState, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_construct, 1,
+               ZEND_ARG_OBJ_INFO(0, state, Async\\FutureState, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_map, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, map, IS_CALLABLE, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_map, 1, ZEND_ARG_TYPE_INFO(0, map, IS_CALLABLE, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_catch, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, catch, IS_CALLABLE, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_catch, 1, ZEND_ARG_TYPE_INFO(0, catch, IS_CALLABLE, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_finally, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, finally, IS_CALLABLE, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_finally, 1,
+               ZEND_ARG_TYPE_INFO(0, finally, IS_CALLABLE, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_await, 0, 0, 0)
-ZEND_ARG_OBJ_INFO(0, cancellation, Async\\Completable, 1)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_await, 0,
+               ZEND_ARG_OBJ_INFO(0, cancellation, Async\\Completable, 1))
 
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {

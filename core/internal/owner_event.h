@@ -3,6 +3,8 @@
 // or receive) are such owners; this is the glue they share around the
 // waiter queue (waiter_queue.h):
 //
+//   OwnerEventOf<Self, Abi>                the owner's struct: FromAbi,
+//                                          FromEvent, event(), closed()
 //   InitOwnerEvent(event, dispose, info)   the owner event's vtable: its
 //                                          callbacks vector holds the
 //                                          parked waiters' callbacks
@@ -48,6 +50,26 @@ extern "C" {
 }
 
 namespace zar::core::internal {
+
+// The base of an owner's struct (AsyncPool, AsyncChannel): its first member
+// `base` is its ABI structure (Abi), which starts with the
+// zend_async_event_t `event`.
+//   struct AsyncPool : OwnerEventOf<AsyncPool, zend_async_pool_t> {
+//     zend_async_pool_t base;  // first
+//     ...
+//   };
+template <typename Self, typename Abi>
+struct OwnerEventOf {
+  static Self* FromAbi(Abi* abi) { return reinterpret_cast<Self*>(abi); }
+  static Self* FromEvent(zend_async_event_t* event) {
+    return reinterpret_cast<Self*>(event);
+  }
+  zend_async_event_t* event() { return &static_cast<Self*>(this)->base.event; }
+  bool closed() const {
+    return ZEND_ASYNC_EVENT_IS_CLOSED(
+        &static_cast<const Self*>(this)->base.event);
+  }
+};
 
 // Installs the vtable of an owner event (ref_count 1, everything else
 // zeroed): its callbacks vector holds parked waiters' callbacks, it is never

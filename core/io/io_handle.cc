@@ -169,6 +169,17 @@ void Abandon(IoHandle* io) {
   reactor::Destroy(&io->core);
 }
 
+// The handle closed under request `req` (an IoRequest or a UdpRequest):
+// it completes with nothing transferred, io_closed, and no longer knows
+// the handle.
+template <typename Request>
+void EndWithHandle(Request* req) {
+  req->abi.io_closed = true;
+  req->abi.completed = true;
+  req->abi.transferred = 0;
+  req->io = nullptr;
+}
+
 }  // namespace
 
 zend_string* IoHandle::Info(zend_async_event_t* event) {
@@ -311,19 +322,11 @@ bool CloseHandle(zend_async_io_t* abi) {
   if (abi->event.callbacks.length > 0) {
     if (io->active != nullptr) {
       if (abi->type == ZEND_ASYNC_IO_TYPE_UDP) {
-        UdpRequest* req =
-            UdpRequest::FromAbi(static_cast<zend_async_udp_req_t*>(io->active));
-        req->abi.io_closed = true;
-        req->abi.completed = true;
-        req->abi.transferred = 0;
-        req->io = nullptr;
+        EndWithHandle(UdpRequest::FromAbi(
+            static_cast<zend_async_udp_req_t*>(io->active)));
       } else {
-        IoRequest* req =
-            IoRequest::FromAbi(static_cast<zend_async_io_req_t*>(io->active));
-        req->abi.io_closed = true;
-        req->abi.completed = true;
-        req->abi.transferred = 0;
-        req->io = nullptr;
+        EndWithHandle(
+            IoRequest::FromAbi(static_cast<zend_async_io_req_t*>(io->active)));
       }
       io->active = nullptr;
     }

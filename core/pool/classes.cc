@@ -17,9 +17,8 @@ zend_class_entry* state_ce = nullptr;
 zend_class_entry* breaker_ce = nullptr;
 zend_class_entry* strategy_ce = nullptr;
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_report_success, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_report_success, 1,
+               ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0))
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_report_failure, 0, 0, 2)
 ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)

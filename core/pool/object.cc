@@ -360,17 +360,13 @@ ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, max, IS_LONG, 0, "10")
 ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, healthcheckInterval, IS_LONG, 0, "0")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_acquire, 0, 0, 0)
-ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_LONG, 0, "0")
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_acquire, 0,
+               ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_LONG, 0,
+                                                     "0"))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_release, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, resource, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_release, 1, ZEND_ARG_TYPE_INFO(0, resource, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_set_strategy, 0, 0, 1)
-ZEND_ARG_INFO(0, strategy)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_set_strategy, 1, ZEND_ARG_INFO(0, strategy))
 
 // clang-format off
 const zend_function_entry kPoolMethods[] = {

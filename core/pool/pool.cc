@@ -334,6 +334,17 @@ bool TryAcquire(AsyncPool* pool, zval* result) {
   ZVAL_UNDEF(resource);
 }
 
+// The end of an acquire or tryAcquire: strict mode's ledger records the
+// resource lent, and the call's guard goes (the pool may be disposed).
+// Returns `acquired`.
+inline bool Lend(AsyncPool* pool, zval* result, bool acquired) {
+  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
+    LedgerLend(pool, result);
+  }
+  LeaveCall(pool);
+  return acquired;
+}
+
 }  // namespace
 
 bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
@@ -355,11 +366,7 @@ bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
     if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
     acquired = false;
   }
-  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
-    LedgerLend(pool, result);
-  }
-  LeaveCall(pool);
-  return acquired;
+  return Lend(pool, result, acquired);
 }
 
 bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
@@ -375,11 +382,7 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
     if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
     acquired = false;
   }
-  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
-    LedgerLend(pool, result);
-  }
-  LeaveCall(pool);
-  return acquired;
+  return Lend(pool, result, acquired);
 }
 
 // ===========================================================================

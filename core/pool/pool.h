@@ -105,6 +105,7 @@
 #include <type_traits>
 
 #include "core/internal/embedded_timer.h"
+#include "core/internal/owner_event.h"
 #include "core/internal/ring_buffer.h"
 #include "core/internal/waiter_queue.h"
 
@@ -114,7 +115,7 @@ extern "C" {
 
 namespace zar::core {
 
-struct AsyncPool {
+struct AsyncPool : internal::OwnerEventOf<AsyncPool, zend_async_pool_t> {
   zend_async_pool_t base;  // ABI structure (must be first)
   // Idle resources, oldest at the front (PushBack on release, PopFront on
   // acquire). Each element owns one reference.
@@ -145,15 +146,6 @@ struct AsyncPool {
   // (strict.h); nullptr otherwise.
   struct PoolLedger* ledger = nullptr;
 
-  static AsyncPool* FromAbi(zend_async_pool_t* pool) {
-    return reinterpret_cast<AsyncPool*>(pool);
-  }
-  static AsyncPool* FromEvent(zend_async_event_t* event) {
-    return reinterpret_cast<AsyncPool*>(event);
-  }
-  zend_async_event_t* event() { return &base.event; }
-
-  bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
   // Only the calls in progress hold the pool: its owners have let go, so
   // nothing it lends from now on could ever be released into it.
   bool NoOwnerLeft() const { return base.event.ref_count <= calls; }

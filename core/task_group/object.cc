@@ -348,17 +348,12 @@ ZEND_ARG_TYPE_INFO(0, task, IS_CALLABLE, 0)
 ZEND_ARG_VARIADIC_INFO(0, args)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_all, 0, 0, 0)
-ZEND_ARG_TYPE_INFO(0, ignoreErrors, _IS_BOOL, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_all, 0, ZEND_ARG_TYPE_INFO(0, ignoreErrors, _IS_BOOL, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_finally, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, callback, Closure, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_finally, 1, ZEND_ARG_OBJ_INFO(0, callback, Closure, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_add_exception, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, exception, Throwable, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_add_exception, 1,
+               ZEND_ARG_OBJ_INFO(0, exception, Throwable, 0))
 
 // The methods of both classes after their joins (TaskSet's
 // joinNext/joinAny/joinAll are TaskGroup's race/any/all; the set removes
