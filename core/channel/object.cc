@@ -9,6 +9,13 @@
 namespace zar::core {
 namespace {
 
+// The channel of an Async\Channel object (an internal::EventWrapper); NULL
+// before construction.
+AsyncChannel* ChannelOfObject(zend_object* object) {
+  return AsyncChannel::FromEvent(
+      internal::EventWrapper::FromObject(object)->ref.event);
+}
+
 using internal::arginfo_none;
 using internal::EventWrapper;
 

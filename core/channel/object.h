@@ -39,13 +39,6 @@
 
 namespace zar::core {
 
-// The channel of an Async\Channel object (an internal::EventWrapper); NULL
-// before construction.
-inline AsyncChannel* ChannelOfObject(zend_object* object) {
-  return AsyncChannel::FromEvent(
-      internal::EventWrapper::FromObject(object)->ref.event);
-}
-
 // new_channel_obj_fn: a new Async\Channel object for `channel` (one channel
 // reference taken). The caller owns the returned reference. NULL
 // (Async\AsyncException thrown) for a NULL channel or before the classes are

@@ -78,15 +78,13 @@ void TraceChannelDelivered(const AsyncChannel* channel, const Waiter* waiter) {
 }
 
 void TraceChannelHandOn(const AsyncChannel* channel) {
-  zend_async_ref_trace("channel hand-on %s %s", Token(channel).text,
-                       Stats(channel).text);
+  internal::TraceHandOn("channel", Token(channel).text, Stats(channel).text);
 }
 
 void TraceChannelWake(const AsyncChannel* channel, const Waiter* waiter,
                       zend_object* error) {
-  zend_async_ref_trace("channel wake %s %s -> %s", Token(channel).text,
-                       CoroutineName(waiter->callback.coroutine).text,
-                       Exception(error).text);
+  internal::TraceWake("channel", Token(channel).text,
+                      waiter->callback.coroutine, error);
 }
 
 void TraceChannelClose(const AsyncChannel* channel) {

@@ -135,6 +135,23 @@ void ReturnLocation(zend_string* filename, uint32_t lineno,
   RETURN_STRING("unknown");
 }
 
+// The unsettled future of the FutureState $this, or nullptr with
+// Async\AsyncException thrown: "FutureState is already destroyed", or
+// already completed (ThrowAlreadyCompleted).
+zend_future_t* UnsettledFuture(zend_execute_data* execute_data) {
+  zend_future_t* future = ThisState(execute_data)->future();
+  if (future == nullptr) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "FutureState is already destroyed");
+    return nullptr;
+  }
+  if (ZEND_FUTURE_IS_COMPLETED(future)) {
+    ThrowAlreadyCompleted(future);
+    return nullptr;
+  }
+  return future;
+}
+
 }  // namespace
 
 // ---- Async\FutureState ------------------------------------------------------
@@ -151,16 +168,8 @@ ZEND_METHOD(Async_FutureState, complete) {
   Z_PARAM_ZVAL(result)
   ZEND_PARSE_PARAMETERS_END();
 
-  zend_future_t* future = ThisState(execute_data)->future();
-  if (future == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "FutureState is already destroyed");
-    RETURN_THROWS();
-  }
-  if (ZEND_FUTURE_IS_COMPLETED(future)) {
-    ThrowAlreadyCompleted(future);
-    RETURN_THROWS();
-  }
+  zend_future_t* future = UnsettledFuture(execute_data);
+  if (future == nullptr) RETURN_THROWS();
   ZEND_FUTURE_COMPLETE(future, result);
 }
 
@@ -171,16 +180,8 @@ ZEND_METHOD(Async_FutureState, error) {
   Z_PARAM_OBJECT_OF_CLASS(throwable, zend_ce_throwable)
   ZEND_PARSE_PARAMETERS_END();
 
-  zend_future_t* future = ThisState(execute_data)->future();
-  if (future == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "FutureState is already destroyed");
-    RETURN_THROWS();
-  }
-  if (ZEND_FUTURE_IS_COMPLETED(future)) {
-    ThrowAlreadyCompleted(future);
-    RETURN_THROWS();
-  }
+  zend_future_t* future = UnsettledFuture(execute_data);
+  if (future == nullptr) RETURN_THROWS();
   ZEND_FUTURE_REJECT(future, Z_OBJ_P(throwable));
 }
 
@@ -388,6 +389,20 @@ zend_future_t* FutureOfThis(zend_execute_data* execute_data) {
       ZEND_ASYNC_OBJECT_TO_EVENT(Z_OBJ_P(ZEND_THIS)));
 }
 
+// Where the future of $this was made (or, with `completed`, settled):
+// "file:line" as ReturnLocation, or [file, line] as ReturnFileAndLine.
+void ReturnWhere(zend_execute_data* execute_data, zval* return_value,
+                 bool completed, void (*as)(zend_string*, uint32_t, zval*)) {
+  const zend_future_t* future = FutureOfThis(execute_data);
+  if (future == nullptr) {
+    as(nullptr, 0, return_value);
+  } else if (completed) {
+    as(future->completed_filename, future->completed_lineno, return_value);
+  } else {
+    as(future->filename, future->lineno, return_value);
+  }
+}
+
 }  // namespace
 
 ZEND_METHOD(Async_Future, getAwaitingInfo) {
@@ -397,32 +412,22 @@ ZEND_METHOD(Async_Future, getAwaitingInfo) {
 
 ZEND_METHOD(Async_Future, getCreatedFileAndLine) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnFileAndLine(future != nullptr ? future->filename : nullptr,
-                    future != nullptr ? future->lineno : 0, return_value);
+  ReturnWhere(execute_data, return_value, false, ReturnFileAndLine);
 }
 
 ZEND_METHOD(Async_Future, getCreatedLocation) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnLocation(future != nullptr ? future->filename : nullptr,
-                 future != nullptr ? future->lineno : 0, return_value);
+  ReturnWhere(execute_data, return_value, false, ReturnLocation);
 }
 
 ZEND_METHOD(Async_Future, getCompletedFileAndLine) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnFileAndLine(future != nullptr ? future->completed_filename : nullptr,
-                    future != nullptr ? future->completed_lineno : 0,
-                    return_value);
+  ReturnWhere(execute_data, return_value, true, ReturnFileAndLine);
 }
 
 ZEND_METHOD(Async_Future, getCompletedLocation) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnLocation(future != nullptr ? future->completed_filename : nullptr,
-                 future != nullptr ? future->completed_lineno : 0,
-                 return_value);
+  ReturnWhere(execute_data, return_value, true, ReturnLocation);
 }
 
 // ---- Class set-up -----------------------------------------------------------

@@ -62,6 +62,21 @@ struct TokenText {
   }
 };
 
+// The lines an owner event (the pool, the channel: `kind`) emits alike:
+// close wakes a parked waiter's coroutine with `error`; a woken waiter that
+// could not use its reservation passes it on. `token` and `stats` are the
+// owner's ("Pool#1", "(idle=0 ...)").
+inline void TraceWake(const char* kind, const char* token,
+                      const zend_coroutine_t* coroutine, zend_object* error) {
+  zend_async_ref_trace("%s wake %s %s -> %s", kind, token,
+                       CoroutineText(coroutine).text,
+                       ExceptionText<>(error).text);
+}
+inline void TraceHandOn(const char* kind, const char* token,
+                        const char* stats) {
+  zend_async_ref_trace("%s hand-on %s %s", kind, token, stats);
+}
+
 }  // namespace zar::core::internal
 
 #endif  // ZAR_CORE_INTERNAL_TRACE_TEXT_H_

@@ -19,6 +19,13 @@ extern "C" {
 namespace zar::core {
 namespace {
 
+// The pool of an Async\Pool object (an internal::EventWrapper); NULL
+// before construction.
+AsyncPool* PoolOfObject(zend_object* object) {
+  return AsyncPool::FromEvent(
+      internal::EventWrapper::FromObject(object)->ref.event);
+}
+
 using internal::arginfo_none;
 using internal::EventWrapper;
 

@@ -34,13 +34,6 @@
 
 namespace zar::core {
 
-// The pool of an Async\Pool object (an internal::EventWrapper); NULL
-// before construction.
-inline AsyncPool* PoolOfObject(zend_object* object) {
-  return AsyncPool::FromEvent(
-      internal::EventWrapper::FromObject(object)->ref.event);
-}
-
 // new_pool_obj_fn: a new Async\Pool object for `pool` (one pool reference
 // taken; pool->wrapper set). The caller owns the returned reference. NULL
 // (Async\AsyncException thrown) before the classes are registered.

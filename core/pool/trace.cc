@@ -87,14 +87,12 @@ void TracePoolReserve(const AsyncPool* pool, const Waiter* waiter) {
 
 void TracePoolWake(const AsyncPool* pool, const Waiter* waiter,
                    zend_object* error) {
-  zend_async_ref_trace("pool wake %s %s -> %s", Token(pool).text,
-                       CoroutineName(waiter->callback.coroutine).text,
-                       Exception(error).text);
+  internal::TraceWake("pool", Token(pool).text, waiter->callback.coroutine,
+                      error);
 }
 
 void TracePoolHandOn(const AsyncPool* pool) {
-  zend_async_ref_trace("pool hand-on %s %s", Token(pool).text,
-                       Stats(pool).text);
+  internal::TraceHandOn("pool", Token(pool).text, Stats(pool).text);
 }
 
 void TracePoolRelease(const AsyncPool* pool, const zval* resource,
