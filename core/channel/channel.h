@@ -27,7 +27,10 @@
 //   trace.h/.cc      the "channel ..." trace lines (ours: docs/tracing.md)
 //
 // The waiters are core/internal/waiter_queue.h, the pool's queue: one
-// FIFO-with-reservation mechanism for both.
+// FIFO-with-reservation mechanism for both, and the pool's waiter glue
+// (core/internal/owner_event.h), deadlock timer mechanism
+// (core/internal/embedded_timer.h) and wrapper object
+// (core/internal/php_object.h).
 //
 // A channel passes values (zvals) from senders to receivers in FIFO order.
 // capacity 0 is a rendezvous: a send parks until a receiver took its value.

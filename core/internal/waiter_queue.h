@@ -25,8 +25,8 @@
 // unreserved waiter (first_unreserved_) is found without a scan.
 //
 // Ownership: the queue never allocates or frees; the waiters live in the
-// frames of the calls that wait (see pool.h and channel/channel.h for their
-// reference counts). A waiter is in at most one queue.
+// frames of the calls that wait (owner_event.h sets them up and parks them).
+// A waiter is in at most one queue.
 //
 // Threading: not thread-safe; the request's thread.
 

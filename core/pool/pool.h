@@ -38,7 +38,10 @@
 //   trace.{h,cc}     the "pool ..." trace lines (ours: docs/tracing.md)
 //
 // The idle resources are core/internal/ring_buffer.h (php-async's
-// circular_buffer).
+// circular_buffer). Shared with the channel: the waiters' glue
+// (core/internal/owner_event.h: the waiter's set-up, the park, the event's
+// vtable), the healthcheck's timer (core/internal/embedded_timer.h), the
+// wrapper object (core/internal/php_object.h).
 //
 // A pool lends out opaque resources (zvals) made by a factory, up to
 // max_size at a time, keeping returned ones idle for reuse:
