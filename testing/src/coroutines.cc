@@ -140,7 +140,10 @@ bool WaitFor(zend_async_event_t* event) {
 
 namespace {
 
-// The waker callback of WaitForIo on the handle's event.
+// The waker callback of WaitForIo on the handle's event. It lives in
+// WaitForIo's frame: held by the call (ref_count 1), its dispose only
+// counts down; the park's clean of the waker deletes it from the handle's
+// event before the frame ends.
 struct IoRequestCallback {
   zend_coroutine_event_callback_t base;
   zend_async_io_req_t* req;
@@ -158,6 +161,11 @@ void ResumeOnIoRequest(zend_async_event_t* event,
                                     result == nullptr ? exception : nullptr);
 }
 
+void CountDown(zend_async_event_callback_t* callback,
+               zend_async_event_t* /*event*/) {
+  if (callback->ref_count > 0) callback->ref_count--;
+}
+
 }  // namespace
 
 bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
@@ -165,13 +173,13 @@ bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
   if (req->completed) return true;
   zend_coroutine_t* self = Current();
   if (self == nullptr) return false;
-  // Nobody holds it yet (ref_count 0): the park takes it over.
-  auto* callback =
-      static_cast<IoRequestCallback*>(ecalloc(1, sizeof(IoRequestCallback)));
-  callback->base.base.callback = ResumeOnIoRequest;
-  callback->req = req;
+  IoRequestCallback callback = {};
+  callback.base.base.ref_count = 1;  // this call's
+  callback.base.base.callback = ResumeOnIoRequest;
+  callback.base.base.dispose = CountDown;
+  callback.req = req;
   zend_async_ref_park_t park = {};
-  park.events[0] = {&io->event, ResumeOnIoRequest, &callback->base, false};
+  park.events[0] = {&io->event, ResumeOnIoRequest, &callback.base, false};
   park.timeout_ms = timeout_ms;
   return zend_async_ref_park(self, &park);
 }
