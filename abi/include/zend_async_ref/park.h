@@ -85,9 +85,11 @@ BEGIN_EXTERN_C()
  * event_callback). An entry whose event is NULL is skipped. */
 typedef struct {
   zend_async_event_t *event;
-  /* NULL: zend_async_waker_callback_resolve. */
+  /* The resume callback of the record resume_when makes; NULL:
+   * zend_async_waker_callback_resolve. */
   zend_async_event_callback_fn callback;
-  /* The caller's callback record, or NULL (resume_when makes one). */
+  /* The caller's callback record (its own callback runs), or NULL (resume_when
+   * makes one with `callback`). */
   zend_coroutine_event_callback_t *event_callback;
   /* The park takes over the caller's reference to `event`. */
   bool trans_event;
