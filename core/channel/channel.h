@@ -12,19 +12,25 @@
 //     send             ChannelSend, ChannelTrySend = METHOD(send),
 //                      METHOD(sendAsync)
 //     receive          ChannelReceive = METHOD(recv)
-//                      ChannelReceiveAsync = METHOD(recvAsync),
-//                        channel_recv_future_dispose
-//     wait             WaitOnChannel, WakeReceiver, WakeSender, WakeAll
-//                      = channel_wait_for, channel_wake_receiver,
-//                        channel_wake_sender, channel_wake_all
 //     close            CloseChannel = channel_close
 //     the event        its vtable, dispose
+//   wait.cc          WaitInQueue, WaitForDelivery, WakeReceiver,
+//                    WakeSender, WakeAll
+//                    = channel_wait_for, channel_wake_receiver,
+//                      channel_wake_sender, channel_wake_all
+//   deadlock.cc      the deadlock timer (RefreshDeadlockTimer)
+//                    = channel_refresh_deadlock_timer and its callback
+//   recv_future.cc   ChannelReceiveAsync, the future waiters
+//                    = METHOD(recvAsync), channel_recv_future_dispose
 //   object.h/.cc     the Async\Channel object = its handlers and methods
 //   classes.h/.cc    the channel's PHP classes = async_register_channel_ce
 //   trace.h/.cc      the "channel ..." trace lines (ours: docs/tracing.md)
 //
 // The waiters are core/internal/waiter_queue.h, the pool's queue: one
-// FIFO-with-reservation mechanism for both.
+// FIFO-with-reservation mechanism for both, and the pool's waiter glue
+// (core/internal/owner_event.h), deadlock timer mechanism
+// (core/internal/embedded_timer.h) and wrapper object
+// (core/internal/php_object.h).
 //
 // A channel passes values (zvals) from senders to receivers in FIFO order.
 // capacity 0 is a rendezvous: a send parks until a receiver took its value.
@@ -69,6 +75,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/internal/embedded_timer.h"
+#include "core/internal/owner_event.h"
 #include "core/internal/ring_buffer.h"
 #include "core/internal/waiter_queue.h"
 
@@ -91,7 +99,18 @@ enum class ChannelCloseReason : uint8_t {
   kScopeDisposed,
 };
 
-struct AsyncChannel {
+// What a ChannelCloseReason is called and says: its Async\ChannelCloseReason
+// case (name, value) and the message of its Async\ChannelException.
+struct ChannelCloseReasonText {
+  const char* name;     // "NO_PRODUCERS"
+  const char* value;    // "no producers timeout" (also its trace word)
+  const char* message;  // "Channel deadlock: no producers"
+};
+// The text of `reason` (classes.cc holds the one table).
+const ChannelCloseReasonText& TextOf(ChannelCloseReason reason);
+
+struct AsyncChannel
+    : internal::OwnerEventOf<AsyncChannel, zend_async_channel_t> {
   zend_async_channel_t base;  // ABI structure (must be first)
   // 0: rendezvous; otherwise the most values the buffer holds.
   uint32_t capacity = 0;
@@ -125,22 +144,10 @@ struct AsyncChannel {
   uint32_t no_consumer_timeout_ms = 0;
   // $hardTimeouts: the timer keeps the loop alive; otherwise it is HIDDEN.
   bool hard_timeouts = false;
-  // The running timer (nullptr when none; always nullptr once closed) and
-  // which side it guards.
-  zend_async_timer_event_t* deadlock_timer = nullptr;
+  // The running timer (none once closed) and which side it guards.
+  internal::EmbeddedTimer deadlock;
   ChannelCloseReason pending_reason = ChannelCloseReason::kNoProducers;
-  // Registered on deadlock_timer; embedded, so its dispose is a no-op.
-  zend_async_event_callback_t deadlock_callback = {};
 
-  static AsyncChannel* FromAbi(zend_async_channel_t* channel) {
-    return reinterpret_cast<AsyncChannel*>(channel);
-  }
-  static AsyncChannel* FromEvent(zend_async_event_t* event) {
-    return reinterpret_cast<AsyncChannel*>(event);
-  }
-  zend_async_event_t* event() { return &base.event; }
-
-  bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
   bool buffered() const { return capacity > 0; }
   // The slots of the buffer: capacity, or the one rendezvous slot.
   uint32_t slots() const { return capacity > 0 ? capacity : 1; }
@@ -240,6 +247,63 @@ zend_future_t* ChannelReceiveAsync(AsyncChannel* channel);
 
 // Throws the Async\ChannelException of `reason`.
 void ThrowChannelException(ChannelCloseReason reason);
+// The Async\ChannelException of `reason`, owned by the caller.
+zend_object* NewChannelException(ChannelCloseReason reason);
+
+// ---- Between the channel's files -------------------------------------------
+
+// channel.cc: takes the oldest value into `result` (owned by the caller)
+// and pays the freed slot's debts (WakeSender).
+void Take(AsyncChannel* channel, zval* result);
+
+// wait.cc: parking a send or a receive, and waking it.
+
+// What ended a wait in a queue.
+struct WaitResult {
+  // Woken with a reservation it still holds (a value or a slot kept for
+  // it); the caller must spend it before it suspends again.
+  bool reserved = false;
+  // Woken by the C cancellation event (no exception).
+  bool cancelled = false;
+};
+
+// A receive (`receiving`) waits in the receivers' queue for a value, or a
+// send in the senders' queue for a slot, until it is woken (with a
+// reservation, or by close with an exception), `cancellation` fires (C: no
+// exception) or `token` does (OperationCanceledException), or it is
+// cancelled. An unspent reservation is handed to the next waiter.
+WaitResult WaitInQueue(AsyncChannel* channel, bool receiving,
+                       zend_async_event_t* cancellation, zend_object* token);
+// A rendezvous send whose value sits in the slot waits, as the
+// `delivering` sender, until a receiver took it; leaving before, it takes
+// the value back unless a receiver was promised it.
+void WaitForDelivery(AsyncChannel* channel, zend_object* token);
+// Gives one unpromised value to the oldest receiver without a reservation
+// (a future waiter is served at once); false when there is none.
+bool WakeReceiver(AsyncChannel* channel);
+// Pays a freed slot's debts: the delivering sender whose value was taken,
+// and the oldest sender waiting for a slot (reserved).
+void WakeSender(AsyncChannel* channel);
+// Fails every parked sender and every unreserved receiver with `exception`
+// (borrowed), newest first; future waiters are rejected with it.
+void WakeAll(AsyncChannel* channel, zend_object* exception);
+
+// deadlock.cc: stops the deadlock timer (close, dispose).
+void DisarmDeadlockTimer(AsyncChannel* channel);
+
+// recv_future.cc: the future waiters among the receivers (recvAsync()).
+// A queued waiter without a coroutine is a future waiter.
+inline bool IsFutureWaiter(const internal::Waiter* waiter) {
+  return waiter->callback.coroutine == nullptr;
+}
+// Serves a future waiter at the front of the unreserved receivers with the
+// oldest value (REQUIRES: channel->HasFreeValue()); false, the value kept,
+// when its future was settled meanwhile (it only leaves the queue).
+bool ServeFutureWaiter(AsyncChannel* channel, internal::Waiter* waiter);
+// Takes a future waiter off the queue; RejectFutureWaiter also rejects its
+// future with `exception` (borrowed).
+void DetachFutureWaiter(internal::Waiter* waiter);
+void RejectFutureWaiter(internal::Waiter* waiter, zend_object* exception);
 
 // Channel ids start again at 1 (each request).
 void ResetChannelIds();

@@ -2,7 +2,10 @@
 
 #include "core/channel/classes.h"
 
+#include <iterator>
+
 #include "core/channel/object.h"
+#include "core/internal/php_object.h"
 #include "core/scheduler/async_classes.h"
 
 namespace zar::core {
@@ -12,33 +15,25 @@ zend_class_entry* channel_ce = nullptr;
 zend_class_entry* exception_ce = nullptr;
 zend_class_entry* reason_ce = nullptr;
 
-struct ReasonCase {
-  ChannelCloseReason reason;
-  const char* name;
-  const char* value;
+// Indexed by ChannelCloseReason.
+constexpr ChannelCloseReasonText kReasons[] = {
+    {"EXPLICIT", "explicit", "Channel is closed"},
+    {"DISPOSED", "disposed", "Channel disposed"},
+    {"NO_PRODUCERS", "no producers timeout", "Channel deadlock: no producers"},
+    {"NO_CONSUMERS", "no consumers timeout", "Channel deadlock: no consumers"},
+    {"DEADLOCK", "deadlock", "Channel deadlock"},
+    {"SCOPE_DISPOSED", "scope disposed",
+     "Channel closed: owner scope disposed"},
 };
-
-constexpr ReasonCase kReasonCases[] = {
-    {ChannelCloseReason::kExplicit, "EXPLICIT", "explicit"},
-    {ChannelCloseReason::kDisposed, "DISPOSED", "disposed"},
-    {ChannelCloseReason::kNoProducers, "NO_PRODUCERS", "no producers timeout"},
-    {ChannelCloseReason::kNoConsumers, "NO_CONSUMERS", "no consumers timeout"},
-    {ChannelCloseReason::kDeadlock, "DEADLOCK", "deadlock"},
-    {ChannelCloseReason::kScopeDisposed, "SCOPE_DISPOSED", "scope disposed"},
-};
+static_assert(std::size(kReasons) ==
+              static_cast<size_t>(ChannelCloseReason::kScopeDisposed) + 1);
 
 }  // namespace
 
 zend_class_entry* RegisterChannelClass(zend_class_entry* awaitable) {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(ZEND_STRL("Async\\Channel"), true);
-  ce.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
-                ZEND_ACC_NOT_SERIALIZABLE;
-  ce.info_internal_builtin_functions = ChannelMethods();
-  ce.create_object = CreateChannelObject;
-  ce.default_object_handlers = ChannelObjectHandlers();
-  channel_ce = zend_register_internal_class(&ce);
+  channel_ce = internal::RegisterObjectClass("Async\\Channel", ChannelMethods(),
+                                             internal::CreateEventWrapper,
+                                             ChannelObjectHandlers());
   if (channel_ce == nullptr) return nullptr;
   if (awaitable != nullptr) {
     zend_class_implements(channel_ce, 2, awaitable, zend_ce_countable);
@@ -52,19 +47,16 @@ bool RegisterChannelExceptionClasses() {
   reason_ce = zend_register_internal_enum("Async\\ChannelCloseReason",
                                           IS_STRING, nullptr);
   if (reason_ce == nullptr) return false;
-  for (const ReasonCase& entry : kReasonCases) {
+  for (const ChannelCloseReasonText& entry : kReasons) {
     zval value;
     ZVAL_STR(&value,
              zend_string_init_interned(entry.value, strlen(entry.value), true));
     zend_enum_add_case_cstr(reason_ce, entry.name, &value);
   }
 
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name =
-      zend_string_init_interned(ZEND_STRL("Async\\ChannelException"), true);
-  exception_ce = zend_register_internal_class_ex(
-      &ce, GetClassCe(ZEND_ASYNC_EXCEPTION_DEFAULT));
+  exception_ce = internal::RegisterClass(
+      {.name = "Async\\ChannelException",
+       .parent = GetClassCe(ZEND_ASYNC_EXCEPTION_DEFAULT)});
   if (exception_ce == nullptr) return false;
   zval none;
   ZVAL_NULL(&none);
@@ -83,14 +75,13 @@ void ForgetChannelClasses() {
 zend_class_entry* ChannelClass() { return channel_ce; }
 zend_class_entry* ChannelExceptionClass() { return exception_ce; }
 
+const ChannelCloseReasonText& TextOf(ChannelCloseReason reason) {
+  return kReasons[static_cast<size_t>(reason)];
+}
+
 zend_object* ChannelCloseReasonCase(ChannelCloseReason reason) {
   if (reason_ce == nullptr) return nullptr;
-  for (const ReasonCase& entry : kReasonCases) {
-    if (entry.reason == reason) {
-      return zend_enum_get_case_cstr(reason_ce, entry.name);
-    }
-  }
-  return nullptr;
+  return zend_enum_get_case_cstr(reason_ce, TextOf(reason).name);
 }
 
 }  // namespace zar::core

@@ -3,21 +3,30 @@
 #include "core/channel/object.h"
 
 #include "core/channel/classes.h"
+#include "core/internal/arginfo.h"
 #include "core/scheduler/async_classes.h"
 
 namespace zar::core {
 namespace {
 
-zend_object_handlers channel_handlers;
+// The channel of an Async\Channel object (an internal::EventWrapper); NULL
+// before construction.
+AsyncChannel* ChannelOfObject(zend_object* object) {
+  return AsyncChannel::FromEvent(
+      internal::EventWrapper::FromObject(object)->ref.event);
+}
 
-ChannelObject* ThisChannel(zend_execute_data* execute_data) {
-  return ChannelObject::FromObject(Z_OBJ_P(ZEND_THIS));
+using internal::arginfo_none;
+using internal::EventWrapper;
+
+AsyncChannel* ThisChannel(zend_execute_data* execute_data) {
+  return ChannelOfObject(Z_OBJ_P(ZEND_THIS));
 }
 
 // The channel of $this, or nullptr with Async\AsyncException "Async\Channel
 // is not initialized" thrown.
 AsyncChannel* RequireChannel(zend_execute_data* execute_data) {
-  AsyncChannel* channel = ThisChannel(execute_data)->channel();
+  AsyncChannel* channel = ThisChannel(execute_data);
   if (UNEXPECTED(channel == nullptr)) {
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Async\\Channel is not initialized");
@@ -25,33 +34,23 @@ AsyncChannel* RequireChannel(zend_execute_data* execute_data) {
   return channel;
 }
 
-bool SoleOwner(const ChannelObject* object) {
-  return object->ref.event != nullptr && object->ref.event->ref_count == 1;
-}
-
 // ---- Handlers --------------------------------------------------------------
 
 void DestroyChannelObject(zend_object* object) {
-  ChannelObject* self = ChannelObject::FromObject(object);
-  if (SoleOwner(self)) {
-    CloseChannel(self->channel(), ChannelCloseReason::kDisposed);
+  if (EventWrapper::FromObject(object)->SoleOwner()) {
+    CloseChannel(ChannelOfObject(object), ChannelCloseReason::kDisposed);
   }
 }
 
 void FreeChannelObject(zend_object* object) {
-  ChannelObject* self = ChannelObject::FromObject(object);
-  zend_object_std_dtor(object);
-  AsyncChannel* channel = self->channel();
-  if (channel == nullptr) return;
-  self->ref.event = nullptr;
-  ZEND_ASYNC_EVENT_RELEASE(channel->event());
+  zend_async_event_t* event = internal::DetachEventWrapper(object);
+  if (event != nullptr) ZEND_ASYNC_EVENT_RELEASE(event);
 }
 
 HashTable* GetGc(zend_object* object, zval** table, int* n) {
-  ChannelObject* self = ChannelObject::FromObject(object);
   zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
-  if (SoleOwner(self)) {
-    AsyncChannel* channel = self->channel();
+  if (EventWrapper::FromObject(object)->SoleOwner()) {
+    AsyncChannel* channel = ChannelOfObject(object);
     for (uint32_t i = 0; i < channel->buffer.size(); i++) {
       zend_get_gc_buffer_add_zval(buffer,
                                   const_cast<zval*>(&channel->buffer[i]));
@@ -62,7 +61,7 @@ HashTable* GetGc(zend_object* object, zval** table, int* n) {
 }
 
 zend_result CountElements(zend_object* object, zend_long* count) {
-  AsyncChannel* channel = ChannelObject::FromObject(object)->channel();
+  AsyncChannel* channel = ChannelOfObject(object);
   *count = channel != nullptr ? channel->count() : 0;
   return SUCCESS;
 }
@@ -91,8 +90,8 @@ ZEND_METHOD(Async_Channel, __construct) {
       RETURN_THROWS();
     }
   }
-  ChannelObject* self = ThisChannel(execute_data);
-  if (self->channel() != nullptr) {
+  zend_object* self = Z_OBJ_P(ZEND_THIS);
+  if (ChannelOfObject(self) != nullptr) {
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
                      "Async\\Channel is already initialized");
     RETURN_THROWS();
@@ -101,7 +100,7 @@ ZEND_METHOD(Async_Channel, __construct) {
   channel->no_producer_timeout_ms = static_cast<uint32_t>(no_producer_timeout);
   channel->no_consumer_timeout_ms = static_cast<uint32_t>(no_consumer_timeout);
   channel->hard_timeouts = hard_timeouts;
-  self->ref.event = channel->event();
+  EventWrapper::FromObject(self)->ref.event = channel->event();
 }
 
 ZEND_METHOD(Async_Channel, send) {
@@ -166,7 +165,7 @@ ZEND_METHOD(Async_Channel, close) {
 
 ZEND_METHOD(Async_Channel, isClosed) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncChannel* channel = ThisChannel(execute_data)->channel();
+  AsyncChannel* channel = ThisChannel(execute_data);
   RETURN_BOOL(channel == nullptr || channel->closed());
 }
 
@@ -212,16 +211,9 @@ ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
 ZEND_ARG_INFO(0, cancellationToken)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_send_async, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_send_async, 1, ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_recv, 0, 0, 0)
-ZEND_ARG_INFO(0, cancellationToken)
-ZEND_END_ARG_INFO()
-
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_recv, 0, ZEND_ARG_INFO(0, cancellationToken))
 
 // clang-format off
 const zend_function_entry kChannelMethods[] = {
@@ -241,44 +233,24 @@ const zend_function_entry kChannelMethods[] = {
 
 }  // namespace
 
-zend_object* CreateChannelObject(zend_class_entry* ce) {
-  auto* self =
-      static_cast<ChannelObject*>(zend_object_alloc(sizeof(ChannelObject), ce));
-  ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(ChannelObject, std), nullptr);
-  zend_object_std_init(&self->std, ce);
-  self->std.handlers = ChannelObjectHandlers();
-  return &self->std;
-}
-
 const zend_function_entry* ChannelMethods() { return kChannelMethods; }
 
 const zend_object_handlers* ChannelObjectHandlers() {
-  if (channel_handlers.free_obj == nullptr) {
-    channel_handlers = std_object_handlers;
-    channel_handlers.offset = static_cast<int>(offsetof(ChannelObject, std));
-    channel_handlers.free_obj = FreeChannelObject;
-    channel_handlers.dtor_obj = DestroyChannelObject;
-    channel_handlers.clone_obj = nullptr;
-    channel_handlers.get_gc = GetGc;
-    channel_handlers.count_elements = CountElements;
-  }
-  return &channel_handlers;
+  // free_obj, dtor_obj, get_gc, count_elements.
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<EventWrapper>(
+          {FreeChannelObject, DestroyChannelObject, GetGc, CountElements});
+  return &handlers;
 }
 
 zend_object* NewChannelObject(zend_async_channel_t* channel) {
-  zend_class_entry* ce = ChannelClass();
-  if (channel == nullptr || ce == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "%s",
-                     channel == nullptr
-                         ? "ZEND_ASYNC_NEW_CHANNEL_OBJ(): no channel"
-                         : "Async\\Channel is not registered");
+  if (channel == nullptr) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "ZEND_ASYNC_NEW_CHANNEL_OBJ(): no channel");
     return nullptr;
   }
-  zval object;
-  if (object_init_ex(&object, ce) != SUCCESS) return nullptr;
-  ZEND_ASYNC_EVENT_ADD_REF(&channel->event);
-  ChannelObject::FromObject(Z_OBJ(object))->ref.event = &channel->event;
-  return Z_OBJ(object);
+  return internal::NewEventWrapper(ChannelClass(), "Async\\Channel",
+                                   &channel->event);
 }
 
 }  // namespace zar::core

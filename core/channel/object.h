@@ -34,29 +34,10 @@
 #ifndef ZAR_CORE_CHANNEL_OBJECT_H_
 #define ZAR_CORE_CHANNEL_OBJECT_H_
 
-#include <cstddef>
-#include <type_traits>
-
 #include "core/channel/channel.h"
+#include "core/internal/php_object.h"
 
 namespace zar::core {
-
-struct ChannelObject {
-  // An event reference (its first word is ZEND_ASYNC_EVENT_REFERENCE_PREFIX);
-  // ref.event (owning one channel event reference) is NULL before
-  // construction.
-  zend_async_event_ref_t ref;
-  zend_object std;  // last, as zend_object_alloc requires
-
-  AsyncChannel* channel() const { return AsyncChannel::FromEvent(ref.event); }
-
-  static ChannelObject* FromObject(zend_object* object) {
-    return reinterpret_cast<ChannelObject*>(reinterpret_cast<char*>(object) -
-                                            offsetof(ChannelObject, std));
-  }
-};
-
-static_assert(std::is_standard_layout_v<ChannelObject>);
 
 // new_channel_obj_fn: a new Async\Channel object for `channel` (one channel
 // reference taken). The caller owns the returned reference. NULL
@@ -64,8 +45,8 @@ static_assert(std::is_standard_layout_v<ChannelObject>);
 // registered.
 zend_object* NewChannelObject(zend_async_channel_t* channel);
 
-// Class set-up for classes.cc.
-zend_object* CreateChannelObject(zend_class_entry* ce);
+// Class set-up for classes.cc: the method table and handlers of
+// Async\Channel (its create_object is internal::CreateEventWrapper).
 const zend_function_entry* ChannelMethods();
 const zend_object_handlers* ChannelObjectHandlers();
 

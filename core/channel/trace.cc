@@ -5,13 +5,12 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/internal/trace_text.h"
+
 namespace zar::core {
 namespace {
 
 using internal::Waiter;
-
-constexpr size_t kValueSize = 96;
-constexpr size_t kExceptionSize = 256;
 
 // "(count=1 receivers=0 senders=2 reserved=0/1)".
 struct Stats {
@@ -27,33 +26,14 @@ struct Stats {
 };
 
 // "Channel#<id>".
-struct Token {
-  char text[ZEND_ASYNC_REF_NAME_SIZE];
-  explicit Token(const AsyncChannel* channel) {
-    snprintf(text, sizeof(text), "Channel#%" PRIu32, channel->id);
-  }
+struct Token : internal::TokenText {
+  explicit Token(const AsyncChannel* channel)
+      : TokenText("Channel", channel->id) {}
 };
 
-struct Value {
-  char text[kValueSize];
-  explicit Value(const zval* value) {
-    zend_async_ref_describe_zval(value, false, text, sizeof(text));
-  }
-};
-
-struct Exception {
-  char text[kExceptionSize];
-  explicit Exception(zend_object* exception) {
-    zend_async_ref_describe_exception(exception, text, sizeof(text));
-  }
-};
-
-struct CoroutineName {
-  char text[ZEND_ASYNC_REF_NAME_SIZE];
-  explicit CoroutineName(const zend_coroutine_t* coroutine) {
-    zend_async_ref_coroutine_name(coroutine, text);
-  }
-};
+using Value = internal::ValueText<>;
+using Exception = internal::ExceptionText<>;
+using CoroutineName = internal::CoroutineText;
 
 }  // namespace
 
@@ -98,39 +78,19 @@ void TraceChannelDelivered(const AsyncChannel* channel, const Waiter* waiter) {
 }
 
 void TraceChannelHandOn(const AsyncChannel* channel) {
-  zend_async_ref_trace("channel hand-on %s %s", Token(channel).text,
-                       Stats(channel).text);
+  internal::TraceHandOn("channel", Token(channel).text, Stats(channel).text);
 }
 
 void TraceChannelWake(const AsyncChannel* channel, const Waiter* waiter,
                       zend_object* error) {
-  zend_async_ref_trace("channel wake %s %s -> %s", Token(channel).text,
-                       CoroutineName(waiter->callback.coroutine).text,
-                       Exception(error).text);
-}
-
-// The ChannelCloseReason case's value ("explicit", "no producers timeout").
-const char* ReasonValue(ChannelCloseReason reason) {
-  switch (reason) {
-    case ChannelCloseReason::kExplicit:
-      return "explicit";
-    case ChannelCloseReason::kDisposed:
-      return "disposed";
-    case ChannelCloseReason::kNoProducers:
-      return "no producers timeout";
-    case ChannelCloseReason::kNoConsumers:
-      return "no consumers timeout";
-    case ChannelCloseReason::kDeadlock:
-      return "deadlock";
-    case ChannelCloseReason::kScopeDisposed:
-      return "scope disposed";
-  }
-  return "explicit";
+  internal::TraceWake("channel", Token(channel).text,
+                      waiter->callback.coroutine, error);
 }
 
 void TraceChannelClose(const AsyncChannel* channel) {
   zend_async_ref_trace("channel close %s %s %s", Token(channel).text,
-                       ReasonValue(channel->close_reason), Stats(channel).text);
+                       TextOf(channel->close_reason).value,
+                       Stats(channel).text);
 }
 
 void TraceChannelDispose(const AsyncChannel* channel) {

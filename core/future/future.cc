@@ -8,7 +8,10 @@
 #include <type_traits>
 
 #include "core/future/trace.h"
+#include "core/internal/event_vtable.h"
 #include "core/internal/location.h"
+#include "core/internal/release.h"
+#include "core/internal/trace_text.h"
 
 extern "C" {
 #include "Zend/zend_API.h"
@@ -42,11 +45,6 @@ uint64_t last_future_id = 0;
 zend_future_t* AsFuture(zend_async_event_t* event) {
   return reinterpret_cast<zend_future_t*>(event);
 }
-
-bool Start(zend_async_event_t*) { return true; }
-
-// stop() does not complete a future: resolve() does.
-bool Stop(zend_async_event_t*) { return true; }
 
 // future->resolve: completes once. The outcome (result or exception) is
 // already stored by ZEND_FUTURE_COMPLETE / ZEND_FUTURE_REJECT.
@@ -83,11 +81,6 @@ bool AddCallback(zend_async_event_t* event,
     return EG(exception) == nullptr;
   }
   return zend_async_callbacks_push(event, callback);
-}
-
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
 }
 
 bool Replay(zend_async_event_t* event, zend_async_event_callback_t* callback,
@@ -176,18 +169,9 @@ bool Dispose(zend_async_event_t* event) {
 
   zval_ptr_dtor(&future->result);
   ZVAL_UNDEF(&future->result);
-  if (future->exception != nullptr) {
-    OBJ_RELEASE(future->exception);
-    future->exception = nullptr;
-  }
-  if (future->filename != nullptr) {
-    zend_string_release(future->filename);
-    future->filename = nullptr;
-  }
-  if (future->completed_filename != nullptr) {
-    zend_string_release(future->completed_filename);
-    future->completed_filename = nullptr;
-  }
+  internal::ReleaseAndClear(future->exception);
+  internal::ReleaseAndClear(future->filename);
+  internal::ReleaseAndClear(future->completed_filename);
   zend_async_callbacks_free(event);
   zend_async_callbacks_vector_free(&future->resolve_callbacks, event);
   efree(AsyncFuture::From(future));
@@ -206,13 +190,11 @@ zend_future_t* NewFuture(bool thread_safe, size_t extra_size) {
   ZVAL_UNDEF(&future->result);
 
   event->ref_count = 1;
-  event->start = Start;
-  event->stop = Stop;
-  event->add_callback = AddCallback;
-  event->del_callback = DelCallback;
-  event->replay = Replay;
-  event->info = Info;
-  event->dispose = Dispose;
+  // stop() does not complete a future: resolve() does.
+  internal::SetUnarmedVtable(event, {.add_callback = AddCallback,
+                                     .replay = Replay,
+                                     .dispose = Dispose,
+                                     .info = Info});
   future->resolve = Resolve;
 
   ApplyCurrentLocation(&future->filename, &future->lineno);
@@ -222,9 +204,8 @@ zend_future_t* NewFuture(bool thread_safe, size_t extra_size) {
 
 const char* FutureToken(const zend_future_t* future,
                         char buf[ZEND_ASYNC_REF_NAME_SIZE]) {
-  snprintf(buf, ZEND_ASYNC_REF_NAME_SIZE, "Future#%" PRIu64,
-           AsyncFuture::From(future)->id);
-  return buf;
+  return internal::TokenText::Format(buf, "Future",
+                                     AsyncFuture::From(future)->id);
 }
 
 void ResetFutureIds() { last_future_id = 0; }

@@ -4,6 +4,7 @@
 
 #include "core/future/future.h"
 #include "core/future/trace.h"
+#include "core/internal/internal_coroutine.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
@@ -141,20 +142,8 @@ void FreeRun(ChainRun* run) {
   efree(run);
 }
 
-// extended_dispose of the run's coroutine: frees the run whether or not
-// the coroutine ever started.
-void DisposeRun(zend_coroutine_t* coroutine) {
-  auto* run = static_cast<ChainRun*>(coroutine->extended_data);
-  coroutine->extended_data = nullptr;
-  if (run != nullptr) FreeRun(run);
-}
-
-// internal_entry of the run's coroutine.
-void RunChain() {
-  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  auto* run = static_cast<ChainRun*>(coroutine->extended_data);
-  if (run == nullptr) return;
-
+// The body of the run's coroutine.
+void RunChain(ChainRun* run) {
   if (run->queue == nullptr) {
     SettleChild(run->parent, run->child, nullptr);
     return;
@@ -181,15 +170,11 @@ void RunChain() {
 // the current one). On failure the run is freed and the exception stays.
 void StartRun(ChainRun* run, const zend_future_t* source,
               zend_async_scope_t* scope) {
-  zend_coroutine_t* coroutine = ZEND_ASYNC_SPAWN_WITH_SCOPE_EX(scope, 0);
-  if (UNEXPECTED(coroutine == nullptr)) {
-    FreeRun(run);
-    return;
+  zend_coroutine_t* coroutine =
+      internal::SpawnInternal<ChainRun, RunChain, FreeRun>(scope, run);
+  if (coroutine != nullptr && ZEND_ASYNC_REF_TRACING()) {
+    TraceFutureChain(source, coroutine);
   }
-  coroutine->extended_data = run;
-  coroutine->internal_entry = RunChain;
-  coroutine->extended_dispose = DisposeRun;
-  if (ZEND_ASYNC_REF_TRACING()) TraceFutureChain(source, coroutine);
 }
 
 // The source's future settled. `iterator` is the run that settled it, or

@@ -5,17 +5,20 @@
 #include "core/future/classes.h"
 #include "core/future/future.h"
 #include "core/future/mapper.h"
+#include "core/internal/arginfo.h"
+#include "core/internal/php_object.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
+#include "zend_async_ref/park.h"
 }
 
 namespace zar::core {
 namespace {
 
-zend_object_handlers future_state_handlers;
-zend_object_handlers future_handlers;
+using internal::arginfo_cancellation;
+using internal::arginfo_none;
 
 FutureStateObject* ThisState(zend_execute_data* execute_data) {
   return FutureStateObject::FromObject(Z_OBJ_P(ZEND_THIS));
@@ -132,6 +135,23 @@ void ReturnLocation(zend_string* filename, uint32_t lineno,
   RETURN_STRING("unknown");
 }
 
+// The unsettled future of the FutureState $this, or nullptr with
+// Async\AsyncException thrown: "FutureState is already destroyed", or
+// already completed (ThrowAlreadyCompleted).
+zend_future_t* UnsettledFuture(zend_execute_data* execute_data) {
+  zend_future_t* future = ThisState(execute_data)->future();
+  if (future == nullptr) {
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                     "FutureState is already destroyed");
+    return nullptr;
+  }
+  if (ZEND_FUTURE_IS_COMPLETED(future)) {
+    ThrowAlreadyCompleted(future);
+    return nullptr;
+  }
+  return future;
+}
+
 }  // namespace
 
 // ---- Async\FutureState ------------------------------------------------------
@@ -148,16 +168,8 @@ ZEND_METHOD(Async_FutureState, complete) {
   Z_PARAM_ZVAL(result)
   ZEND_PARSE_PARAMETERS_END();
 
-  zend_future_t* future = ThisState(execute_data)->future();
-  if (future == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "FutureState is already destroyed");
-    RETURN_THROWS();
-  }
-  if (ZEND_FUTURE_IS_COMPLETED(future)) {
-    ThrowAlreadyCompleted(future);
-    RETURN_THROWS();
-  }
+  zend_future_t* future = UnsettledFuture(execute_data);
+  if (future == nullptr) RETURN_THROWS();
   ZEND_FUTURE_COMPLETE(future, result);
 }
 
@@ -168,16 +180,8 @@ ZEND_METHOD(Async_FutureState, error) {
   Z_PARAM_OBJECT_OF_CLASS(throwable, zend_ce_throwable)
   ZEND_PARSE_PARAMETERS_END();
 
-  zend_future_t* future = ThisState(execute_data)->future();
-  if (future == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "FutureState is already destroyed");
-    RETURN_THROWS();
-  }
-  if (ZEND_FUTURE_IS_COMPLETED(future)) {
-    ThrowAlreadyCompleted(future);
-    RETURN_THROWS();
-  }
+  zend_future_t* future = UnsettledFuture(execute_data);
+  if (future == nullptr) RETURN_THROWS();
   ZEND_FUTURE_REJECT(future, Z_OBJ_P(throwable));
 }
 
@@ -363,35 +367,15 @@ ZEND_METHOD(Async_Future, await) {
     }
   }
 
-  ZEND_ASYNC_WAKER_NEW(coroutine);
-  if (UNEXPECTED(EG(exception) != nullptr)) RETURN_THROWS();
-  zend_async_resume_when(coroutine, event, false,
-                         zend_async_waker_callback_resolve, nullptr);
-  if (UNEXPECTED(EG(exception) != nullptr)) {
-    ZEND_ASYNC_WAKER_DESTROY(coroutine);
-    RETURN_THROWS();
-  }
-  if (cancellation_event != nullptr) {
-    zend_async_resume_when(coroutine, cancellation_event, false,
-                           zend_async_waker_callback_cancel, nullptr);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      ZEND_ASYNC_WAKER_DESTROY(coroutine);
-      RETURN_THROWS();
-    }
-  }
-
-  ZEND_ASYNC_SUSPEND();
-  if (UNEXPECTED(EG(exception) != nullptr)) {
-    ZEND_ASYNC_WAKER_DESTROY(coroutine);
-    RETURN_THROWS();
-  }
-  if (coroutine->waker == nullptr ||
-      Z_TYPE(coroutine->waker->result) == IS_UNDEF) {
-    ZVAL_NULL(return_value);
-  } else {
-    ZVAL_COPY(return_value, &coroutine->waker->result);
-  }
-  ZEND_ASYNC_WAKER_DESTROY(coroutine);
+  zval result;
+  zend_async_ref_park_t park = {};
+  park.events[0].event = event;
+  park.events[1] = {cancellation_event, zend_async_waker_callback_cancel,
+                    nullptr, false};
+  park.result = &result;
+  if (!zend_async_ref_park(coroutine, &park)) RETURN_THROWS();
+  if (Z_TYPE(result) == IS_UNDEF) RETURN_NULL();
+  RETURN_COPY_VALUE(&result);
 }
 
 // The five introspection methods, shared by both classes (FutureState
@@ -405,6 +389,20 @@ zend_future_t* FutureOfThis(zend_execute_data* execute_data) {
       ZEND_ASYNC_OBJECT_TO_EVENT(Z_OBJ_P(ZEND_THIS)));
 }
 
+// Where the future of $this was made (or, with `completed`, settled):
+// "file:line" as ReturnLocation, or [file, line] as ReturnFileAndLine.
+void ReturnWhere(zend_execute_data* execute_data, zval* return_value,
+                 bool completed, void (*as)(zend_string*, uint32_t, zval*)) {
+  const zend_future_t* future = FutureOfThis(execute_data);
+  if (future == nullptr) {
+    as(nullptr, 0, return_value);
+  } else if (completed) {
+    as(future->completed_filename, future->completed_lineno, return_value);
+  } else {
+    as(future->filename, future->lineno, return_value);
+  }
+}
+
 }  // namespace
 
 ZEND_METHOD(Async_Future, getAwaitingInfo) {
@@ -414,76 +412,46 @@ ZEND_METHOD(Async_Future, getAwaitingInfo) {
 
 ZEND_METHOD(Async_Future, getCreatedFileAndLine) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnFileAndLine(future != nullptr ? future->filename : nullptr,
-                    future != nullptr ? future->lineno : 0, return_value);
+  ReturnWhere(execute_data, return_value, false, ReturnFileAndLine);
 }
 
 ZEND_METHOD(Async_Future, getCreatedLocation) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnLocation(future != nullptr ? future->filename : nullptr,
-                 future != nullptr ? future->lineno : 0, return_value);
+  ReturnWhere(execute_data, return_value, false, ReturnLocation);
 }
 
 ZEND_METHOD(Async_Future, getCompletedFileAndLine) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnFileAndLine(future != nullptr ? future->completed_filename : nullptr,
-                    future != nullptr ? future->completed_lineno : 0,
-                    return_value);
+  ReturnWhere(execute_data, return_value, true, ReturnFileAndLine);
 }
 
 ZEND_METHOD(Async_Future, getCompletedLocation) {
   ZEND_PARSE_PARAMETERS_NONE();
-  const zend_future_t* future = FutureOfThis(execute_data);
-  ReturnLocation(future != nullptr ? future->completed_filename : nullptr,
-                 future != nullptr ? future->completed_lineno : 0,
-                 return_value);
+  ReturnWhere(execute_data, return_value, true, ReturnLocation);
 }
 
 // ---- Class set-up -----------------------------------------------------------
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_complete, 1, ZEND_ARG_TYPE_INFO(0, result, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_complete, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, result, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_error, 1, ZEND_ARG_OBJ_INFO(0, throwable, Throwable, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_error, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, throwable, Throwable, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_completed, 0, ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_completed, 0, 0, 0)
-ZEND_ARG_TYPE_INFO(0, value, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_construct, 1,
+               ZEND_ARG_OBJ_INFO(0, state, Async\\FutureState, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, state, Async\\FutureState, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_map, 1, ZEND_ARG_TYPE_INFO(0, map, IS_CALLABLE, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_cancel, 0, 0, 0)
-ZEND_ARG_OBJ_INFO(0, cancellation, Async\\AsyncCancellation, 1)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_catch, 1, ZEND_ARG_TYPE_INFO(0, catch, IS_CALLABLE, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_map, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, map, IS_CALLABLE, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_finally, 1,
+               ZEND_ARG_TYPE_INFO(0, finally, IS_CALLABLE, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_catch, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, catch, IS_CALLABLE, 0)
-ZEND_END_ARG_INFO()
-
-ZEND_BEGIN_ARG_INFO_EX(arginfo_finally, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, finally, IS_CALLABLE, 0)
-ZEND_END_ARG_INFO()
-
-ZEND_BEGIN_ARG_INFO_EX(arginfo_await, 0, 0, 0)
-ZEND_ARG_OBJ_INFO(0, cancellation, Async\\Completable, 1)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_await, 0,
+               ZEND_ARG_OBJ_INFO(0, cancellation, Async\\Completable, 1))
 
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {
@@ -516,7 +484,7 @@ const zend_function_entry kFutureMethods[] = {
     ZEND_ME(Async_Future, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, isCompleted, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, isCancelled, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
+    ZEND_ME(Async_Future, cancel, arginfo_cancellation, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, ignore, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, map, arginfo_map, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, catch, arginfo_catch, ZEND_ACC_PUBLIC)
@@ -558,27 +526,17 @@ const zend_function_entry* FutureStateMethods() { return kFutureStateMethods; }
 const zend_function_entry* FutureMethods() { return kFutureMethods; }
 
 const zend_object_handlers* FutureStateObjectHandlers() {
-  if (future_state_handlers.free_obj == nullptr) {
-    memcpy(&future_state_handlers, &std_object_handlers,
-           sizeof(zend_object_handlers));
-    future_state_handlers.offset =
-        static_cast<int>(offsetof(FutureStateObject, std));
-    future_state_handlers.free_obj = FreeFutureState;
-    future_state_handlers.clone_obj = nullptr;
-  }
-  return &future_state_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<FutureStateObject>(
+          {.free_obj = FreeFutureState});
+  return &handlers;
 }
 
 const zend_object_handlers* FutureObjectHandlers() {
-  if (future_handlers.free_obj == nullptr) {
-    memcpy(&future_handlers, &std_object_handlers,
-           sizeof(zend_object_handlers));
-    future_handlers.offset = static_cast<int>(offsetof(FutureObject, std));
-    future_handlers.free_obj = FreeFuture;
-    future_handlers.get_gc = GetFutureGc;
-    future_handlers.clone_obj = nullptr;
-  }
-  return &future_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<FutureObject>(
+          {.free_obj = FreeFuture, .get_gc = GetFutureGc});
+  return &handlers;
 }
 
 }  // namespace zar::core

@@ -25,8 +25,8 @@
 // unreserved waiter (first_unreserved_) is found without a scan.
 //
 // Ownership: the queue never allocates or frees; the waiters live in the
-// frames of the calls that wait (see pool.h and channel/channel.h for their
-// reference counts). A waiter is in at most one queue.
+// frames of the calls that wait (owner_event.h sets them up and parks them).
+// A waiter is in at most one queue.
 //
 // Threading: not thread-safe; the request's thread.
 
@@ -113,7 +113,8 @@ class WaiterQueue {
   }
 
   // Unlinks `waiter`, keeping the order of the others. Returns false (and
-  // does nothing) when it is not queued.
+  // does nothing) when it is not queued. Its own links are left as they
+  // were: they mean nothing once it is not queued.
   bool Remove(Waiter* waiter) {
     if (!waiter->queued) return false;
     if (first_unreserved_ == waiter) first_unreserved_ = waiter->next;
@@ -127,8 +128,6 @@ class WaiterQueue {
     } else {
       back_ = waiter->prev;
     }
-    waiter->prev = nullptr;
-    waiter->next = nullptr;
     waiter->queued = false;
     size_--;
     return true;

@@ -131,16 +131,22 @@ void OnFileWritten(uv_fs_t* fs) {
 
 // ---- Flush and stat ---------------------------------------------------------
 
-void OnFileFlushed(uv_fs_t* fs) {
-  auto* req = static_cast<IoRequest*>(fs->data);
-  IoHandle* io = req->io;
-  const ssize_t result = TakeResult(req);
+// A request whose libuv result is 0 or an error: completes with result 0,
+// or fails with `what` and the libuv error.
+void CompleteOrFail(IoRequest* req, ssize_t result, const char* what) {
   if (result == 0) {
     req->abi.result = 0;
     req->abi.completed = true;
   } else {
-    FailRequest(req, "File flush error", static_cast<int>(result));
+    FailRequest(req, what, static_cast<int>(result));
   }
+}
+
+void OnFileFlushed(uv_fs_t* fs) {
+  auto* req = static_cast<IoRequest*>(fs->data);
+  IoHandle* io = req->io;
+  const ssize_t result = TakeResult(req);
+  CompleteOrFail(req, result, "File flush error");
   Finish(io, req);
 }
 
@@ -172,12 +178,7 @@ void OnFileStat(uv_fs_t* fs) {
   }
   uv_fs_req_cleanup(fs);
   req->abi.buf = nullptr;  // the caller's, never freed here
-  if (result == 0) {
-    req->abi.result = 0;
-    req->abi.completed = true;
-  } else {
-    FailRequest(req, "File stat error", static_cast<int>(result));
-  }
+  CompleteOrFail(req, result, "File stat error");
   Finish(io, req);
 }
 

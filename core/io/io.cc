@@ -247,19 +247,27 @@ zend_async_io_req_t* Sendfile(zend_async_io_t* out, zend_async_io_t* in,
                    io::Sendfile(IoHandle::FromIo(out), source, offset, length));
 }
 
-zend_async_udp_req_t* UdpSendTo(zend_async_io_t* abi, const char* buf,
-                                size_t count, const struct sockaddr* addr,
-                                socklen_t addr_len) {
+// The UDP socket a datagram request is for, or nullptr with
+// Async\AsyncException thrown: "Cannot <verb> closed UDP socket", "IO
+// handle is not UDP type".
+IoHandle* UdpSocket(zend_async_io_t* abi, const char* verb) {
   if (IsClosed(abi)) {
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot send to closed UDP socket");
+                     "Cannot %s closed UDP socket", verb);
     return nullptr;
   }
   if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
     zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "IO handle is not UDP type");
     return nullptr;
   }
-  IoHandle* io = IoHandle::FromIo(abi);
+  return IoHandle::FromIo(abi);
+}
+
+zend_async_udp_req_t* UdpSendTo(zend_async_io_t* abi, const char* buf,
+                                size_t count, const struct sockaddr* addr,
+                                socklen_t addr_len) {
+  IoHandle* io = UdpSocket(abi, "send to");
+  if (io == nullptr) return nullptr;
   return Submitted(io, "sendto", count,
                    io::UdpSendTo(io, buf, count, addr, addr_len));
 }
@@ -272,16 +280,8 @@ ssize_t UdpTrySend(zend_async_io_t* abi, const char* buf, size_t count,
 }
 
 zend_async_udp_req_t* UdpRecvFrom(zend_async_io_t* abi, size_t max_size) {
-  if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot receive from closed UDP socket");
-    return nullptr;
-  }
-  if (abi->type != ZEND_ASYNC_IO_TYPE_UDP) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "IO handle is not UDP type");
-    return nullptr;
-  }
-  IoHandle* io = IoHandle::FromIo(abi);
+  IoHandle* io = UdpSocket(abi, "receive from");
+  if (io == nullptr) return nullptr;
   return Submitted(io, "recvfrom", max_size, io::UdpRecvFrom(io, max_size));
 }
 

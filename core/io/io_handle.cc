@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/internal/trace_text.h"
 #include "core/reactor/reactor_loop.h"
 
 namespace zar::core::io {
@@ -104,13 +105,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr reactor::EventKind kIoKind = {
-    .name = "IO",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "IO", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 // stop(): also cancels the read in flight, started or not (a multishot
 // read is stopped through the event).
@@ -172,6 +167,17 @@ void Abandon(IoHandle* io) {
   io->abi.state |= ZEND_ASYNC_IO_CLOSED;
   Register(io);
   reactor::Destroy(&io->core);
+}
+
+// The handle closed under request `req` (an IoRequest or a UdpRequest):
+// it completes with nothing transferred, io_closed, and no longer knows
+// the handle.
+template <typename Request>
+void EndWithHandle(Request* req) {
+  req->abi.io_closed = true;
+  req->abi.completed = true;
+  req->abi.transferred = 0;
+  req->io = nullptr;
 }
 
 }  // namespace
@@ -294,11 +300,8 @@ IoHandle* NewUdpHandle(size_t extra_size) {
   IoHandle* io =
       Allocate(ZEND_ASYNC_IO_TYPE_UDP,
                ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE, extra_size);
-  const int error = uv_udp_init(loop, &io->handle.udp);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize UDP handle: %s", uv_strerror(error));
-    efree(io);
+  if (!reactor::HandleInitialized(uv_udp_init(loop, &io->handle.udp), io,
+                                  "UDP")) {
     return nullptr;
   }
   Register(io);
@@ -319,19 +322,11 @@ bool CloseHandle(zend_async_io_t* abi) {
   if (abi->event.callbacks.length > 0) {
     if (io->active != nullptr) {
       if (abi->type == ZEND_ASYNC_IO_TYPE_UDP) {
-        UdpRequest* req =
-            UdpRequest::FromAbi(static_cast<zend_async_udp_req_t*>(io->active));
-        req->abi.io_closed = true;
-        req->abi.completed = true;
-        req->abi.transferred = 0;
-        req->io = nullptr;
+        EndWithHandle(UdpRequest::FromAbi(
+            static_cast<zend_async_udp_req_t*>(io->active)));
       } else {
-        IoRequest* req =
-            IoRequest::FromAbi(static_cast<zend_async_io_req_t*>(io->active));
-        req->abi.io_closed = true;
-        req->abi.completed = true;
-        req->abi.transferred = 0;
-        req->io = nullptr;
+        EndWithHandle(
+            IoRequest::FromAbi(static_cast<zend_async_io_req_t*>(io->active)));
       }
       io->active = nullptr;
     }
@@ -366,10 +361,8 @@ namespace {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
   reactor::EventToken(&io->core, token);
   if (exception != nullptr) {
-    char text[160];
-    zend_async_ref_trace(
-        "io done %s %s -> %s", token, op,
-        zend_async_ref_describe_exception(exception, text, sizeof(text)));
+    zend_async_ref_trace("io done %s %s -> %s", token, op,
+                         core::internal::ExceptionText<160>(exception).text);
   } else {
     zend_async_ref_trace("io done %s %s -> %zd", token, op, result);
   }

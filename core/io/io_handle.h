@@ -56,7 +56,7 @@ extern "C" {
 
 namespace zar::core::io {
 
-struct IoHandle {
+struct IoHandle : reactor::EventOf<IoHandle> {
   zend_async_io_t abi;  // ABI structure (must be first)
   reactor::EventCore core;
   // The descriptor libuv and the file calls use (the dup'd copy of a stdio
@@ -89,9 +89,6 @@ struct IoHandle {
 
   static IoHandle* FromIo(zend_async_io_t* io) {
     return reinterpret_cast<IoHandle*>(io);
-  }
-  static IoHandle* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<IoHandle*>(event);
   }
   static zend_string* Info(zend_async_event_t* event);
 };

@@ -1,5 +1,6 @@
 #include "core/io/io_request.h"
 
+#include "core/internal/release.h"
 #include "core/io/io_handle.h"
 
 namespace zar::core::io {
@@ -48,10 +49,7 @@ void DisposeRequest(zend_async_io_req_t* abi) {
   } else if (req->buf_owned && abi->buf != nullptr) {
     efree(abi->buf);
   }
-  if (abi->exception != nullptr) {
-    OBJ_RELEASE(abi->exception);
-    abi->exception = nullptr;
-  }
+  core::internal::ReleaseAndClear(abi->exception);
   efree(req);
 }
 

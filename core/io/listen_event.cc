@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/internal/trace_text.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
@@ -33,7 +34,7 @@ struct DeliveryTick {
 // A listening socket. libuv drives AF_UNIX sockets through uv_pipe_t and TCP
 // ones through uv_tcp_t; both are streams, so listen and accept treat them
 // alike and only creation and get_local_address tell them apart.
-struct ListenEvent {
+struct ListenEvent : reactor::EventOf<ListenEvent> {
   zend_async_listen_event_t abi;  // ABI structure (must be first)
   EventCore core;
   union {
@@ -50,9 +51,6 @@ struct ListenEvent {
   bool holding;
   DeliveryTick* tick;  // NULL until the first resume with a held connection
 
-  static ListenEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ListenEvent*>(event);
-  }
   static ListenEvent* FromStream(uv_stream_t* stream) {
     return FromAbi(static_cast<EventCore*>(stream->data)->event);
   }
@@ -87,10 +85,8 @@ const char* OrNull(const char* text) {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
   reactor::EventToken(&self->core, token);
   if (exception != nullptr) {
-    char text[160];
-    zend_async_ref_trace(
-        "listen accept %s -> %s", token,
-        zend_async_ref_describe_exception(exception, text, sizeof(text)));
+    zend_async_ref_trace("listen accept %s -> %s", token,
+                         core::internal::ExceptionText<160>(exception).text);
   } else if (closed) {
     zend_async_ref_trace("listen accept %s -> closed (no callback)", token);
   } else {
@@ -268,13 +264,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr reactor::EventKind kListenKind = {
-    .name = "listen",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "listen", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 zend_string* ListenEvent::Info(zend_async_event_t* event) {
   const zend_async_listen_event_t* listen = &FromAbi(event)->abi;
@@ -421,15 +411,11 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
   self->is_unix = (flags & ZEND_ASYNC_LISTEN_F_UNIX) != 0;
 
   if (self->is_unix) {
-    int error = uv_pipe_init(loop, &self->handle.pipe, 0);
-    if (error < 0) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Failed to initialize pipe handle: %s",
-                       uv_strerror(error));
-      efree(self);
+    if (!reactor::HandleInitialized(uv_pipe_init(loop, &self->handle.pipe, 0),
+                                    self, "pipe")) {
       return nullptr;
     }
-    error =
+    const int error =
         host != nullptr ? uv_pipe_bind(&self->handle.pipe, host) : UV_EINVAL;
     if (error < 0) {
       zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
@@ -439,12 +425,8 @@ zend_async_listen_event_t* Listen(const char* host, int port, int backlog,
       return nullptr;
     }
   } else {
-    const int error = uv_tcp_init(loop, &self->handle.tcp);
-    if (error < 0) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Failed to initialize TCP handle: %s",
-                       uv_strerror(error));
-      efree(self);
+    if (!reactor::HandleInitialized(uv_tcp_init(loop, &self->handle.tcp), self,
+                                    "TCP")) {
       return nullptr;
     }
     if (!BindTcp(self, host, port, flags)) {

@@ -400,10 +400,7 @@ void WorkerDisposeWithException(zend_coroutine_t* coroutine) {
   if (base->exception != nullptr) {
     zend_object* exception = base->exception;
     base->exception = nullptr;
-    if (EG(exception) != nullptr) {
-      zend_exception_set_previous(exception, EG(exception));
-      EG(exception) = nullptr;
-    }
+    // One in flight becomes its previous (PHP's own chaining).
     zend_throw_exception_internal(exception);
   }
   WorkerDispose(coroutine);

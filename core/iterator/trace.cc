@@ -4,24 +4,19 @@
 
 #include <cinttypes>
 
+#include "core/internal/trace_text.h"
+
 namespace zar::core {
-namespace {
-
-// Room for an exception's rendering.
-constexpr size_t kOutcomeSize = 256;
-
-}  // namespace
 
 void TraceIteratorWorker(uint64_t id, const zend_coroutine_t* worker,
                          unsigned int active, unsigned int concurrency) {
-  char name[ZEND_ASYNC_REF_NAME_SIZE];
-  zend_async_ref_coroutine_name(worker, name);
+  const internal::CoroutineText name(worker);
   if (concurrency == 0) {
     zend_async_ref_trace("iterator worker Iterator#%" PRIu64 " -> %s (%u/-)",
-                         id, name, active);
+                         id, name.text, active);
   } else {
     zend_async_ref_trace("iterator worker Iterator#%" PRIu64 " -> %s (%u/%u)",
-                         id, name, active, concurrency);
+                         id, name.text, active, concurrency);
   }
 }
 
@@ -32,12 +27,9 @@ void TraceIteratorDone(uint64_t id, uint64_t calls,
         "iterator done Iterator#%" PRIu64 " (%" PRIu64 " call(s))", id, calls);
     return;
   }
-  char outcome[kOutcomeSize];
-  zend_async_ref_describe_exception(const_cast<zend_object*>(exception),
-                                    outcome, sizeof(outcome));
-  zend_async_ref_trace("iterator done Iterator#%" PRIu64 " (%" PRIu64
-                       " call(s)) -> %s",
-                       id, calls, outcome);
+  zend_async_ref_trace(
+      "iterator done Iterator#%" PRIu64 " (%" PRIu64 " call(s)) -> %s", id,
+      calls, internal::ExceptionText(const_cast<zend_object*>(exception)).text);
 }
 
 }  // namespace zar::core

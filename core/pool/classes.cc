@@ -2,23 +2,23 @@
 
 #include "core/pool/classes.h"
 
+#include "core/internal/arginfo.h"
+#include "core/internal/php_object.h"
 #include "core/pool/object.h"
 #include "core/pool/registration.h"
 
 namespace zar::core {
 namespace {
 
+using internal::arginfo_none;
+
 zend_class_entry* pool_ce = nullptr;
 zend_class_entry* state_ce = nullptr;
 zend_class_entry* breaker_ce = nullptr;
 zend_class_entry* strategy_ce = nullptr;
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
-ZEND_BEGIN_ARG_INFO_EX(arginfo_report_success, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_report_success, 1,
+               ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0))
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_report_failure, 0, 0, 2)
 ZEND_ARG_TYPE_INFO(0, source, IS_MIXED, 0)
@@ -42,15 +42,6 @@ const zend_function_entry kStrategyMethods[] = {
     ZEND_FE_END};
 // clang-format on
 
-zend_class_entry* RegisterInterface(const char* name,
-                                    const zend_function_entry* methods) {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(name, strlen(name), true);
-  ce.info_internal_builtin_functions = methods;
-  return zend_register_internal_interface(&ce);
-}
-
 }  // namespace
 
 bool RegisterPoolClasses() {
@@ -61,21 +52,15 @@ bool RegisterPoolClasses() {
   zend_enum_add_case_cstr(state_ce, "INACTIVE", nullptr);
   zend_enum_add_case_cstr(state_ce, "RECOVERING", nullptr);
 
-  breaker_ce =
-      RegisterInterface("Async\\CircuitBreaker", kCircuitBreakerMethods);
-  strategy_ce =
-      RegisterInterface("Async\\CircuitBreakerStrategy", kStrategyMethods);
+  breaker_ce = internal::RegisterInterface("Async\\CircuitBreaker",
+                                           kCircuitBreakerMethods);
+  strategy_ce = internal::RegisterInterface("Async\\CircuitBreakerStrategy",
+                                            kStrategyMethods);
   if (breaker_ce == nullptr || strategy_ce == nullptr) return false;
 
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(ZEND_STRL("Async\\Pool"), true);
-  ce.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
-                ZEND_ACC_NOT_SERIALIZABLE;
-  ce.info_internal_builtin_functions = PoolMethods();
-  ce.create_object = CreatePoolObject;
-  ce.default_object_handlers = PoolObjectHandlers();
-  pool_ce = zend_register_internal_class(&ce);
+  pool_ce = internal::RegisterObjectClass("Async\\Pool", PoolMethods(),
+                                          internal::CreateEventWrapper,
+                                          PoolObjectHandlers());
   if (pool_ce == nullptr) return false;
   zend_class_implements(pool_ce, 2, zend_ce_countable, breaker_ce);
   return true;

@@ -80,34 +80,31 @@ inline void DestroyResource(AsyncPool* pool, zval* resource) {
   zval_ptr_dtor(resource);
 }
 
-inline bool CallHealthcheck(AsyncPool* pool, zval* resource) {
-  zend_async_pool_t* base = &pool->base;
-  if (base->handler_flags & ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL) {
-    return base->healthcheck.internal == nullptr ||
-           base->healthcheck.internal(base, resource);
+// A check handler (healthcheck, beforeAcquire, beforeRelease) said yes:
+// the C function when `internal_flag` is set, else the callable; an unset
+// handler always does.
+template <typename Handler>
+inline bool CallCheck(zend_async_pool_t* base, uint8_t internal_flag,
+                      const Handler& handler, zval* resource) {
+  if (base->handler_flags & internal_flag) {
+    return handler.internal == nullptr || handler.internal(base, resource);
   }
-  return base->healthcheck.fcall == nullptr ||
-         CallUserCheck(base->healthcheck.fcall, resource);
+  return handler.fcall == nullptr || CallUserCheck(handler.fcall, resource);
+}
+
+inline bool CallHealthcheck(AsyncPool* pool, zval* resource) {
+  return CallCheck(&pool->base, ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL,
+                   pool->base.healthcheck, resource);
 }
 
 inline bool CallBeforeAcquire(AsyncPool* pool, zval* resource) {
-  zend_async_pool_t* base = &pool->base;
-  if (base->handler_flags & ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL) {
-    return base->before_acquire.internal == nullptr ||
-           base->before_acquire.internal(base, resource);
-  }
-  return base->before_acquire.fcall == nullptr ||
-         CallUserCheck(base->before_acquire.fcall, resource);
+  return CallCheck(&pool->base, ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL,
+                   pool->base.before_acquire, resource);
 }
 
 inline bool CallBeforeRelease(AsyncPool* pool, zval* resource) {
-  zend_async_pool_t* base = &pool->base;
-  if (base->handler_flags & ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL) {
-    return base->before_release.internal == nullptr ||
-           base->before_release.internal(base, resource);
-  }
-  return base->before_release.fcall == nullptr ||
-         CallUserCheck(base->before_release.fcall, resource);
+  return CallCheck(&pool->base, ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL,
+                   pool->base.before_release, resource);
 }
 
 // Whether a healthcheck is set (C or userland).

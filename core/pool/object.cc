@@ -4,7 +4,9 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <utility>
 
+#include "core/internal/arginfo.h"
 #include "core/pool/circuit_breaker.h"
 #include "core/pool/classes.h"
 #include "core/pool/strict.h"
@@ -17,15 +19,23 @@ extern "C" {
 namespace zar::core {
 namespace {
 
-zend_object_handlers pool_handlers;
+// The pool of an Async\Pool object (an internal::EventWrapper); NULL
+// before construction.
+AsyncPool* PoolOfObject(zend_object* object) {
+  return AsyncPool::FromEvent(
+      internal::EventWrapper::FromObject(object)->ref.event);
+}
 
-PoolObject* ThisPool(zend_execute_data* execute_data) {
-  return PoolObject::FromObject(Z_OBJ_P(ZEND_THIS));
+using internal::arginfo_none;
+using internal::EventWrapper;
+
+AsyncPool* ThisPool(zend_execute_data* execute_data) {
+  return PoolOfObject(Z_OBJ_P(ZEND_THIS));
 }
 
 // The pool of $this, or nullptr with "Pool is not initialized" thrown.
 AsyncPool* RequirePool(zend_execute_data* execute_data) {
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   if (UNEXPECTED(pool == nullptr))
     ThrowPoolException("Pool is not initialized");
   return pool;
@@ -58,59 +68,43 @@ AsyncPool* RequireUserlandResources(zend_execute_data* execute_data,
   return nullptr;
 }
 
-// Whether `object` is the only owner of its pool (no C owner, no other
-// wrapper, no waiting coroutine).
-bool SoleOwner(const PoolObject* object) {
-  return object->ref.event != nullptr && object->ref.event->ref_count == 1;
-}
-
 // ---- Handlers --------------------------------------------------------------
 
+// The object is the only owner of its pool (no C owner, no other wrapper,
+// no waiting coroutine): destroying it closes the pool.
 void DestroyPoolObject(zend_object* object) {
-  PoolObject* self = PoolObject::FromObject(object);
-  if (SoleOwner(self) && !self->pool()->closed()) {
-    PoolClose(&self->pool()->base);
+  if (EventWrapper::FromObject(object)->SoleOwner() &&
+      !PoolOfObject(object)->closed()) {
+    PoolClose(&PoolOfObject(object)->base);
   }
 }
 
 void FreePoolObject(zend_object* object) {
-  PoolObject* self = PoolObject::FromObject(object);
-  zend_object_std_dtor(object);
-  AsyncPool* pool = self->pool();
-  if (pool == nullptr) return;
-  self->ref.event = nullptr;
+  zend_async_event_t* event = internal::DetachEventWrapper(object);
+  if (event == nullptr) return;
+  AsyncPool* pool = AsyncPool::FromEvent(event);
   if (pool->base.wrapper == object) pool->base.wrapper = nullptr;
-  ZEND_ASYNC_EVENT_RELEASE(pool->event());
+  ZEND_ASYNC_EVENT_RELEASE(event);
 }
 
 HashTable* GetGc(zend_object* object, zval** table, int* n) {
-  PoolObject* self = PoolObject::FromObject(object);
   zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
-  if (SoleOwner(self)) {
-    AsyncPool* pool = self->pool();
+  if (EventWrapper::FromObject(object)->SoleOwner()) {
+    AsyncPool* pool = PoolOfObject(object);
     for (uint32_t i = 0; i < pool->idle.size(); i++) {
       zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&pool->idle[i]));
     }
     zend_async_pool_t* base = &pool->base;
-    const uint8_t flags = base->handler_flags;
-    zend_fcall_t* const callables[] = {
-        (flags & ZEND_ASYNC_POOL_F_FACTORY_INTERNAL) ? nullptr
-                                                     : base->factory.fcall,
-        (flags & ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL)
-            ? nullptr
-            : base->destructor.fcall,
-        (flags & ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL)
-            ? nullptr
-            : base->healthcheck.fcall,
-        (flags & ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL)
-            ? nullptr
-            : base->before_acquire.fcall,
-        (flags & ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL)
-            ? nullptr
-            : base->before_release.fcall,
+    // Each handler with its "C function" flag: the others are callables.
+    const std::pair<uint8_t, zend_fcall_t*> handlers[] = {
+        {ZEND_ASYNC_POOL_F_FACTORY_INTERNAL, base->factory.fcall},
+        {ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL, base->destructor.fcall},
+        {ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL, base->healthcheck.fcall},
+        {ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL, base->before_acquire.fcall},
+        {ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL, base->before_release.fcall},
     };
-    for (zend_fcall_t* fcall : callables) {
-      if (fcall != nullptr) {
+    for (const auto& [internal_flag, fcall] : handlers) {
+      if ((base->handler_flags & internal_flag) == 0 && fcall != nullptr) {
         zend_get_gc_buffer_add_zval(buffer, &fcall->fci.function_name);
       }
     }
@@ -123,14 +117,14 @@ HashTable* GetGc(zend_object* object, zval** table, int* n) {
 }
 
 zend_result CountElements(zend_object* object, zend_long* count) {
-  AsyncPool* pool = PoolObject::FromObject(object)->pool();
+  AsyncPool* pool = PoolOfObject(object);
   *count = pool != nullptr ? pool->total() : 0;
   return SUCCESS;
 }
 
 // Makes `object` wrap `pool`, taking over one reference.
 void Attach(zend_object* object, AsyncPool* pool) {
-  PoolObject::FromObject(object)->ref.event = pool->event();
+  EventWrapper::FromObject(object)->ref.event = pool->event();
   pool->base.wrapper = object;
 }
 
@@ -197,8 +191,7 @@ ZEND_METHOD(Async_Pool, __construct) {
     zend_argument_value_error(6, "must be <= %" PRIu32, kMaxPoolMinSize);
     RETURN_THROWS();
   }
-  PoolObject* self = ThisPool(execute_data);
-  if (self->pool() != nullptr) {
+  if (ThisPool(execute_data) != nullptr) {
     // Upstream has no such guard; refused with its class for an
     // uninitialised pool.
     ThrowPoolException("Async\\Pool is already initialized");
@@ -271,13 +264,13 @@ ZEND_METHOD(Async_Pool, release) {
 ZEND_METHOD(Async_Pool, close) {
   (void)return_value;
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   if (pool != nullptr) PoolClose(&pool->base);
 }
 
 ZEND_METHOD(Async_Pool, isClosed) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_BOOL(pool == nullptr || pool->closed());
 }
 
@@ -286,19 +279,19 @@ ZEND_METHOD(Async_Pool, isClosed) {
 
 ZEND_METHOD(Async_Pool, count) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_LONG(pool != nullptr ? pool->total() : 0);
 }
 
 ZEND_METHOD(Async_Pool, idleCount) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_LONG(pool != nullptr ? pool->idle.size() : 0);
 }
 
 ZEND_METHOD(Async_Pool, activeCount) {
   ZEND_PARSE_PARAMETERS_NONE();
-  AsyncPool* pool = ThisPool(execute_data)->pool();
+  AsyncPool* pool = ThisPool(execute_data);
   RETURN_LONG(pool != nullptr ? pool->active_count : 0);
 }
 
@@ -374,20 +367,13 @@ ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, max, IS_LONG, 0, "10")
 ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, healthcheckInterval, IS_LONG, 0, "0")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_acquire, 0, 0, 0)
-ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_LONG, 0, "0")
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_acquire, 0,
+               ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_LONG, 0,
+                                                     "0"))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_release, 0, 0, 1)
-ZEND_ARG_TYPE_INFO(0, resource, IS_MIXED, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_release, 1, ZEND_ARG_TYPE_INFO(0, resource, IS_MIXED, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_set_strategy, 0, 0, 1)
-ZEND_ARG_INFO(0, strategy)
-ZEND_END_ARG_INFO()
-
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_set_strategy, 1, ZEND_ARG_INFO(0, strategy))
 
 // clang-format off
 const zend_function_entry kPoolMethods[] = {
@@ -411,42 +397,21 @@ const zend_function_entry kPoolMethods[] = {
 
 }  // namespace
 
-zend_object* CreatePoolObject(zend_class_entry* ce) {
-  auto* self =
-      static_cast<PoolObject*>(zend_object_alloc(sizeof(PoolObject), ce));
-  ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(PoolObject, std), nullptr);
-  zend_object_std_init(&self->std, ce);
-  self->std.handlers = PoolObjectHandlers();
-  return &self->std;
-}
-
 const zend_function_entry* PoolMethods() { return kPoolMethods; }
 
 const zend_object_handlers* PoolObjectHandlers() {
-  if (pool_handlers.free_obj == nullptr) {
-    pool_handlers = std_object_handlers;
-    pool_handlers.offset = static_cast<int>(offsetof(PoolObject, std));
-    pool_handlers.free_obj = FreePoolObject;
-    pool_handlers.dtor_obj = DestroyPoolObject;
-    pool_handlers.clone_obj = nullptr;
-    pool_handlers.get_gc = GetGc;
-    pool_handlers.count_elements = CountElements;
-  }
-  return &pool_handlers;
+  // free_obj, dtor_obj, get_gc, count_elements.
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<EventWrapper>(
+          {FreePoolObject, DestroyPoolObject, GetGc, CountElements});
+  return &handlers;
 }
 
 zend_object* NewPoolObject(zend_async_pool_t* pool) {
-  zend_class_entry* ce = PoolClass();
-  if (ce == nullptr) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Async\\Pool is not registered");
-    return nullptr;
-  }
-  zval object;
-  if (object_init_ex(&object, ce) != SUCCESS) return nullptr;
-  ZEND_ASYNC_EVENT_ADD_REF(&pool->event);
-  Attach(Z_OBJ(object), AsyncPool::FromAbi(pool));
-  return Z_OBJ(object);
+  zend_object* object =
+      internal::NewEventWrapper(PoolClass(), "Async\\Pool", &pool->event);
+  if (object != nullptr) AsyncPool::FromAbi(pool)->base.wrapper = object;
+  return object;
 }
 
 }  // namespace zar::core

@@ -29,38 +29,18 @@
 #ifndef ZAR_CORE_POOL_OBJECT_H_
 #define ZAR_CORE_POOL_OBJECT_H_
 
-#include <cstddef>
-#include <type_traits>
-
+#include "core/internal/php_object.h"
 #include "core/pool/pool.h"
 
 namespace zar::core {
-
-struct PoolObject {
-  // An event reference (its first word is ZEND_ASYNC_EVENT_REFERENCE_PREFIX),
-  // so ZEND_ASYNC_OBJECT_TO_EVENT(object) is the pool's event. ref.event
-  // (owning one pool event reference) is NULL before construction.
-  zend_async_event_ref_t ref;
-  zend_object std;  // last, as zend_object_alloc requires
-
-  AsyncPool* pool() const { return AsyncPool::FromEvent(ref.event); }
-
-  static PoolObject* FromObject(zend_object* object) {
-    return reinterpret_cast<PoolObject*>(reinterpret_cast<char*>(object) -
-                                         offsetof(PoolObject, std));
-  }
-};
-
-static_assert(std::is_standard_layout_v<PoolObject>);
 
 // new_pool_obj_fn: a new Async\Pool object for `pool` (one pool reference
 // taken; pool->wrapper set). The caller owns the returned reference. NULL
 // (Async\AsyncException thrown) before the classes are registered.
 zend_object* NewPoolObject(zend_async_pool_t* pool);
 
-// Class set-up for classes.cc: the create_object handler and the
-// method table of Async\Pool.
-zend_object* CreatePoolObject(zend_class_entry* ce);
+// Class set-up for classes.cc: the method table and handlers of
+// Async\Pool (its create_object is internal::CreateEventWrapper).
 const zend_function_entry* PoolMethods();
 const zend_object_handlers* PoolObjectHandlers();
 

@@ -16,6 +16,7 @@
 #include <new>
 #include <string>
 
+#include "core/internal/owner_event.h"
 #include "core/pool/circuit_breaker.h"
 #include "core/pool/handlers.h"
 #include "core/pool/strict.h"
@@ -33,7 +34,6 @@ namespace zar::core {
 namespace {
 
 using internal::CountDownWaiterCallback;
-using internal::DisposeWaiterCallback;
 using internal::Waiter;
 
 // Defined below, in the sections named.
@@ -334,6 +334,17 @@ bool TryAcquire(AsyncPool* pool, zval* result) {
   ZVAL_UNDEF(resource);
 }
 
+// The end of an acquire or tryAcquire: strict mode's ledger records the
+// resource lent, and the call's guard goes (the pool may be disposed).
+// Returns `acquired`.
+inline bool Lend(AsyncPool* pool, zval* result, bool acquired) {
+  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
+    LedgerLend(pool, result);
+  }
+  LeaveCall(pool);
+  return acquired;
+}
+
 }  // namespace
 
 bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
@@ -355,11 +366,7 @@ bool PoolAcquire(zend_async_pool_t* base, zval* result, zend_long timeout_ms) {
     if (ZEND_ASYNC_REF_TRACING()) TracePoolAcquireFailed(pool);
     acquired = false;
   }
-  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
-    LedgerLend(pool, result);
-  }
-  LeaveCall(pool);
-  return acquired;
+  return Lend(pool, result, acquired);
 }
 
 bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
@@ -375,11 +382,7 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
     if (ZEND_ASYNC_REF_TRACING()) TracePoolTryAcquireNone(pool);
     acquired = false;
   }
-  if (UNEXPECTED(pool->ledger != nullptr) && acquired) {
-    LedgerLend(pool, result);
-  }
-  LeaveCall(pool);
-  return acquired;
+  return Lend(pool, result, acquired);
 }
 
 // ===========================================================================
@@ -387,28 +390,15 @@ bool PoolTryAcquire(zend_async_pool_t* base, zval* result) {
 // WakeAllWaiters).
 //
 // A waiter lives in the frame of the acquire that waits (on the waiting
-// coroutine's stack), so parking allocates nothing. Its callback's
-// ref_count counts who holds it, as the ABI's callback rules say:
-//   - the waiting acquire (from the start of the wait to its end);
-//   - the queue (while it is queued);
-//   - the pool event's callbacks vector (from resume_when until the
-//     coroutine's waker lets go of the event, or close deletes it).
-// The coroutine's waker also points at the callback (its trigger for the
-// pool event) without a reference. When the acquire resumes it cleans the
-// waker (which deletes the callback from the pool event) and leaves the
-// queue, so when its frame ends nothing refers to the waiter any more;
-// dispose therefore only ever counts down, it never frees.
+// coroutine's stack), so parking allocates nothing; it is set up, parked
+// and taken out as every owner event's waiter is
+// (core/internal/owner_event.h), held by the waiting acquire, the queue and,
+// while parked, the pool event. When the acquire resumes the park has let
+// go of the pool event and the acquire leaves the queue, so when its frame
+// ends nothing refers to the waiter any more.
 // ===========================================================================
 
 namespace {
-
-// Takes `waiter` out of the pool's waiter queue if it is still queued,
-// dropping the queue's reference to its callback.
-void RemoveFromWaiterQueue(AsyncPool* pool, Waiter* waiter) {
-  if (pool->waiters.Remove(waiter)) {
-    CountDownWaiterCallback(&waiter->callback.base);
-  }
-}
 
 // Outside a coroutine: launches the scheduler so that the caller becomes
 // the main coroutine. False (an exception thrown) when it cannot; strict
@@ -416,27 +406,27 @@ void RemoveFromWaiterQueue(AsyncPool* pool, Waiter* waiter) {
 [[gnu::noinline]] bool EnterCoroutine(AsyncPool* pool) {
   constexpr char kCall[] = "ZEND_ASYNC_POOL_ACQUIRE";
   constexpr char kProblem[] = "cannot wait outside a coroutine";
-  constexpr char kOutside[] =
-      "Cannot wait for a pool resource outside a coroutine";
-  if (ZEND_ASYNC_REF_STRICT() && ZEND_ASYNC_IS_OFF) {
-    ReportOutsideCoroutine(pool, kCall, kProblem, "async is off");
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, kOutside);
-    return false;
-  }
-  ZEND_ASYNC_SCHEDULER_LAUNCH();
-  if (EG(exception) != nullptr) {
-    if (ZEND_ASYNC_REF_STRICT()) ReportLaunchFailure(pool, kCall, kProblem);
-    return false;
-  }
-  if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) {
-    if (ZEND_ASYNC_REF_STRICT()) {
-      ReportOutsideCoroutine(pool, kCall, kProblem,
-                             "no scheduler is registered");
+  const internal::Entered entered = internal::EnterCoroutine(
+      "Cannot wait for a pool resource outside a coroutine",
+      ZEND_ASYNC_REF_STRICT());
+  if (entered == internal::Entered::kYes) return true;
+  if (ZEND_ASYNC_REF_STRICT()) {
+    switch (entered) {
+      case internal::Entered::kAsyncOff:
+        ReportOutsideCoroutine(pool, kCall, kProblem, "async is off");
+        break;
+      case internal::Entered::kLaunchFailed:
+        ReportLaunchFailure(pool, kCall, kProblem);
+        break;
+      case internal::Entered::kNoScheduler:
+        ReportOutsideCoroutine(pool, kCall, kProblem,
+                               "no scheduler is registered");
+        break;
+      case internal::Entered::kYes:
+        break;
     }
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, kOutside);
-    return false;
   }
-  return true;
+  return false;
 }
 
 // Parks the current coroutine until it is woken, times out (timeout_ms > 0)
@@ -448,39 +438,21 @@ void RemoveFromWaiterQueue(AsyncPool* pool, Waiter* waiter) {
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr && !EnterCoroutine(pool)) {
     return false;
   }
-  zend_coroutine_t* coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (ZEND_ASYNC_WAKER_NEW(coroutine) == nullptr) return false;
-
-  Waiter waiter = {};
-  waiter.callback.base.ref_count = 1;  // this function's
-  waiter.callback.base.callback = zend_async_waker_callback_resolve;
-  waiter.callback.base.dispose = DisposeWaiterCallback;
-  waiter.callback.coroutine = coroutine;
-  waiter.callback.event = pool->event();
-  waiter.event_slot = Waiter::kNoSlot;
+  Waiter waiter;
+  internal::InitWaiter(&waiter, ZEND_ASYNC_CURRENT_COROUTINE, pool->event());
   pool->waiters.PushBack(&waiter);
-  waiter.callback.base.ref_count++;  // the queue's
   if (ZEND_ASYNC_REF_TRACING()) TracePoolWait(pool);
 
-  bool armed = zend_async_resume_when(coroutine, pool->event(), false,
-                                      zend_async_waker_callback_resolve,
-                                      &waiter.callback);
-  if (armed && timeout_ms > 0) {
-    zend_async_timer_event_t* timer =
-        ZEND_ASYNC_NEW_TIMER_EVENT(static_cast<zend_ulong>(timeout_ms), false);
-    armed = timer != nullptr &&
-            zend_async_resume_when(coroutine, &timer->base, true,
-                                   zend_async_waker_callback_timeout, nullptr);
-  }
-  if (armed) ZEND_ASYNC_SUSPEND();
-  // Let go of the events now (the pool event's callback and reference, the
-  // timer) rather than at the coroutine's next wait: the waiter's frame
-  // ends below, and the pool must not look owned by a coroutine that got
-  // going.
-  if (coroutine->waker != nullptr) zend_async_waker_clean(coroutine);
+  zend_async_ref_park_t park = {};
+  park.timeout_ms = timeout_ms > 0 ? static_cast<zend_ulong>(timeout_ms) : 0;
+  // The park lets go of the events when it returns (the pool event's
+  // callback and reference, the timer) rather than at the coroutine's next
+  // wait: the waiter's frame ends below, and the pool must not look owned
+  // by a coroutine that got going.
+  internal::ParkWaiter(&waiter, &park);
 
   const bool reserved = waiter.reserved;
-  RemoveFromWaiterQueue(pool, &waiter);
+  internal::LeaveQueue(&pool->waiters, &waiter);
   ZEND_ASSERT(waiter.callback.base.ref_count == 1);
   ZEND_ASSERT(waiter.event_slot == Waiter::kNoSlot);
   if (reserved) pool->reserved_count--;
@@ -702,12 +674,6 @@ void PoolClose(zend_async_pool_t* base) {
 
 namespace {
 
-AsyncPool* PoolOfCallback(zend_async_event_callback_t* callback) {
-  return reinterpret_cast<AsyncPool*>(
-      reinterpret_cast<char*>(callback) -
-      offsetof(AsyncPool, healthcheck_callback));
-}
-
 // A hook the tick called asked to suspend and was refused: discards the
 // refusal (or whatever the hook left pending after it) and warns, naming
 // the pool, the hook and what the tick did about it (`outcome`).
@@ -812,7 +778,8 @@ void Tick(AsyncPool* pool) {
 void OnTick(zend_async_event_t* /*event*/,
             zend_async_event_callback_t* callback, void* /*result*/,
             zend_object* /*exception*/) {
-  AsyncPool* pool = PoolOfCallback(callback);
+  AsyncPool* pool = internal::EmbeddedTimer::OwnerOf<AsyncPool>(
+      callback, offsetof(AsyncPool, healthcheck));
   if (pool->closed() || !HasHealthcheck(pool)) return;
   // A check may drop the last reference to the pool.
   EnterCall(pool);
@@ -820,56 +787,32 @@ void OnTick(zend_async_event_t* /*event*/,
   LeaveCall(pool);
 }
 
-// The callback is embedded in the pool: nothing to free.
-void DisposeEmbedded(zend_async_event_callback_t*, zend_async_event_t*) {}
-
 // Starts the timer when the pool has a healthcheck and an interval (and no
 // timer yet).
 void StartHealthcheck(AsyncPool* pool) {
   if (pool->healthcheck_interval_ms == 0 || !HasHealthcheck(pool) ||
-      pool->healthcheck_timer != nullptr) {
+      pool->healthcheck.running()) {
     return;
   }
-  zend_async_timer_event_t* timer =
-      ZEND_ASYNC_NEW_TIMER_EVENT(pool->healthcheck_interval_ms, true);
-  if (timer == nullptr) return;
-  ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
-  pool->healthcheck_callback.ref_count = 0;
-  pool->healthcheck_callback.callback = OnTick;
-  pool->healthcheck_callback.dispose = DisposeEmbedded;
-  timer->base.add_callback(&timer->base, &pool->healthcheck_callback);
-  pool->healthcheck_timer = timer;
-  timer->base.start(&timer->base);
+  pool->healthcheck.Start(pool->healthcheck_interval_ms, /*periodic=*/true,
+                          /*hidden=*/true, OnTick);
 }
 
 // Stops and releases the timer, if any.
-void StopHealthcheck(AsyncPool* pool) {
-  zend_async_timer_event_t* timer = pool->healthcheck_timer;
-  if (timer == nullptr) return;
-  pool->healthcheck_timer = nullptr;
-  timer->base.stop(&timer->base);
-  timer->base.del_callback(&timer->base, &pool->healthcheck_callback);
-  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
-}
+void StopHealthcheck(AsyncPool* pool) { pool->healthcheck.Stop(); }
 
 }  // namespace
 
 // ===========================================================================
 // The pool event: its vtable and dispose.
 //
-// The pool event is never started, stopped or notified: its callbacks
-// vector only holds the callbacks of parked waiters (registered by
-// zend_async_resume_when), which the pool invokes itself, in its own order.
-// add_callback appends; del_callback removes a waiter's callback in O(1)
-// through the slot recorded in the waiter (swap with the last, fixing the
-// moved waiter's slot) and anything else with zend_async_callbacks_remove.
-// The vector's order does not matter: service order is the waiter queue's.
+// The pool event is an owner event (core/internal/owner_event.h): never
+// started, stopped or notified; its callbacks vector only holds the
+// callbacks of parked waiters, which the pool invokes itself, in its own
+// order (the waiter queue's).
 // ===========================================================================
 
 namespace {
-
-bool Start(zend_async_event_t*) { return true; }
-bool Stop(zend_async_event_t*) { return true; }
 
 bool Dispose(zend_async_event_t* event) {
   AsyncPool* pool = AsyncPool::FromEvent(event);
@@ -910,15 +853,7 @@ zend_string* Info(zend_async_event_t* event) {
 
 // Installs the event vtable (ref_count 1).
 void InitPoolEvent(AsyncPool* pool) {
-  zend_async_event_t* event = pool->event();
-  memset(event, 0, sizeof(*event));
-  event->ref_count = 1;
-  event->add_callback = internal::AddWaiterCallback;
-  event->del_callback = internal::DelWaiterCallback;
-  event->start = Start;
-  event->stop = Stop;
-  event->dispose = Dispose;
-  event->info = Info;
+  internal::InitOwnerEvent(pool->event(), Dispose, Info);
 }
 
 }  // namespace

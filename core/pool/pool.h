@@ -38,7 +38,10 @@
 //   trace.{h,cc}     the "pool ..." trace lines (ours: docs/tracing.md)
 //
 // The idle resources are core/internal/ring_buffer.h (php-async's
-// circular_buffer).
+// circular_buffer). Shared with the channel: the waiters' glue
+// (core/internal/owner_event.h: the waiter's set-up, the park, the event's
+// vtable), the healthcheck's timer (core/internal/embedded_timer.h), the
+// wrapper object (core/internal/php_object.h).
 //
 // A pool lends out opaque resources (zvals) made by a factory, up to
 // max_size at a time, keeping returned ones idle for reuse:
@@ -104,6 +107,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/internal/embedded_timer.h"
+#include "core/internal/owner_event.h"
 #include "core/internal/ring_buffer.h"
 #include "core/internal/waiter_queue.h"
 
@@ -113,7 +118,7 @@ extern "C" {
 
 namespace zar::core {
 
-struct AsyncPool {
+struct AsyncPool : internal::OwnerEventOf<AsyncPool, zend_async_pool_t> {
   zend_async_pool_t base;  // ABI structure (must be first)
   // Idle resources, oldest at the front (PushBack on release, PopFront on
   // acquire). Each element owns one reference.
@@ -134,10 +139,8 @@ struct AsyncPool {
   // disposed when the last of them returns (NoOwnerLeft).
   uint32_t calls = 0;
   // Periodic, HIDDEN timer while a healthcheck runs (interval > 0 and a
-  // healthcheck set); nullptr otherwise and after close.
-  zend_async_timer_event_t* healthcheck_timer = nullptr;
-  // Registered on healthcheck_timer; embedded, so its dispose is a no-op.
-  zend_async_event_callback_t healthcheck_callback = {};
+  // healthcheck set); not running otherwise and after close.
+  internal::EmbeddedTimer healthcheck;
   uint32_t healthcheck_interval_ms = 0;
   // Names the pool in traces and strict-mode diagnostics ("Pool#<id>"):
   // 1, 2, ... in creation order within a request.
@@ -146,15 +149,6 @@ struct AsyncPool {
   // (strict.h); nullptr otherwise.
   struct PoolLedger* ledger = nullptr;
 
-  static AsyncPool* FromAbi(zend_async_pool_t* pool) {
-    return reinterpret_cast<AsyncPool*>(pool);
-  }
-  static AsyncPool* FromEvent(zend_async_event_t* event) {
-    return reinterpret_cast<AsyncPool*>(event);
-  }
-  zend_async_event_t* event() { return &base.event; }
-
-  bool closed() const { return ZEND_ASYNC_EVENT_IS_CLOSED(&base.event); }
   // Only the calls in progress hold the pool: its owners have let go, so
   // nothing it lends from now on could ever be released into it.
   bool NoOwnerLeft() const { return base.event.ref_count <= calls; }

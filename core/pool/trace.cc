@@ -5,15 +5,12 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/internal/trace_text.h"
+
 namespace zar::core {
 namespace {
 
 using internal::Waiter;
-
-// Room for a resource's rendering.
-constexpr size_t kValueSize = 96;
-// Room for an exception's rendering.
-constexpr size_t kExceptionSize = 256;
 
 // "(idle=0 active=1 reserved=0 waiters=0)".
 struct Stats {
@@ -32,33 +29,15 @@ struct Token {
   explicit Token(const AsyncPool* pool) { PoolToken(pool, text); }
 };
 
-struct Value {
-  char text[kValueSize];
-  explicit Value(const zval* value) {
-    zend_async_ref_describe_zval(value, false, text, sizeof(text));
-  }
-};
-
-struct Exception {
-  char text[kExceptionSize];
-  explicit Exception(zend_object* exception) {
-    zend_async_ref_describe_exception(exception, text, sizeof(text));
-  }
-};
-
-struct CoroutineName {
-  char text[ZEND_ASYNC_REF_NAME_SIZE];
-  explicit CoroutineName(const zend_coroutine_t* coroutine) {
-    zend_async_ref_coroutine_name(coroutine, text);
-  }
-};
+using Value = internal::ValueText<>;
+using Exception = internal::ExceptionText<>;
+using CoroutineName = internal::CoroutineText;
 
 }  // namespace
 
 const char* PoolToken(const AsyncPool* pool,
                       char buf[ZEND_ASYNC_REF_NAME_SIZE]) {
-  snprintf(buf, ZEND_ASYNC_REF_NAME_SIZE, "Pool#%" PRIu32, pool->id);
-  return buf;
+  return internal::TokenText::Format(buf, "Pool", pool->id);
 }
 
 void TracePoolCreate(const AsyncPool* pool) {
@@ -108,14 +87,12 @@ void TracePoolReserve(const AsyncPool* pool, const Waiter* waiter) {
 
 void TracePoolWake(const AsyncPool* pool, const Waiter* waiter,
                    zend_object* error) {
-  zend_async_ref_trace("pool wake %s %s -> %s", Token(pool).text,
-                       CoroutineName(waiter->callback.coroutine).text,
-                       Exception(error).text);
+  internal::TraceWake("pool", Token(pool).text, waiter->callback.coroutine,
+                      error);
 }
 
 void TracePoolHandOn(const AsyncPool* pool) {
-  zend_async_ref_trace("pool hand-on %s %s", Token(pool).text,
-                       Stats(pool).text);
+  internal::TraceHandOn("pool", Token(pool).text, Stats(pool).text);
 }
 
 void TracePoolRelease(const AsyncPool* pool, const zval* resource,

@@ -1,30 +1,25 @@
 #include "core/reactor/dns_event.h"
 
+#include "core/internal/release.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
 namespace zar::core::reactor {
 namespace {
 
-struct AddrInfoEvent {
+struct AddrInfoEvent : EventOf<AddrInfoEvent> {
   zend_async_dns_addrinfo_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_getaddrinfo_t request;  // runs from creation until OnAddrInfo
 
-  static AddrInfoEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<AddrInfoEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
-struct NameInfoEvent {
+struct NameInfoEvent : EventOf<NameInfoEvent> {
   zend_async_dns_nameinfo_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_getnameinfo_t request;  // runs from creation until OnNameInfo
 
-  static NameInfoEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<NameInfoEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -83,33 +78,19 @@ void TeardownNameInfo(zend_async_event_t* event) {
   NameInfoEvent* self = NameInfoEvent::FromAbi(event);
   CancelIfRunning(&self->core, reinterpret_cast<uv_req_t*>(&self->request));
   zend_async_dns_nameinfo_t* abi = &self->abi;
-  if (abi->hostname != nullptr) {
-    zend_string_release(abi->hostname);
-    abi->hostname = nullptr;
-  }
-  if (abi->service != nullptr) {
-    zend_string_release(abi->service);
-    abi->service = nullptr;
-  }
+  core::internal::ReleaseAndClear(abi->hostname);
+  core::internal::ReleaseAndClear(abi->service);
 }
 
-constexpr EventKind kAddrInfoKind = {
-    .name = "DNS addr info",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = TeardownAddrInfo,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+constexpr EventKind kAddrInfoKind = {.name = "DNS addr info",
+                                     .arm = Arm,
+                                     .disarm = Disarm,
+                                     .teardown = TeardownAddrInfo};
 
-constexpr EventKind kNameInfoKind = {
-    .name = "DNS name info",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = TeardownNameInfo,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+constexpr EventKind kNameInfoKind = {.name = "DNS name info",
+                                     .arm = Arm,
+                                     .disarm = Disarm,
+                                     .teardown = TeardownNameInfo};
 
 zend_string* AddrInfoEvent::Info(zend_async_event_t* event) {
   const zend_async_dns_addrinfo_t* abi = &FromAbi(event)->abi;
@@ -199,13 +180,9 @@ zend_async_dns_addrinfo_t* GetAddrInfo(const char* node, const char* service,
     return nullptr;
   }
   AddrInfoEvent* self = AllocateEvent<AddrInfoEvent>(extra_size);
-  const int error =
-      uv_getaddrinfo(loop, &self->request, OnAddrInfo, node, service, hints);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DNS,
-                     "Failed to initialize getaddrinfo handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_getaddrinfo(loop, &self->request, OnAddrInfo, node,
+                                        service, hints),
+                         self, "getaddrinfo", ZEND_ASYNC_EXCEPTION_DNS)) {
     return nullptr;
   }
   self->abi.node = CopyOrNull(node);
@@ -226,13 +203,9 @@ zend_async_dns_nameinfo_t* GetNameInfo(const struct sockaddr* addr, int flags,
   NameInfoEvent* self = AllocateEvent<NameInfoEvent>(extra_size);
   // libuv refuses a NULL address or a family other than AF_INET/AF_INET6
   // with UV_EINVAL.
-  const int error =
-      uv_getnameinfo(loop, &self->request, OnNameInfo, addr, flags);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DNS,
-                     "Failed to initialize getnameinfo handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(
+          uv_getnameinfo(loop, &self->request, OnNameInfo, addr, flags), self,
+          "getnameinfo", ZEND_ASYNC_EXCEPTION_DNS)) {
     return nullptr;
   }
   InitCore(&self->core, &kNameInfoKind, &self->abi.base, nullptr);

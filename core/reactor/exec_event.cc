@@ -6,6 +6,10 @@
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
+extern "C" {
+#include "zend_async_ref/park.h"
+}
+
 namespace zar::core::reactor {
 namespace {
 
@@ -17,7 +21,7 @@ constexpr unsigned kWaitStderr = 1u << 2;
 // The pending-line buffer starts at 8 KiB and doubles.
 constexpr size_t kLineBufferInitial = 8192;
 
-struct ExecEvent {
+struct ExecEvent : EventOf<ExecEvent> {
   zend_async_exec_event_t abi;  // ABI structure (must be first)
   // handle NULL: the three handles below are closed through owed callbacks
   // (BeginRequest/EndRequest), each when it is done.
@@ -36,9 +40,6 @@ struct ExecEvent {
   size_t line_len;
   size_t line_cap;
 
-  static ExecEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ExecEvent*>(event);
-  }
   static ExecEvent* FromHandle(uv_handle_t* handle) {
     return FromAbi(static_cast<EventCore*>(handle->data)->event);
   }
@@ -303,13 +304,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr EventKind kExecKind = {
-    .name = "exec",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "exec", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 zend_string* ExecEvent::Info(zend_async_event_t* event) {
   const char* cmd = FromAbi(event)->abi.cmd;
@@ -476,23 +471,12 @@ int Exec(zend_async_exec_mode exec_mode, const char* cmd, zval* return_buffer,
   }
 
   int exit_code = -1;
-  ZEND_ASYNC_WAKER_NEW(coroutine);
-  if (EG(exception) == nullptr) {
-    zend_async_resume_when(coroutine, &event->base, false,
-                           zend_async_waker_callback_resolve, nullptr);
-  }
-  if (EG(exception) == nullptr && timeout > 0) {
-    zend_async_resume_when(coroutine,
-                           &ZEND_ASYNC_NEW_TIMER_EVENT(timeout, false)->base,
-                           true, zend_async_waker_callback_timeout, nullptr);
-  }
-  if (EG(exception) == nullptr) {
-    ZEND_ASYNC_SUSPEND();
-  }
-  // Cleaning the waker stops the event: a child still running (the wait
-  // ended early) is sent SIGTERM.
-  zend_async_waker_clean(coroutine);
-  if (EG(exception) == nullptr) {
+  zend_async_ref_park_t park = {};
+  park.events[0].event = &event->base;
+  park.timeout_ms = timeout;
+  // The park's clean of the waker stops the event: a child still running
+  // (the wait ended early) is sent SIGTERM.
+  if (zend_async_ref_park(coroutine, &park)) {
     FinishLastLine(ExecEvent::FromAbi(&event->base), exec_mode, return_buffer,
                    return_value, buffer);
     exit_code = static_cast<int>(event->exit_code);

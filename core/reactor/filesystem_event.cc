@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "core/internal/release.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 
@@ -29,7 +30,7 @@ struct WatchedDir {
   zend_string* rel_path;  // relative to the event's path; "" for the root
 };
 
-struct FilesystemEvent {
+struct FilesystemEvent : EventOf<FilesystemEvent> {
   zend_async_filesystem_event_t abi;  // ABI structure (must be first)
   EventCore core;
   // Without RECURSIVE: the watch (core.handle). With it: never initialised.
@@ -43,9 +44,6 @@ struct FilesystemEvent {
   uint32_t dir_count;
   uint32_t dir_capacity;
 
-  static FilesystemEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<FilesystemEvent*>(event);
-  }
   static FilesystemEvent* FromCore(EventCore* core) {
     return FromAbi(core->event);
   }
@@ -98,10 +96,7 @@ struct FilesystemEvent {
 
 // Forgets the previous change: each notification describes one.
 void ResetTrigger(FilesystemEvent* self) {
-  if (self->abi.triggered_filename != nullptr) {
-    zend_string_release(self->abi.triggered_filename);
-    self->abi.triggered_filename = nullptr;
-  }
+  core::internal::ReleaseAndClear(self->abi.triggered_filename);
   self->abi.triggered_events = 0;
 }
 
@@ -361,20 +356,11 @@ void Teardown(zend_async_event_t* event) {
     efree(self->dirs);
     self->dirs = nullptr;
   }
-  if (self->abi.path != nullptr) {
-    zend_string_release(self->abi.path);
-    self->abi.path = nullptr;
-  }
+  core::internal::ReleaseAndClear(self->abi.path);
 }
 
 constexpr EventKind kFilesystemKind = {
-    .name = "filesystem",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "filesystem", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 // start(): as every reactor event's, with upstream's texts and class.
 bool Start(zend_async_event_t* event) {
@@ -415,12 +401,8 @@ zend_async_filesystem_event_t* NewFilesystemEvent(zend_string* path,
   self->recursive = (flags & ZEND_ASYNC_FS_EVENT_RECURSIVE) != 0;
   uv_handle_t* handle = nullptr;
   if (!self->recursive) {
-    const int error = uv_fs_event_init(loop, &self->handle);
-    if (error < 0) {
-      zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                       "Failed to initialize filesystem handle: %s",
-                       uv_strerror(error));
-      efree(self);
+    if (!HandleInitialized(uv_fs_event_init(loop, &self->handle), self,
+                           "filesystem")) {
       return nullptr;
     }
     handle = reinterpret_cast<uv_handle_t*>(&self->handle);

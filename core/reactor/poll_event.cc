@@ -16,7 +16,7 @@ namespace {
 // proxy_refs is the number of attached proxies with holds_poll_ref (all of
 // them, until the poll is stopped completely, e.g. closed, which drops
 // every reference at once).
-struct PollEvent {
+struct PollEvent : EventOf<PollEvent> {
   zend_async_poll_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_poll_t handle;
@@ -30,9 +30,6 @@ struct PollEvent {
   PollProxyLink* proxies_head;  // attached proxies, in attach order
   PollProxyLink* proxies_tail;
 
-  static PollEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<PollEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -217,14 +214,11 @@ void RefsChanged(zend_async_event_t* event) {
   (void)UpdateInterest(PollEvent::FromAbi(event));
 }
 
-constexpr EventKind kPollKind = {
-    .name = "poll",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = Closed,
-    .refs_changed = RefsChanged,
-};
+constexpr EventKind kPollKind = {.name = "poll",
+                                 .arm = Arm,
+                                 .disarm = Disarm,
+                                 .closed = Closed,
+                                 .refs_changed = RefsChanged};
 
 zend_string* PollEvent::Info(zend_async_event_t* event) {
   const zend_async_poll_event_t* poll = &FromAbi(event)->abi;
@@ -263,11 +257,7 @@ zend_async_poll_event_t* NewPollEvent(zend_file_descriptor_t fh,
   } else {
     error = UV_EBADF;
   }
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize poll handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(error, self, "poll")) {
     return nullptr;
   }
   self->abi.events = events;

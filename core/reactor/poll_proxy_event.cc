@@ -7,14 +7,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct PollProxyEvent {
+struct PollProxyEvent : EventOf<PollProxyEvent> {
   zend_async_poll_proxy_t abi;  // ABI structure (must be first)
   EventCore core;
   PollProxyLink link;  // attached to abi.poll_event while started
 
-  static PollProxyEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<PollProxyEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -38,11 +35,8 @@ constexpr EventKind kPollProxyKind = {
     .arm = Arm,
     .disarm = Disarm,
     .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
     // As upstream: a proxy's start widens the shared poll's mask.
-    .start_failure = "Failed to update poll handle events",
-};
+    .start_failure = "Failed to update poll handle events"};
 
 zend_string* PollProxyEvent::Info(zend_async_event_t* event) {
   const zend_async_poll_proxy_t* proxy = &FromAbi(event)->abi;

@@ -12,15 +12,12 @@
 namespace zar::core::reactor {
 namespace {
 
-struct ProcessEvent {
+struct ProcessEvent : EventOf<ProcessEvent> {
   zend_async_process_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_signal_t sigchld;  // watches SIGCHLD while the event is started
   bool collected;       // the child's exit status was taken (exit_code set)
 
-  static ProcessEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ProcessEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -98,11 +95,8 @@ constexpr EventKind kProcessKind = {
     .arm = Arm,
     .disarm = Disarm,
     .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
     // As upstream, whose process start is its SIGCHLD handler's start.
-    .start_failure = "Failed to start signal handle",
-};
+    .start_failure = "Failed to start signal handle"};
 
 zend_string* ProcessEvent::Info(zend_async_event_t* event) {
   return zend_strpprintf(0, "Process(pid=" ZEND_LONG_FMT ")",
@@ -184,12 +178,8 @@ zend_async_process_event_t* NewProcessEvent(zend_process_t process_handle,
     return &existing->second->abi;
   }
   ProcessEvent* self = AllocateEvent<ProcessEvent>(extra_size);
-  const int error = uv_signal_init(loop, &self->sigchld);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize signal handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_signal_init(loop, &self->sigchld), self,
+                         "signal")) {
     return nullptr;
   }
   self->abi.process = process_handle;

@@ -312,6 +312,15 @@ void StopLoopIfException(uv_loop_t* loop) {
 
 // ---- Construction -----------------------------------------------------------
 
+bool HandleInitialized(int error, void* block, const char* what,
+                       zend_async_class type) {
+  if (EXPECTED(error >= 0)) return true;
+  zend_async_throw(type, "Failed to initialize %s handle: %s", what,
+                   uv_strerror(error));
+  efree(block);
+  return false;
+}
+
 void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
               uv_handle_t* handle) {
   core->kind = kind;
@@ -329,17 +338,4 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
   Track(core);
 }
 
-namespace internal {
-
-bool AddCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_push(event, callback);
-}
-
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
-}
-
-}  // namespace internal
 }  // namespace zar::core::reactor

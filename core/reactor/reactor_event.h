@@ -74,21 +74,21 @@ namespace zar::core::reactor {
 // What differs between kinds of event: one static table per kind.
 struct EventKind {
   // Names the kind in traces and in the start failure below.
-  const char* name;
+  const char* name = nullptr;
   // Arms the backend (uv_*_start). Returns 0 or a negative libuv error.
   // required
-  int (*arm)(zend_async_event_t* event);
+  int (*arm)(zend_async_event_t* event) = nullptr;
   // Disarms the backend (uv_*_stop). Never fails. required
-  void (*disarm)(zend_async_event_t* event);
+  void (*disarm)(zend_async_event_t* event) = nullptr;
   // Releases what the event owns besides its memory; runs once, after the
   // callbacks were freed and before the handle is closed. optional
-  void (*teardown)(zend_async_event_t* event);
+  void (*teardown)(zend_async_event_t* event) = nullptr;
   // Runs once the handle is closed, just before the memory is freed.
   // optional
-  void (*closed)(zend_async_event_t* event);
+  void (*closed)(zend_async_event_t* event) = nullptr;
   // Runs after a start or stop that left the event armed with another
   // number of loop references (a poll retunes its mask). optional
-  void (*refs_changed)(zend_async_event_t* event);
+  void (*refs_changed)(zend_async_event_t* event) = nullptr;
   // The text of a start that failed, before ": <libuv error>"; NULL:
   // "Failed to start <name> handle". As upstream's reactor words each
   // kind's start failure (Async\AsyncException).
@@ -175,6 +175,20 @@ void StopLoopIfException(uv_loop_t* loop);
 
 // ---- Construction ----------------------------------------------------------
 
+// The base of every reactor event struct: its ABI structure is its first
+// member, so the ABI's event is the struct (FromAbi).
+//   struct TimerEvent : EventOf<TimerEvent> {
+//     zend_async_timer_event_t abi;  // first
+//     EventCore core;
+//     ...
+//   };
+template <typename Self>
+struct EventOf {
+  static Self* FromAbi(zend_async_event_t* event) {
+    return reinterpret_cast<Self*>(event);
+  }
+};
+
 // Allocates a zeroed Event + extra_size bytes (emalloc) and sets the ABI
 // fields every reactor event shares: ref_count 1, extra_offset, the
 // callbacks handlers (zend_async_callbacks_push / _remove), start, stop,
@@ -184,6 +198,14 @@ void StopLoopIfException(uv_loop_t* loop);
 template <typename Event>
 Event* AllocateEvent(size_t extra_size);
 
+// The uv_*_init of a new event's handle (or the uv_* call that starts its
+// request) returned `error`. True when it succeeded; otherwise throws
+// `type` (Async\AsyncException unless given) "Failed to initialize <what>
+// handle: <libuv error>", as upstream's reactor words it, frees `block`
+// (the event: libuv never took its handle) and returns false.
+bool HandleInitialized(int error, void* block, const char* what,
+                       zend_async_class type = ZEND_ASYNC_EXCEPTION_DEFAULT);
+
 // Links the core into the live list. `handle` (already uv_*_init'ed, or
 // NULL) gets data = core and is uv_unref'd.
 void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
@@ -192,11 +214,6 @@ void InitCore(EventCore* core, const EventKind* kind, zend_async_event_t* event,
 // ---- Template implementation ------------------------------------------------
 
 namespace internal {
-
-bool AddCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback);
-bool DelCallback(zend_async_event_t* event,
-                 zend_async_event_callback_t* callback);
 
 template <typename Event>
 bool StartHandler(zend_async_event_t* event) {
@@ -228,8 +245,8 @@ Event* AllocateEvent(size_t extra_size) {
   auto* base = reinterpret_cast<zend_async_event_t*>(&self->abi);
   base->ref_count = 1;
   base->extra_offset = static_cast<uint32_t>(sizeof(Event));
-  base->add_callback = internal::AddCallback;
-  base->del_callback = internal::DelCallback;
+  base->add_callback = zend_async_callbacks_push;
+  base->del_callback = zend_async_callbacks_remove;
   base->start = internal::StartHandler<Event>;
   base->stop = internal::StopHandler<Event>;
   base->dispose = internal::DisposeHandler<Event>;

@@ -6,14 +6,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct SignalEvent {
+struct SignalEvent : EventOf<SignalEvent> {
   zend_async_signal_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_signal_t handle;
 
-  static SignalEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<SignalEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -35,13 +32,7 @@ void Disarm(zend_async_event_t* event) {
 }
 
 constexpr EventKind kSignalKind = {
-    .name = "signal",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "signal", .arm = Arm, .disarm = Disarm};
 
 zend_string* SignalEvent::Info(zend_async_event_t* event) {
   return zend_strpprintf(0, "Signal(signum=%d)", FromAbi(event)->abi.signal);
@@ -55,12 +46,7 @@ zend_async_signal_event_t* NewSignalEvent(int signum, size_t extra_size) {
     return nullptr;
   }
   SignalEvent* self = AllocateEvent<SignalEvent>(extra_size);
-  const int error = uv_signal_init(loop, &self->handle);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize signal handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_signal_init(loop, &self->handle), self, "signal")) {
     return nullptr;
   }
   self->abi.signal = signum;

@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <mutex>
 
+#include "core/internal/release.h"
 #include "core/reactor/reactor_event.h"
 #include "core/reactor/reactor_loop.h"
 #include "core/reactor/thread_registry.h"
@@ -17,15 +18,12 @@ extern "C" {
 namespace zar::core::reactor {
 namespace {
 
-struct ThreadEvent {
+struct ThreadEvent : EventOf<ThreadEvent> {
   zend_async_thread_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_async_t wakeup;  // the child's notify_parent sends it
   bool launched;      // the first start() created the thread
 
-  static ThreadEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<ThreadEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -112,10 +110,7 @@ void Teardown(zend_async_event_t* event) {
     thread->context = nullptr;
     ZEND_ASYNC_THREAD_CONTEXT_RELEASE(context);
   }
-  if (thread->filename != nullptr) {
-    zend_string_release(thread->filename);
-    thread->filename = nullptr;
-  }
+  core::internal::ReleaseAndClear(thread->filename);
   if (ZEND_THREAD_IS_RESULT_LOADED(thread)) {
     zval_ptr_dtor(&thread->result);
     if (zend_object* exception = thread->exception) {
@@ -135,13 +130,7 @@ void Teardown(zend_async_event_t* event) {
 }
 
 constexpr EventKind kThreadKind = {
-    .name = "thread",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = Teardown,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "thread", .arm = Arm, .disarm = Disarm, .teardown = Teardown};
 
 zend_string* ThreadEvent::Info(zend_async_event_t* event) {
   zend_async_thread_event_t* thread = &FromAbi(event)->abi;

@@ -9,14 +9,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct TimerEvent {
+struct TimerEvent : EventOf<TimerEvent> {
   zend_async_timer_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_timer_t handle;
 
-  static TimerEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<TimerEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -79,13 +76,7 @@ void Disarm(zend_async_event_t* event) {
 }
 
 constexpr EventKind kTimerKind = {
-    .name = "timer",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "timer", .arm = Arm, .disarm = Disarm};
 
 zend_string* TimerEvent::Info(zend_async_event_t* event) {
   const zend_async_timer_event_t* timer = &FromAbi(event)->abi;
@@ -103,12 +94,7 @@ zend_async_timer_event_t* NewTimerEvent(zend_ulong timeout,
     return nullptr;
   }
   TimerEvent* self = AllocateEvent<TimerEvent>(extra_size);
-  const int error = uv_timer_init(loop, &self->handle);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize timer handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_timer_init(loop, &self->handle), self, "timer")) {
     return nullptr;
   }
   self->abi.timeout = TimeoutMs(timeout, nanoseconds);

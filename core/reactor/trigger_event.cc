@@ -6,14 +6,11 @@
 namespace zar::core::reactor {
 namespace {
 
-struct TriggerEvent {
+struct TriggerEvent : EventOf<TriggerEvent> {
   zend_async_trigger_event_t abi;  // ABI structure (must be first)
   EventCore core;
   uv_async_t handle;  // active from creation; ref'd only while started
 
-  static TriggerEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<TriggerEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t* event);
 };
 
@@ -38,13 +35,7 @@ int Arm(zend_async_event_t*) { return 0; }
 void Disarm(zend_async_event_t*) {}
 
 constexpr EventKind kTriggerKind = {
-    .name = "trigger",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "trigger", .arm = Arm, .disarm = Disarm};
 
 zend_string* TriggerEvent::Info(zend_async_event_t*) {
   return zend_string_init(ZEND_STRL("Trigger"), 0);
@@ -58,12 +49,8 @@ zend_async_trigger_event_t* NewTriggerEvent(size_t extra_size) {
     return nullptr;
   }
   TriggerEvent* self = AllocateEvent<TriggerEvent>(extra_size);
-  const int error = uv_async_init(loop, &self->handle, OnTrigger);
-  if (error < 0) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Failed to initialize trigger handle: %s",
-                     uv_strerror(error));
-    efree(self);
+  if (!HandleInitialized(uv_async_init(loop, &self->handle, OnTrigger), self,
+                         "trigger")) {
     return nullptr;
   }
   self->abi.trigger = Trigger;

@@ -2,6 +2,7 @@
 
 #include "core/channel/classes.h"
 #include "core/future/classes.h"
+#include "core/internal/php_object.h"
 #include "core/scheduler/coroutine.h"
 #include "core/scheduler/scope.h"
 #include "core/task_group/classes.h"
@@ -16,26 +17,22 @@ constexpr int kClassCount = ZEND_ASYNC_EXCEPTION_REMOTE + 1;
 zend_class_entry* classes[kClassCount];
 zend_class_entry* pool_exception_ce = nullptr;
 
+// An interface extending `parent_interface` (may be NULL).
 zend_class_entry* RegisterInterface(const char* name,
                                     zend_class_entry* parent_interface) {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(name, strlen(name), true);
-  zend_class_entry* registered = zend_register_internal_interface(&ce);
+  zend_class_entry* registered = internal::RegisterInterface(name);
   if (registered != nullptr && parent_interface != nullptr) {
     zend_class_implements(registered, 1, parent_interface);
   }
   return registered;
 }
 
+// A class of `parent` implementing `interface_ce` (both may be NULL).
 zend_class_entry* RegisterClass(const char* name, zend_class_entry* parent,
                                 zend_class_entry* interface_ce,
                                 uint32_t flags) {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned(name, strlen(name), true);
-  ce.ce_flags = flags;
-  zend_class_entry* registered = zend_register_internal_class_ex(&ce, parent);
+  zend_class_entry* registered =
+      internal::RegisterClass({.name = name, .flags = flags, .parent = parent});
   if (registered != nullptr && interface_ce != nullptr) {
     zend_class_implements(registered, 1, interface_ce);
   }

@@ -34,6 +34,17 @@ zend_object* OwnError(zend_object* error, bool transfer_error) {
   return error;
 }
 
+// A cancellation already waiting in `slot` stays; otherwise the caller's
+// error (or a new one) goes there. The caller's reference, when it
+// transfers one, is used or dropped.
+void KeepFirst(zend_object** slot, zend_object* error, bool transfer_error) {
+  if (*slot == nullptr) {
+    *slot = OwnError(error, transfer_error);
+  } else if (transfer_error && error != nullptr) {
+    OBJ_RELEASE(error);
+  }
+}
+
 }  // namespace
 
 bool Cancel(zend_coroutine_t* coroutine, zend_object* error,
@@ -56,21 +67,13 @@ bool Cancel(zend_coroutine_t* coroutine, zend_object* error,
   if (coroutine == ZEND_ASYNC_CURRENT_COROUTINE && !waiting &&
       ZEND_COROUTINE_IS_STARTED(coroutine)) {
     ZEND_COROUTINE_SET_CANCELLED(coroutine);
-    if (coroutine->exception == nullptr) {
-      coroutine->exception = OwnError(error, transfer_error);
-    } else if (transfer_error && error != nullptr) {
-      OBJ_RELEASE(error);
-    }
+    KeepFirst(&coroutine->exception, error, transfer_error);
     return true;
   }
 
   if (ZEND_COROUTINE_IS_PROTECTED(coroutine)) {
     ZEND_COROUTINE_SET_CANCELLED(coroutine);
-    if (self->deferred_cancellation == nullptr) {
-      self->deferred_cancellation = OwnError(error, transfer_error);
-    } else if (transfer_error && error != nullptr) {
-      OBJ_RELEASE(error);
-    }
+    KeepFirst(&self->deferred_cancellation, error, transfer_error);
     return true;
   }
 

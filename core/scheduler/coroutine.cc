@@ -4,30 +4,14 @@
 
 #include "core/scheduler/coroutine.h"
 
+#include "core/internal/event_vtable.h"
+#include "core/internal/php_object.h"
+#include "core/internal/release.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/scope.h"
 
 namespace zar::core {
 namespace {
-
-zend_object_handlers coroutine_handlers;
-bool coroutine_handlers_ready = false;
-
-bool CoroutineAddCallback(zend_async_event_t* event,
-                          zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_push(event, callback);
-}
-
-bool CoroutineDelCallback(zend_async_event_t* event,
-                          zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
-}
-
-// A coroutine is not armed in any loop: start/stop have nothing to do.
-bool CoroutineStartStop(zend_async_event_t* event) {
-  (void)event;
-  return true;
-}
 
 // Hands a finished coroutine's outcome to `callback`, or copies it to
 // result/exception; with neither an exception slot nor a callback, a
@@ -108,10 +92,7 @@ void CoroutineFree(zend_object* object) {
     zend_fcall_release(coroutine->fcall);
     coroutine->fcall = nullptr;
   }
-  if (coroutine->filename != nullptr) {
-    zend_string_release(coroutine->filename);
-    coroutine->filename = nullptr;
-  }
+  internal::ReleaseAndClear(coroutine->filename);
   ReleaseWaker(coroutine);
   if (coroutine->internal_context != nullptr) {
     zend_async_coroutine_internal_context_dispose(coroutine);
@@ -141,14 +122,9 @@ void CoroutineFree(zend_object* object) {
 }  // namespace
 
 const zend_object_handlers* CoroutineObjectHandlers() {
-  if (!coroutine_handlers_ready) {
-    coroutine_handlers = std_object_handlers;
-    coroutine_handlers.offset = offsetof(AsyncCoroutine, std);
-    coroutine_handlers.free_obj = CoroutineFree;
-    coroutine_handlers.clone_obj = nullptr;
-    coroutine_handlers_ready = true;
-  }
-  return &coroutine_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<AsyncCoroutine>({.free_obj = CoroutineFree});
+  return &handlers;
 }
 
 zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
@@ -166,13 +142,10 @@ zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
   ZEND_ASYNC_EVENT_SET_ZEND_OBJ(event);
   ZEND_ASYNC_EVENT_SET_NO_FREE_MEMORY(event);
   ZEND_ASYNC_EVENT_SET_ZEND_OBJ_OFFSET(event, offsetof(AsyncCoroutine, std));
-  event->add_callback = CoroutineAddCallback;
-  event->del_callback = CoroutineDelCallback;
-  event->start = CoroutineStartStop;
-  event->stop = CoroutineStartStop;
-  event->replay = CoroutineReplay;
-  event->dispose = CoroutineDispose;
-  event->info = CoroutineInfo;
+  // A coroutine is not armed in any loop.
+  internal::SetUnarmedVtable(event, {.replay = CoroutineReplay,
+                                     .dispose = CoroutineDispose,
+                                     .info = CoroutineInfo});
   coroutine->scope = scope;
   // Its waker, for life (zend_object_alloc zeroed the storage).
   zend_async_waker_init(&self->waker_storage);

@@ -13,6 +13,7 @@
 // turns into a graceful shutdown of the whole request after which the main
 // flow bails out again.
 
+#include "core/internal/release.h"
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/scope.h"
 
@@ -135,10 +136,7 @@ void FinishCoroutine(SchedulerState* s, AsyncCoroutine* self,
     }
     coroutine->exception = nullptr;
   }
-  if (self->deferred_cancellation != nullptr) {
-    OBJ_RELEASE(self->deferred_cancellation);
-    self->deferred_cancellation = nullptr;
-  }
+  core::internal::ReleaseAndClear(self->deferred_cancellation);
   RemoveFromRunQueue(s, self);
   if (ZEND_ASYNC_REF_TRACING()) TraceFinish(exception);
 

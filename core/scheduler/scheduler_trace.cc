@@ -2,18 +2,13 @@
 
 #include "core/scheduler/scheduler_trace.h"
 
+#include "core/internal/trace_text.h"
+
 namespace zar::core {
 namespace {
 
-// Room for an exception's rendering.
-constexpr size_t kExceptionSize = 256;
-
-struct Name {
-  char text[ZEND_ASYNC_REF_NAME_SIZE];
-  explicit Name(const zend_coroutine_t* coroutine) {
-    zend_async_ref_coroutine_name(coroutine, text);
-  }
-};
+using Name = internal::CoroutineText;
+using Exception = internal::ExceptionText<>;
 
 }  // namespace
 
@@ -37,10 +32,8 @@ void TraceResume(const zend_coroutine_t* coroutine, zend_object* error) {
     zend_async_ref_trace("resume %s", Name(coroutine).text);
     return;
   }
-  char text[kExceptionSize];
-  zend_async_ref_trace(
-      "resume %s with %s", Name(coroutine).text,
-      zend_async_ref_describe_exception(error, text, sizeof(text)));
+  zend_async_ref_trace("resume %s with %s", Name(coroutine).text,
+                       Exception(error).text);
 }
 
 void TraceCancel(const zend_coroutine_t* coroutine) {
@@ -66,9 +59,7 @@ void TraceFinish(zend_object* exception) {
     zend_async_ref_trace("finish");
     return;
   }
-  char text[kExceptionSize];
-  zend_async_ref_trace("finish with %s", zend_async_ref_describe_exception(
-                                             exception, text, sizeof(text)));
+  zend_async_ref_trace("finish with %s", Exception(exception).text);
 }
 
 void TraceTimerStart(const char* token, unsigned int timeout_ms,

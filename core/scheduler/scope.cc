@@ -3,8 +3,14 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "core/internal/event_vtable.h"
+#include "core/internal/php_object.h"
 #include "core/scheduler/async_classes.h"
 #include "core/scheduler/context.h"
+
+extern "C" {
+#include "zend_async_ref/park.h"
+}
 
 namespace zar::core {
 namespace {
@@ -15,9 +21,6 @@ struct AsyncScopeObject {
   AsyncScope* scope;  // NULL once the scope is gone
   zend_object std;    // last, as zend_object_alloc requires
 };
-
-zend_object_handlers scope_handlers;
-bool scope_handlers_ready = false;
 
 void ScopeObjectFree(zend_object* object) {
   auto* self = reinterpret_cast<AsyncScopeObject*>(
@@ -300,21 +303,6 @@ void OnScopeAfterCancellation(zend_async_event_t* event,
   if (IsCompleted(scope, true)) ZEND_ASYNC_RESUME(awaiter);
 }
 
-bool ScopeAddCallback(zend_async_event_t* event,
-                      zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_push(event, callback);
-}
-
-bool ScopeDelCallback(zend_async_event_t* event,
-                      zend_async_event_callback_t* callback) {
-  return zend_async_callbacks_remove(event, callback);
-}
-
-bool ScopeStartStop(zend_async_event_t* event) {
-  (void)event;
-  return true;
-}
-
 // A completed scope replays "completed, no result, no error".
 bool ScopeReplay(zend_async_event_t* event,
                  zend_async_event_callback_t* callback, zval* result,
@@ -356,14 +344,10 @@ zend_async_scope_t* ScopeFromObject(zend_object* object) {
 }
 
 const zend_object_handlers* ScopeObjectHandlers() {
-  if (!scope_handlers_ready) {
-    scope_handlers = std_object_handlers;
-    scope_handlers.offset = offsetof(AsyncScopeObject, std);
-    scope_handlers.free_obj = ScopeObjectFree;
-    scope_handlers.clone_obj = nullptr;
-    scope_handlers_ready = true;
-  }
-  return &scope_handlers;
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<AsyncScopeObject>(
+          {.free_obj = ScopeObjectFree});
+  return &handlers;
 }
 
 zend_async_scope_t* NewScope(zend_async_scope_t* parent,
@@ -372,13 +356,9 @@ zend_async_scope_t* NewScope(zend_async_scope_t* parent,
   zend_async_scope_t* scope = &self->scope;
   zend_async_event_t* event = &scope->event;
   event->ref_count = 1;
-  event->add_callback = ScopeAddCallback;
-  event->del_callback = ScopeDelCallback;
-  event->start = ScopeStartStop;
-  event->stop = ScopeStartStop;
-  event->replay = ScopeReplay;
-  event->dispose = ScopeEventDispose;
-  event->info = ScopeInfo;
+  internal::SetUnarmedVtable(
+      event,
+      {.replay = ScopeReplay, .dispose = ScopeEventDispose, .info = ScopeInfo});
   scope->before_coroutine_enqueue = BeforeCoroutineEnqueue;
   scope->after_coroutine_enqueue = AfterCoroutineEnqueue;
   scope->can_be_disposed = CanBeDisposed;
@@ -459,33 +439,19 @@ void ScopeAwaitAfterCancellation(zend_async_scope_t* scope,
   AsyncScope* self = AsyncScope::FromAbi(scope);
   if (self->member_count == 0 && scope->scopes.length == 0) return;
 
-  ZEND_ASYNC_WAKER_NEW(awaiter);
-  if (UNEXPECTED(EG(exception) != nullptr)) return;
+  // Nobody holds the listener yet (ref_count 0): the park takes it over.
   auto* listener = reinterpret_cast<AfterCancellationCallback*>(
       zend_async_coroutine_callback_new(awaiter, OnScopeAfterCancellation,
                                         sizeof(AfterCancellationCallback)));
-  if (UNEXPECTED(listener == nullptr)) {
-    ZEND_ASYNC_WAKER_DESTROY(awaiter);
-    return;
-  }
+  if (UNEXPECTED(listener == nullptr)) return;
   const bool with_handler = error_fci != nullptr && error_fci->size != 0;
   listener->error_fci = with_handler ? error_fci : nullptr;
   listener->error_fci_cache = with_handler ? error_fci_cache : nullptr;
-  if (UNEXPECTED(!zend_async_resume_when(awaiter, &scope->event, false, nullptr,
-                                         &listener->callback))) {
-    ZEND_ASYNC_WAKER_DESTROY(awaiter);
-    return;
-  }
-  if (cancellation != nullptr) {
-    zend_async_resume_when(awaiter, cancellation, false,
-                           zend_async_waker_callback_cancel, nullptr);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      zend_async_waker_clean(awaiter);
-      return;
-    }
-  }
-  ZEND_ASYNC_SUSPEND();
-  zend_async_waker_clean(awaiter);
+  zend_async_ref_park_t park = {};
+  park.events[0] = {&scope->event, nullptr, &listener->callback, false};
+  park.events[1] = {cancellation, zend_async_waker_callback_cancel, nullptr,
+                    false};
+  zend_async_ref_park(awaiter, &park);
 }
 
 }  // namespace zar::core

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "core/internal/php_object.h"
+
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
@@ -22,38 +24,20 @@ zend_class_entry* composite_exception_ce = nullptr;
 zend_class_entry* RegisterTaskGroupClasses(zend_class_entry* awaitable) {
   // final class Async\CompositeException extends \Exception, no dynamic
   // properties (@strict-properties), as upstream's stub.
-  zend_class_entry composite;
-  memset(&composite, 0, sizeof(composite));
-  composite.name = zend_string_init_interned(
-      "Async\\CompositeException", strlen("Async\\CompositeException"), true);
-  composite.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES;
-  composite.info_internal_builtin_functions = CompositeExceptionMethods();
-  composite_exception_ce =
-      zend_register_internal_class_ex(&composite, zend_ce_exception);
+  composite_exception_ce = internal::RegisterClass(
+      {.name = "Async\\CompositeException",
+       .flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES,
+       .methods = CompositeExceptionMethods(),
+       .parent = zend_ce_exception});
 
   // As upstream's generated registration: final, no dynamic properties,
   // not serializable.
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned("Async\\TaskGroup",
-                                      strlen("Async\\TaskGroup"), true);
-  ce.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
-                ZEND_ACC_NOT_SERIALIZABLE;
-  ce.info_internal_builtin_functions = TaskGroupMethods();
-  ce.create_object = CreateTaskGroupObject;
-  ce.default_object_handlers = TaskGroupObjectHandlers();
-  task_group_ce = zend_register_internal_class(&ce);
-
-  zend_class_entry set;
-  memset(&set, 0, sizeof(set));
-  set.name = zend_string_init_interned("Async\\TaskSet",
-                                       strlen("Async\\TaskSet"), true);
-  set.ce_flags = ZEND_ACC_FINAL | ZEND_ACC_NO_DYNAMIC_PROPERTIES |
-                 ZEND_ACC_NOT_SERIALIZABLE;
-  set.info_internal_builtin_functions = TaskSetMethods();
-  set.create_object = CreateTaskSetObject;
-  set.default_object_handlers = TaskGroupObjectHandlers();
-  task_set_ce = zend_register_internal_class(&set);
+  task_group_ce = internal::RegisterObjectClass(
+      "Async\\TaskGroup", TaskGroupMethods(), CreateTaskGroupObject,
+      TaskGroupObjectHandlers());
+  task_set_ce = internal::RegisterObjectClass(
+      "Async\\TaskSet", TaskSetMethods(), CreateTaskSetObject,
+      TaskGroupObjectHandlers());
 
   if (task_group_ce == nullptr || task_set_ce == nullptr ||
       composite_exception_ce == nullptr) {

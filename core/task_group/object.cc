@@ -30,17 +30,21 @@
 
 #include <cstring>
 
+#include "core/internal/arginfo.h"
+#include "core/internal/php_object.h"
 #include "core/task_group/classes.h"
 #include "core/task_group/task_group.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
+#include "zend_async_ref/park.h"
 }
 
 namespace zar::core {
 namespace {
 
-zend_object_handlers task_group_handlers;
+using internal::arginfo_cancellation;
+using internal::arginfo_none;
 
 TaskGroup* ThisGroup(zend_execute_data* execute_data) {
   return TaskGroup::FromObject(Z_OBJ_P(ZEND_THIS));
@@ -151,30 +155,34 @@ ZEND_METHOD(Async_TaskGroup, all) {
   RETURN_OBJ(future);
 }
 
-ZEND_METHOD(Async_TaskGroup, race) {
-  ZEND_PARSE_PARAMETERS_NONE();
+namespace {
+
+// race() and any(): the future of the first task to settle (succeed), or
+// AsyncException `empty` when the group has no task.
+void ReturnFirst(zend_execute_data* execute_data, zval* return_value,
+                 GroupWaiterType type, const char* empty) {
   TaskGroup* group = ThisGroup(execute_data);
   if (UNEXPECTED(zend_hash_num_elements(&group->tasks) == 0)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot race on an empty TaskGroup");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "%s", empty);
     RETURN_THROWS();
   }
-  zend_object* future = NewWaiterFuture(group, GroupWaiterType::kRace);
+  zend_object* future = NewWaiterFuture(group, type);
   if (future == nullptr) RETURN_THROWS();
   RETURN_OBJ(future);
 }
 
+}  // namespace
+
+ZEND_METHOD(Async_TaskGroup, race) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  ReturnFirst(execute_data, return_value, GroupWaiterType::kRace,
+              "Cannot race on an empty TaskGroup");
+}
+
 ZEND_METHOD(Async_TaskGroup, any) {
   ZEND_PARSE_PARAMETERS_NONE();
-  TaskGroup* group = ThisGroup(execute_data);
-  if (UNEXPECTED(zend_hash_num_elements(&group->tasks) == 0)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot call any() on an empty TaskGroup");
-    RETURN_THROWS();
-  }
-  zend_object* future = NewWaiterFuture(group, GroupWaiterType::kAny);
-  if (future == nullptr) RETURN_THROWS();
-  RETURN_OBJ(future);
+  ReturnFirst(execute_data, return_value, GroupWaiterType::kAny,
+              "Cannot call any() on an empty TaskGroup");
 }
 
 ZEND_METHOD(Async_TaskGroup, getResults) {
@@ -253,17 +261,9 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion) {
                        "inside a coroutine");
       RETURN_THROWS();
     }
-    ZEND_ASYNC_WAKER_NEW(current);
-    if (UNEXPECTED(EG(exception) != nullptr)) RETURN_THROWS();
-    zend_async_resume_when(current, group->event(), false,
-                           zend_async_waker_callback_resolve, nullptr);
-    if (UNEXPECTED(EG(exception) != nullptr)) {
-      ZEND_ASYNC_WAKER_DESTROY(current);
-      RETURN_THROWS();
-    }
-    ZEND_ASYNC_SUSPEND();
-    ZEND_ASYNC_WAKER_DESTROY(current);
-    if (UNEXPECTED(EG(exception) != nullptr)) RETURN_THROWS();
+    zend_async_ref_park_t park = {};
+    park.events[0].event = group->event();
+    if (!zend_async_ref_park(current, &park)) RETURN_THROWS();
   }
 }
 
@@ -331,9 +331,6 @@ ZEND_METHOD(Async_CompositeException, getExceptions) {
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 ZEND_BEGIN_ARG_INFO_EX(arginfo_construct, 0, 0, 0)
 ZEND_ARG_TYPE_INFO(0, concurrency, IS_LONG, 1)
 ZEND_ARG_TYPE_INFO(0, queueLimit, IS_LONG, 1)
@@ -351,21 +348,26 @@ ZEND_ARG_TYPE_INFO(0, task, IS_CALLABLE, 0)
 ZEND_ARG_VARIADIC_INFO(0, args)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_all, 0, 0, 0)
-ZEND_ARG_TYPE_INFO(0, ignoreErrors, _IS_BOOL, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_all, 0, ZEND_ARG_TYPE_INFO(0, ignoreErrors, _IS_BOOL, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_cancel, 0, 0, 0)
-ZEND_ARG_OBJ_INFO(0, cancellation, Async\\AsyncCancellation, 1)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_finally, 1, ZEND_ARG_OBJ_INFO(0, callback, Closure, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_finally, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, callback, Closure, 0)
-ZEND_END_ARG_INFO()
+ZAR_ARG_INFO_1(arginfo_add_exception, 1,
+               ZEND_ARG_OBJ_INFO(0, exception, Throwable, 0))
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_add_exception, 0, 0, 1)
-ZEND_ARG_OBJ_INFO(0, exception, Throwable, 0)
-ZEND_END_ARG_INFO()
+// The methods of both classes after their joins (TaskSet's
+// joinNext/joinAny/joinAll are TaskGroup's race/any/all; the set removes
+// what they deliver).
+#define ZAR_TASK_GROUP_METHODS                                             \
+  ZEND_ME(Async_TaskGroup, cancel, arginfo_cancellation, ZEND_ACC_PUBLIC)  \
+  ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)           \
+  ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)         \
+  ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)      \
+  ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)        \
+  ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)           \
+  ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC) \
+  ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)      \
+  ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
 
 // clang-format off
 const zend_function_entry kTaskGroupMethods[] = {
@@ -379,19 +381,9 @@ const zend_function_entry kTaskGroupMethods[] = {
     ZEND_ME(Async_TaskGroup, getResults, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, getErrors, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, suppressErrors, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
+    ZAR_TASK_GROUP_METHODS
     ZEND_FE_END};
 
-// Async\TaskSet: TaskGroup's methods, joinNext/joinAny/joinAll being
-// race/any/all (the set removes what they deliver).
 const zend_function_entry kTaskSetMethods[] = {
     ZEND_ME(Async_TaskGroup, __construct, arginfo_construct, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_TaskGroup, spawn, arginfo_spawn, ZEND_ACC_PUBLIC)
@@ -403,16 +395,10 @@ const zend_function_entry kTaskSetMethods[] = {
                     ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("joinAll", zim_Async_TaskGroup_all, arginfo_all,
                     ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, cancel, arginfo_cancel, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, close, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, dispose, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isFinished, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, isClosed, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, count, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, finally, arginfo_finally, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_TaskGroup, getIterator, arginfo_none, ZEND_ACC_PUBLIC)
+    ZAR_TASK_GROUP_METHODS
     ZEND_FE_END};
+
+#undef ZAR_TASK_GROUP_METHODS
 
 const zend_function_entry kCompositeExceptionMethods[] = {
     ZEND_ME(Async_CompositeException, addException, arginfo_add_exception,
@@ -445,16 +431,11 @@ const zend_function_entry* CompositeExceptionMethods() {
 }
 
 const zend_object_handlers* TaskGroupObjectHandlers() {
-  if (task_group_handlers.free_obj == nullptr) {
-    memcpy(&task_group_handlers, &std_object_handlers,
-           sizeof(zend_object_handlers));
-    task_group_handlers.offset = static_cast<int>(offsetof(TaskGroup, std));
-    task_group_handlers.dtor_obj = DtorTaskGroup;
-    task_group_handlers.free_obj = FreeTaskGroupObject;
-    task_group_handlers.get_gc = GetTaskGroupGc;
-    task_group_handlers.clone_obj = nullptr;
-  }
-  return &task_group_handlers;
+  // free_obj, dtor_obj, get_gc.
+  static const zend_object_handlers handlers =
+      internal::MakeObjectHandlers<TaskGroup>(
+          {FreeTaskGroupObject, DtorTaskGroup, GetTaskGroupGc});
+  return &handlers;
 }
 
 }  // namespace zar::core

@@ -19,9 +19,36 @@
 //   Async\CompositeException  classes.cc: the exception all() and any()
 //       reject with, holding the tasks' errors in spawn order.
 //
-// The files: task_group.cc — the group (its tasks, the queue, the waiters
-// of all/race/any, completion, new_group); object.cc — the methods;
-// classes.cc — registration; trace.cc — the trace lines.
+// The files (all in core/task_group/, the OBJECT library
+// zar_core_task_group); after "=" the upstream concepts each holds
+// (php-async's task_group.c):
+//
+//   task_group.h/.cc  TaskGroup; its event (vtable, replay), creation
+//                     (InitTaskGroup, AttachScope, NewGroup), destruction
+//                     and completion (TryComplete, CloseGroup, CancelGroup)
+//                     = task_group_event_init, task_group_replay,
+//                       async_new_group, task_group_dtor_object,
+//                       task_group_free_object, task_group_try_complete,
+//                       METHOD(close), METHOD(cancel)
+//   task_table.h/.cc  the task table: entries, keys, the queries
+//                     = task_entry_*, task_set_remove_entry*,
+//                       task_group_has_errors, task_group_collect_results,
+//                       task_group_collect_errors,
+//                       task_group_collect_composite_exception
+//   spawn.cc          SpawnTask, the queue's back-pressure, Drain, a
+//                     task's completion
+//                     = task_group_do_spawn, task_group_spawn_coroutine,
+//                       task_group_fire_*_slot_waiter, task_group_drain,
+//                       task_group_on_coroutine_complete
+//   joins.cc          the futures of all/race/any and their settling
+//                     = METHOD(all), METHOD(race), METHOD(any), the
+//                       waiters part of task_group_try_complete and
+//                       task_group_on_coroutine_complete
+//   finally.cc        the finally runner = async_call_finally_handlers
+//                     as task_group_try_complete calls it
+//   object.cc         the methods of Async\TaskGroup and Async\TaskSet
+//   classes.h/.cc     registration = async_register_task_group_ce
+//   trace.h/.cc       the "group ..." trace lines (ours: docs/tracing.md)
 //
 // Threading: the request's thread. Lifetime: the group is a zend_object
 // (F_ZEND_OBJ event: the object's refcount is the event's); every running
@@ -150,6 +177,26 @@ void TryComplete(TaskGroup* group);
 
 // The GC references of the group (tasks, handlers, scope object).
 HashTable* GetTaskGroupGc(zend_object* object, zval** table, int* n);
+
+// ---- Between the group's files ----------------------------------------------
+
+// spawn.cc: starts queued tasks, in spawn order, while a slot is free;
+// wakes every spawn() waiting for a queue place (the group was sealed).
+void Drain(TaskGroup* group);
+void FireAllSlotWaiters(TaskGroup* group);
+
+// joins.cc: the task under `key` settled (`exception`, or `value`): the
+// race() waiters take it, the any() waiters a success. The group is
+// settled: the all() and any() waiters settle. The group goes: its
+// references to unsettled futures are dropped (they stay pending).
+void SettleJoinsWithTask(TaskGroup* group, const zval* key, zval* value,
+                         zend_object* exception);
+void SettleJoinsOfSettledGroup(TaskGroup* group);
+void ReleaseJoins(TaskGroup* group);
+
+// finally.cc: hands the finally handlers to a coroutine in the group's
+// scope (the group completed).
+void StartFinallyHandlers(TaskGroup* group);
 
 }  // namespace zar::core
 

@@ -5,11 +5,13 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/internal/trace_text.h"
+
 namespace zar::core {
 namespace {
 
-// Room for a key's or an outcome's rendering.
-constexpr size_t kValueSize = 256;
+// A key's or an outcome's rendering.
+using Text = internal::ValueText<256>;
 
 uint64_t last_group_id = 0;
 
@@ -17,8 +19,7 @@ uint64_t last_group_id = 0;
 
 const char* GroupToken(const TaskGroup* group,
                        char buf[ZEND_ASYNC_REF_NAME_SIZE]) {
-  snprintf(buf, ZEND_ASYNC_REF_NAME_SIZE, "TaskGroup#%" PRIu64, group->id);
-  return buf;
+  return internal::TokenText::Format(buf, "TaskGroup", group->id);
 }
 
 void ResetTaskGroupIds() { last_group_id = 0; }
@@ -27,34 +28,23 @@ uint64_t NextTaskGroupId() { return ++last_group_id; }
 void TraceGroupSpawn(const TaskGroup* group, const zval* key,
                      const zend_coroutine_t* coroutine) {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
-  char name[ZEND_ASYNC_REF_NAME_SIZE];
-  char key_text[kValueSize];
-  zend_async_ref_describe_zval(key, false, key_text, sizeof(key_text));
   zend_async_ref_trace("group spawn %s %s -> %s", GroupToken(group, token),
-                       key_text,
-                       zend_async_ref_coroutine_name(coroutine, name));
+                       Text(key).text, internal::CoroutineText(coroutine).text);
 }
 
 void TraceGroupQueue(const TaskGroup* group, const zval* key) {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
-  char key_text[kValueSize];
-  zend_async_ref_describe_zval(key, false, key_text, sizeof(key_text));
-  zend_async_ref_trace("group queue %s %s", GroupToken(group, token), key_text);
+  zend_async_ref_trace("group queue %s %s", GroupToken(group, token),
+                       Text(key).text);
 }
 
 void TraceGroupDone(const TaskGroup* group, const zval* key, const zval* result,
                     zend_object* exception) {
   char token[ZEND_ASYNC_REF_NAME_SIZE];
-  char key_text[kValueSize];
-  char outcome[kValueSize];
-  zend_async_ref_describe_zval(key, false, key_text, sizeof(key_text));
-  if (exception != nullptr) {
-    zend_async_ref_describe_exception(exception, outcome, sizeof(outcome));
-  } else {
-    zend_async_ref_describe_zval(result, false, outcome, sizeof(outcome));
-  }
-  zend_async_ref_trace("group done %s %s -> %s", GroupToken(group, token),
-                       key_text, outcome);
+  zend_async_ref_trace(
+      "group done %s %s -> %s", GroupToken(group, token), Text(key).text,
+      exception != nullptr ? internal::ExceptionText(exception).text
+                           : Text(result).text);
 }
 
 void TraceGroupSettled(const TaskGroup* group) {

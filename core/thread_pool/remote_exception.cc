@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "core/internal/arginfo.h"
+#include "core/internal/php_object.h"
+
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "php.h"
@@ -9,6 +12,8 @@ extern "C" {
 
 namespace zar::core::thread_pool {
 namespace {
+
+using core::internal::arginfo_none;
 
 zend_class_entry* remote_exception_ce = nullptr;
 
@@ -44,9 +49,6 @@ ZEND_METHOD(Async_RemoteException, getRemoteClass) {
 
 namespace {
 
-ZEND_BEGIN_ARG_INFO_EX(arginfo_none, 0, 0, 0)
-ZEND_END_ARG_INFO()
-
 // clang-format off
 const zend_function_entry kRemoteExceptionMethods[] = {
     ZEND_ME(Async_RemoteException, getRemoteException, arginfo_none,
@@ -60,13 +62,11 @@ const zend_function_entry kRemoteExceptionMethods[] = {
 
 zend_class_entry* RegisterRemoteExceptionClass(
     zend_class_entry* async_exception) {
-  zend_class_entry ce;
-  memset(&ce, 0, sizeof(ce));
-  ce.name = zend_string_init_interned("Async\\RemoteException",
-                                      strlen("Async\\RemoteException"), true);
-  ce.ce_flags = ZEND_ACC_NO_DYNAMIC_PROPERTIES;
-  ce.info_internal_builtin_functions = kRemoteExceptionMethods;
-  remote_exception_ce = zend_register_internal_class_ex(&ce, async_exception);
+  remote_exception_ce =
+      core::internal::RegisterClass({.name = "Async\\RemoteException",
+                                     .flags = ZEND_ACC_NO_DYNAMIC_PROPERTIES,
+                                     .methods = kRemoteExceptionMethods,
+                                     .parent = async_exception});
   if (remote_exception_ce == nullptr) return nullptr;
   zval null_value;
   ZVAL_NULL(&null_value);

@@ -8,13 +8,10 @@ namespace {
 
 using reactor::EventCore;
 
-struct TaskEvent {
+struct TaskEvent : reactor::EventOf<TaskEvent> {
   zend_async_task_t abi;  // ABI structure (must be first)
   EventCore core;
 
-  static TaskEvent* FromAbi(zend_async_event_t* event) {
-    return reinterpret_cast<TaskEvent*>(event);
-  }
   static zend_string* Info(zend_async_event_t*) {
     return zend_string_init(ZEND_STRL("ThreadPoolTask"), 0);
   }
@@ -74,13 +71,7 @@ int Arm(zend_async_event_t*) { return 0; }
 void Disarm(zend_async_event_t*) {}
 
 constexpr reactor::EventKind kTaskKind = {
-    .name = "task",
-    .arm = Arm,
-    .disarm = Disarm,
-    .teardown = nullptr,
-    .closed = nullptr,
-    .refs_changed = nullptr,
-};
+    .name = "task", .arm = Arm, .disarm = Disarm};
 
 }  // namespace
 

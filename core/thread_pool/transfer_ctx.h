@@ -114,6 +114,20 @@ inline bool CopyScalar(zval* dst, const zval* src) {
   }
 }
 
+// A string of the graph copied once per source string (persistent memory
+// for a transfer, the request's heap for a load): a string met again is
+// the first copy with one more reference. The copy is never interned.
+template <bool kPersistent>
+zend_string* CopyString(Ctx* ctx, const zend_string* src) {
+  if (auto* seen = XlatFind<zend_string>(ctx, src)) {
+    return zend_string_copy(seen);
+  }
+  zend_string* copy =
+      zend_string_init(ZSTR_VAL(src), ZSTR_LEN(src), kPersistent);
+  XlatRecord(ctx, src, copy);
+  return copy;
+}
+
 // Copies the entries of `src` into `dst` in order: each value with
 // copy_value(ctx, &copy, value), each string key with copy_key(ctx, key),
 // which returns a reference that is dropped once `dst` holds its own.

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/internal/php_object.h"
 #include "core/reactor/thread_event.h"
 #include "core/thread_pool/thread.h"
 
@@ -397,16 +398,10 @@ void ShutdownWorkerPools() {
 }
 
 bool RegisterThreadPoolExceptionClasses(zend_class_entry* async_exception) {
-  const auto register_class = [](const char* name, zend_class_entry* parent) {
-    zend_class_entry ce;
-    memset(&ce, 0, sizeof(ce));
-    ce.name = zend_string_init_interned(name, strlen(name), true);
-    return zend_register_internal_class_ex(&ce, parent);
-  };
-  thread_pool_exception_ce =
-      register_class("Async\\ThreadPoolException", zend_ce_exception);
-  thread_channel_exception_ce =
-      register_class("Async\\ThreadChannelException", async_exception);
+  thread_pool_exception_ce = core::internal::RegisterClass(
+      {.name = "Async\\ThreadPoolException", .parent = zend_ce_exception});
+  thread_channel_exception_ce = core::internal::RegisterClass(
+      {.name = "Async\\ThreadChannelException", .parent = async_exception});
   return thread_pool_exception_ce != nullptr &&
          thread_channel_exception_ce != nullptr;
 }

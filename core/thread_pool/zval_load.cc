@@ -13,31 +13,12 @@ extern "C" {
 }
 
 namespace zar::core::thread_pool {
+namespace internal {
 namespace {
-
-using internal::ClassTransferHandler;
-using internal::CopyEntries;
-using internal::CopyScalar;
-using internal::Ctx;
-using internal::DepthScope;
-using internal::FindClass;
-using internal::ShellClassName;
-using internal::ShellSlotCount;
-using internal::XlatFind;
-using internal::XlatRecord;
 
 // ---- Load: persistent memory -> request heap --------------------------------
 
 void LoadInner(Ctx* ctx, zval* dst, const zval* src);
-
-zend_string* LoadString(Ctx* ctx, const zend_string* src) {
-  if (auto* seen = XlatFind<zend_string>(ctx, src)) {
-    return zend_string_copy(seen);
-  }
-  zend_string* copy = zend_string_init(ZSTR_VAL(src), ZSTR_LEN(src), false);
-  XlatRecord(ctx, src, copy);
-  return copy;
-}
 
 HashTable* LoadTable(Ctx* ctx, const HashTable* src) {
   DepthScope depth(ctx);
@@ -50,7 +31,7 @@ HashTable* LoadTable(Ctx* ctx, const HashTable* src) {
   XlatRecord(ctx, src, dst);
   zend_hash_init(dst, zend_hash_num_elements(src), nullptr, ZVAL_PTR_DTOR,
                  false);
-  CopyEntries(ctx, src, dst, LoadInner, LoadString);
+  CopyEntries(ctx, src, dst, LoadInner, CopyString<false>);
   return dst;
 }
 
@@ -133,7 +114,7 @@ void LoadInner(Ctx* ctx, zval* dst, const zval* src) {
   if (CopyScalar(dst, src)) return;
   switch (Z_TYPE_P(src)) {
     case IS_STRING:
-      ZVAL_STR(dst, LoadString(ctx, Z_STR_P(src)));
+      ZVAL_STR(dst, CopyString<false>(ctx, Z_STR_P(src)));
       return;
     case IS_ARRAY:
       if (HashTable* copy = LoadTable(ctx, Z_ARRVAL_P(src))) {
@@ -155,16 +136,17 @@ void LoadInner(Ctx* ctx, zval* dst, const zval* src) {
 }
 
 }  // namespace
+}  // namespace internal
 
 void LoadZval(zend_async_thread_transfer_ctx_t* ctx, zval* dst,
               const zval* src) {
-  LoadInner(ctx, dst, src);
+  internal::LoadInner(ctx, dst, src);
 }
 
 void LoadZvalToplevel(zval* dst, const zval* src) {
-  Ctx ctx;
+  internal::Ctx ctx;
   internal::CtxInit(&ctx);
-  LoadInner(&ctx, dst, src);
+  internal::LoadInner(&ctx, dst, src);
   internal::CtxDestroy(&ctx);
 }
 

@@ -14,20 +14,8 @@ extern "C" {
 }
 
 namespace zar::core::thread_pool {
+namespace internal {
 namespace {
-
-using internal::ClassTransferHandler;
-using internal::CopyEntries;
-using internal::CopyScalar;
-using internal::Ctx;
-using internal::CtxDestroy;
-using internal::CtxInit;
-using internal::DepthScope;
-using internal::FindClass;
-using internal::ShellClassName;
-using internal::ShellSlotCount;
-using internal::XlatFind;
-using internal::XlatRecord;
 
 constexpr char kDynamicPropertiesError[] =
     "Cannot transfer object with dynamic properties between threads";
@@ -41,16 +29,6 @@ constexpr char kUnsupportedError[] =
 
 void TransferInner(Ctx* ctx, zval* dst, const zval* src);
 
-zend_string* TransferString(Ctx* ctx, const zend_string* src) {
-  if (auto* seen = XlatFind<zend_string>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
-  zend_string* copy = zend_string_init(ZSTR_VAL(src), ZSTR_LEN(src), true);
-  XlatRecord(ctx, src, copy);
-  return copy;
-}
-
 // Copies the entries in order (a refusal stops after the failing entry,
 // whose partial copy is stored).
 HashTable* TransferTable(Ctx* ctx, const HashTable* src) {
@@ -63,7 +41,7 @@ HashTable* TransferTable(Ctx* ctx, const HashTable* src) {
   auto* dst = static_cast<HashTable*>(pemalloc(sizeof(HashTable), true));
   XlatRecord(ctx, src, dst);
   zend_hash_init(dst, zend_hash_num_elements(src), nullptr, nullptr, true);
-  CopyEntries(ctx, src, dst, TransferInner, TransferString);
+  CopyEntries(ctx, src, dst, TransferInner, CopyString<true>);
   return dst;
 }
 
@@ -86,7 +64,8 @@ zend_object* TransferObjectDefault(const zend_object* src, Ctx* ctx,
   std::memcpy(static_cast<void*>(dst), src, object_size);
   GC_SET_REFCOUNT(dst, 1);
   dst->extra_flags = static_cast<uint32_t>(offset);
-  dst->ce = reinterpret_cast<zend_class_entry*>(TransferString(ctx, ce->name));
+  dst->ce =
+      reinterpret_cast<zend_class_entry*>(CopyString<true>(ctx, ce->name));
   dst->handlers = reinterpret_cast<const zend_object_handlers*>(
       static_cast<uintptr_t>(slots));
   dst->properties = nullptr;
@@ -139,7 +118,7 @@ void TransferInner(Ctx* ctx, zval* dst, const zval* src) {
   if (CopyScalar(dst, src)) return;
   switch (Z_TYPE_P(src)) {
     case IS_STRING:
-      ZVAL_STR(dst, TransferString(ctx, Z_STR_P(src)));
+      ZVAL_STR(dst, CopyString<true>(ctx, Z_STR_P(src)));
       return;
     case IS_ARRAY:
       if (HashTable* copy = TransferTable(ctx, Z_ARRVAL_P(src))) {
@@ -223,32 +202,33 @@ class Releaser {
 };
 
 }  // namespace
+}  // namespace internal
 
 void TransferZval(zend_async_thread_transfer_ctx_t* ctx, zval* dst,
                   const zval* src) {
-  TransferInner(ctx, dst, src);
+  internal::TransferInner(ctx, dst, src);
 }
 
 void TransferZvalToplevel(zval* dst, const zval* src) {
-  Ctx ctx;
-  CtxInit(&ctx);
-  TransferInner(&ctx, dst, src);
+  internal::Ctx ctx;
+  internal::CtxInit(&ctx);
+  internal::TransferInner(&ctx, dst, src);
   const char* error = ctx.error;
   if (error != nullptr) {
     // Free the partial copy before throwing: nothing else can reach it.
     ReleaseTransferredZval(dst);
   }
-  CtxDestroy(&ctx);
+  internal::CtxDestroy(&ctx);
   if (error != nullptr) zend_throw_error(nullptr, "%s", error);
 }
 
 void ReleaseTransferredZval(zval* z) {
-  Releaser().Zval(z);
+  internal::Releaser().Zval(z);
   ZVAL_UNDEF(z);
 }
 
 void ReleaseTransferredZvals(zval** roots, size_t count) {
-  Releaser releaser;  // one visited set for every root
+  internal::Releaser releaser;  // one visited set for every root
   for (size_t i = 0; i < count; i++) {
     releaser.Zval(roots[i]);
     ZVAL_UNDEF(roots[i]);
@@ -257,7 +237,7 @@ void ReleaseTransferredZvals(zval** roots, size_t count) {
 
 void XlatPut(zend_async_thread_transfer_ctx_t* ctx, const void* src,
              void* dst) {
-  XlatRecord(ctx, src, dst);
+  internal::XlatRecord(ctx, src, dst);
 }
 
 void DeferRelease(zend_async_thread_transfer_ctx_t* ctx, zval* z) {

@@ -6,6 +6,10 @@
 
 #include "mock_zend/inspect.h"
 
+extern "C" {
+#include "zend_async_ref/park.h"
+}
+
 namespace zar::testing {
 namespace {
 
@@ -32,14 +36,6 @@ zend_fcall_t* FcallOf(zval* callable) {
 zend_coroutine_t* Current() {
   if (ZEND_ASYNC_CURRENT_COROUTINE == nullptr) ZEND_ASYNC_SCHEDULER_LAUNCH();
   return ZEND_ASYNC_CURRENT_COROUTINE;
-}
-
-// Suspends `self` until one of its waker's events fires, then cleans the
-// waker for its next wait.
-bool Suspend(zend_coroutine_t* self) {
-  const bool resumed = ZEND_ASYNC_SUSPEND();
-  zend_async_waker_clean(self);
-  return resumed;
 }
 
 // Takes the awaited outcome: describes and releases it.
@@ -126,29 +122,28 @@ bool YieldUntil(const std::function<bool()>& done, int max_yields) {
 bool Delay(zend_ulong ms) {
   zend_coroutine_t* self = Current();
   if (self == nullptr) return false;
-  ZEND_ASYNC_WAKER_NEW(self);
   zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, false);
-  if (timer == nullptr) {
-    zend_async_waker_clean(self);
-    return false;
-  }
-  zend_async_resume_when(self, &timer->base, true,
-                         zend_async_waker_callback_resolve, nullptr);
-  return Suspend(self);
+  if (timer == nullptr) return false;
+  zend_async_ref_park_t park = {};
+  park.events[0] = {&timer->base, zend_async_waker_callback_resolve, nullptr,
+                    /*trans_event=*/true};
+  return zend_async_ref_park(self, &park);
 }
 
 bool WaitFor(zend_async_event_t* event) {
   zend_coroutine_t* self = Current();
   if (self == nullptr) return false;
-  ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_resume_when(self, event, false, zend_async_waker_callback_resolve,
-                         nullptr);
-  return Suspend(self);
+  zend_async_ref_park_t park = {};
+  park.events[0].event = event;
+  return zend_async_ref_park(self, &park);
 }
 
 namespace {
 
-// The waker callback of WaitForIo on the handle's event.
+// The waker callback of WaitForIo on the handle's event. It lives in
+// WaitForIo's frame: held by the call (ref_count 1), its dispose only
+// counts down; the park's clean of the waker deletes it from the handle's
+// event before the frame ends.
 struct IoRequestCallback {
   zend_coroutine_event_callback_t base;
   zend_async_io_req_t* req;
@@ -166,6 +161,11 @@ void ResumeOnIoRequest(zend_async_event_t* event,
                                     result == nullptr ? exception : nullptr);
 }
 
+void CountDown(zend_async_event_callback_t* callback,
+               zend_async_event_t* /*event*/) {
+  if (callback->ref_count > 0) callback->ref_count--;
+}
+
 }  // namespace
 
 bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
@@ -173,19 +173,15 @@ bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
   if (req->completed) return true;
   zend_coroutine_t* self = Current();
   if (self == nullptr) return false;
-  ZEND_ASYNC_WAKER_NEW(self);
-  auto* callback =
-      static_cast<IoRequestCallback*>(ecalloc(1, sizeof(IoRequestCallback)));
-  callback->base.base.callback = ResumeOnIoRequest;
-  callback->req = req;
-  zend_async_resume_when(self, &io->event, false, ResumeOnIoRequest,
-                         &callback->base);
-  if (timeout_ms > 0) {
-    zend_async_resume_when(self,
-                           &ZEND_ASYNC_NEW_TIMER_EVENT(timeout_ms, false)->base,
-                           true, zend_async_waker_callback_timeout, nullptr);
-  }
-  return Suspend(self);
+  IoRequestCallback callback = {};
+  callback.base.base.ref_count = 1;  // this call's
+  callback.base.base.callback = ResumeOnIoRequest;
+  callback.base.base.dispose = CountDown;
+  callback.req = req;
+  zend_async_ref_park_t park = {};
+  park.events[0] = {&io->event, ResumeOnIoRequest, &callback.base, false};
+  park.timeout_ms = timeout_ms;
+  return zend_async_ref_park(self, &park);
 }
 
 AwaitOutcome Await(zend_coroutine_t* coroutine, zend_ulong timeout_ms) {
@@ -200,19 +196,13 @@ AwaitOutcome Await(zend_coroutine_t* coroutine, zend_ulong timeout_ms) {
 
   zend_coroutine_t* self = Current();
   if (self == nullptr) return Describe(&result, mock_zend::TakeException());
-  zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_resume_when(self, &coroutine->event, false,
-                         zend_async_waker_callback_resolve, nullptr);
-  if (timeout_ms > 0) {
-    zend_async_resume_when(self,
-                           &ZEND_ASYNC_NEW_TIMER_EVENT(timeout_ms, false)->base,
-                           true, zend_async_waker_callback_cancel, nullptr);
-  }
-  ZEND_ASYNC_SUSPEND();
-  zend_object* exception = mock_zend::TakeException();
-  if (exception == nullptr) ZVAL_COPY(&result, &waker->result);
-  zend_async_waker_clean(self);
-  return Describe(&result, exception);
+  zend_async_ref_park_t park = {};
+  park.events[0].event = &coroutine->event;
+  park.timeout_ms = timeout_ms;
+  park.timeout_callback = zend_async_waker_callback_cancel;
+  park.result = &result;
+  zend_async_ref_park(self, &park);
+  return Describe(&result, mock_zend::TakeException());
 }
 
 void Cancel(zend_coroutine_t* coroutine) {

@@ -299,9 +299,21 @@ def event_refs(event):
 
 
 def function_file(address):
-    """The basename of the source file defining the code at `address`."""
+    """The basename of the source file defining the function at `address`
+    (the function's own file, not that of code inlined at its entry)."""
     try:
-        symtab = gdb.find_pc_line(address).symtab
+        # The outermost function block: an inlined function's block sits
+        # inside the function it was inlined into.
+        function = None
+        block = gdb.block_for_pc(address)
+        while block is not None:
+            if block.function is not None:
+                function = block.function
+            block = block.superblock
+        if function is not None:
+            symtab = function.symtab
+        else:
+            symtab = gdb.find_pc_line(address).symtab
     except (gdb.error, RuntimeError):
         return None
     if symtab is None:

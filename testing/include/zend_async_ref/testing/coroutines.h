@@ -84,17 +84,18 @@ void YieldTimes(int times);
 // Yields until `done()` holds, at most `max_yields` times; returns done().
 bool YieldUntil(const std::function<bool()>& done, int max_yields = 1000);
 
-// Delay, WaitFor and Await clean the waker after the resume (ready for the
-// next wait).
+// Delay, WaitFor, WaitForIo and Await park through zend_async_ref_park
+// (zend_async_ref/park.h), so they follow its rule: true when resumed with
+// no exception in flight, false with one (the resume's, or a refusal to
+// arm), and the waker cleaned after the resume (ready for the next wait).
 //
 // Suspends until a one-shot timer of `ms` milliseconds fires
-// (ZEND_ASYNC_NEW_TIMER_EVENT, handed to the waker, resolve callback).
-// Returns the suspend's result; false also when the timer could not be
-// made (the exception in flight).
+// (ZEND_ASYNC_NEW_TIMER_EVENT, handed to the park, resolve callback).
+// False also when the timer could not be made (the exception in flight).
 bool Delay(zend_ulong ms);
 
-// Suspends the current coroutine until `event` fires (resume_when with the
-// resolve callback; the event stays the caller's).
+// Suspends the current coroutine until `event` fires (the resolve
+// callback; the event stays the caller's).
 bool WaitFor(zend_async_event_t* event);
 
 // Suspends the current coroutine until the IO request `req` of `io`
@@ -105,8 +106,7 @@ bool WaitFor(zend_async_event_t* event);
 // a one-shot timer ends the wait with Async\TimeoutException
 // (zend_async_waker_callback_timeout). The request stays the caller's (it
 // disposes it); its own outcome is in `req`. Returns true at once for a
-// request completed at submission; false when resumed with an exception
-// (left in flight).
+// request completed at submission.
 bool WaitForIo(zend_async_io_t* io, zend_async_io_req_t* req,
                zend_ulong timeout_ms = 0);
 
@@ -120,7 +120,7 @@ struct AwaitOutcome {
 };
 
 // Awaits `coroutine` as PHP's await() does: its outcome at once when it has
-// finished, otherwise resume_when(current, coroutine, resolve) and suspend.
+// finished, otherwise a park on the coroutine (resolve callback).
 // The exception, if any, is taken (not left in flight) and described. With
 // `timeout_ms` > 0 a one-shot timer cancels the wait
 // (zend_async_waker_callback_cancel).
