@@ -146,6 +146,9 @@ TEST_F(ChannelDeadlockTest, CloseStopsTheTimer) {
 // the channel stays open. (A soft timer behaves the same here: the global
 // resolver that would close it with DEADLOCK is not implemented.)
 TEST_F(ChannelDeadlockTest, LoneReceiverIsCancelledByTheSchedulersDeadlock) {
+  ExpectUncaught(
+      "Async\\DeadlockError: Deadlock detected: no active coroutines, 1 "
+      "coroutines in waiting");
   Log log;
   Zval channel;
   EXPECT_FALSE(RunMain([&] {

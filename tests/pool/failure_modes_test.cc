@@ -358,6 +358,9 @@ TEST_F(PoolFailureModesTest, NestedAcquireAtMaxOneTimesOut) {
 // Without a timeout the same mistake is a deadlock the scheduler detects:
 // the waiter is cancelled instead of hanging forever.
 TEST_F(PoolFailureModesTest, NestedAcquireWithoutTimeoutIsADetectedDeadlock) {
+  ExpectUncaught(
+      "Async\\DeadlockError: Deadlock detected: no active coroutines, 1 "
+      "coroutines in waiting");
   std::string caught;
   int made = 0;
   Zval pool;
