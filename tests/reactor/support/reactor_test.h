@@ -81,6 +81,15 @@ bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
 // event->info(event) as a std::string (the zend_string is released).
 std::string InfoOf(zend_async_event_t* event);
 
+// The child processes of this process that are still running (/proc: a
+// child that ended and was not reaped yet, a zombie, has ended). Waits for
+// them to end, up to 10 s: a killed process ends when the kernel has
+// delivered the signal. A test that starts a command reads it once the
+// command should be gone; none was running before (each test runs in a
+// process of its own under ctest and the conformance runner, and every
+// other test ends its commands).
+int RunningChildProcesses();
+
 using zar::testing::TakeExceptionText;
 
 // 127.0.0.1:`port`, as a sockaddr_in.
