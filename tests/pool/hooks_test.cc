@@ -32,11 +32,11 @@ TEST_F(PoolHooksTest,
                     .max = 5});
     Zval first = Acquire(pool);
     log.push_back("got " + Render(first));
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
     Release(pool, first);
     Zval second = Acquire(pool);
     log.push_back("got " + Render(second));
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
     Release(pool, second);
   }));
   EXPECT_EQ(Joined(log),
@@ -64,7 +64,7 @@ TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
     Release(pool, resource);
     log.push_back("idle=" + std::to_string(IdleCount(pool)) +
                   " total=" + std::to_string(Count(pool)));
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
   }));
   EXPECT_EQ(Joined(log),
             "factory(1) idle=0 beforeRelease(1) destroy(1) idle=0 total=0");
@@ -90,7 +90,7 @@ TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
     Zval resource = Acquire(pool);
     log.push_back("got " + Render(resource));
     EXPECT_EQ(TakeExceptionText(), "");
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
   }));
   EXPECT_EQ(Joined(log),
             "factory(1) beforeAcquire(1) throws destroy(1) factory(2) got 2");
@@ -111,7 +111,7 @@ TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_EQ(IdleCount(pool), 0);
     EXPECT_EQ(Count(pool), 0);
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
   }));
   EXPECT_EQ(Joined(log), "destroy(1)");
 }
@@ -135,7 +135,7 @@ TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back(TakeExceptionText());
-      EXPECT_POOL_INVARIANTS(pool, 0);
+      EXPECT_POOL_TALLY(pool, 0);
     });
     log.push_back("end");
   }));

@@ -35,13 +35,13 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
       YieldTimes(2);
       log.push_back("c1 releases");
       Release(pool, resource);
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
     });
     Spawn([&] {
       log.push_back("c2 sees idle=" + std::to_string(IdleCount(pool)));
       Zval resource = Acquire(pool);
       log.push_back("c2 got " + Render(resource));
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
       Release(pool, resource);
     });
   }));
@@ -66,7 +66,7 @@ TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
       Spawn([&, name] {
         Zval resource = Acquire(pool);
         log.push_back(std::string(name) + ":" + Render(resource));
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
         Release(pool, resource);
       });
     }
@@ -118,7 +118,7 @@ TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
         Yield();
         log.push_back(std::string(name) + " served");
         Release(pool, resource);
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
       });
     }
   }));
@@ -151,7 +151,7 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
       Release(pool, resource);
       log.push_back("coro1: released broken");
       healthy = true;
-      EXPECT_POOL_INVARIANTS(pool, made - 1);
+      EXPECT_POOL_TALLY(pool, made - 1);
     });
     for (const char* name : {"coro2", "coro3"}) {
       Spawn([&, name] {
@@ -179,7 +179,7 @@ TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
         for (int i = 0; i < 3; i++) {
           Zval resource = Acquire(pool);
           log.push_back(std::string(name) + std::to_string(i));
-          EXPECT_POOL_INVARIANTS(pool, made);
+          EXPECT_POOL_TALLY(pool, made);
           Yield();
           Release(pool, resource);
         }
@@ -204,7 +204,7 @@ TEST_F(PoolWaitingTest, WaitersServedInOrder) {
           log.push_back(std::to_string(id));
           Yield();
           Release(pool, resource);
-          EXPECT_POOL_INVARIANTS(pool, made);
+          EXPECT_POOL_TALLY(pool, made);
           Yield();
         }
       });
@@ -235,10 +235,10 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Cancel(w1.get());
     Await(w1.get());
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
   EXPECT_EQ(Joined(log),
             "W1 Async\\AsyncCancellation: Coroutine cancelled W2 acquired 1");
@@ -263,7 +263,7 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     Zval stolen = TryAcquire(pool);
     log.push_back("tryAcquire " + Render(stolen));
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
   EXPECT_EQ(Joined(log), "tryAcquire null Waiter acquired 1");
   EXPECT_EQ(IdleCount(pool), 1);
@@ -287,7 +287,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
     Cancel(waiter.get());
     Await(waiter.get());
     EXPECT_EQ(IdleCount(pool), 1);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     // The cancelled waiter's reservation is gone: the idle resource is
     // open to a caller that never waited.
     Zval probe = TryAcquire(pool);
@@ -330,7 +330,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     EXPECT_EQ(IdleCount(pool), 0);
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
     Cancel(w1.get());
     Await(w1.get());
   }));
@@ -366,7 +366,7 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
     release_now = true;
     ASSERT_TRUE(YieldUntil([&] { return IdleCount(pool) == 3; }));
     log.push_back("idle=" + std::to_string(IdleCount(pool)));
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     // Only one resource is reserved (for the waiter): the other two are
     // open to tryAcquire, a third call finds none.
     Zval surplus[3];
@@ -374,7 +374,7 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
       taken = TryAcquire(pool);
       log.push_back(taken.is_null() ? "tryAcquire null" : "tryAcquire got");
     }
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Yield();
     for (Zval& taken : surplus) {
       if (!taken.is_null()) Release(pool, taken);

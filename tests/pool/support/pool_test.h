@@ -18,12 +18,9 @@
 //                      order, never durations).
 //   PoolSpec/NewPhpPool  new Async\Pool(...) with closures.
 //   Acquire, Release, ...  Async\Pool method calls.
-//   ExpectPoolInvariants  count == idle + active (through the methods) and,
-//                      when the test counts them, count == live resources
-//                      (made minus destroyed); for a pool the test reaches
-//                      through the ABI (zend_async_pool_t*), the event's
-//                      info() agrees and active + reserved <= max. Tests
-//                      call it after every step.
+//   EXPECT_POOL_TALLY  the pool's counts held against the test's own tally
+//                      of its resources (below); tests check it after every
+//                      step.
 //
 // An Async\Pool object is opaque: the ABI gives no way from the object to
 // its zend_async_pool_t (an implementation may lay the object out as it
@@ -61,6 +58,7 @@ class PoolTest : public zar::testing::RequestFixture {
   std::vector<zend_module_entry*> Modules() override {
     return {zar::testing::AsyncModule()};
   }
+  void SetUp() override;
 };
 
 using mock_zend::Render;
@@ -112,6 +110,8 @@ Zval ConstructPool(const std::vector<zval*>& args);
 Zval CallMethod(zval* object, const char* method,
                 std::initializer_list<zval*> args = {});
 
+// Lending: each acquire or tryAcquire that returns a resource, and each
+// release, is counted in the pool's tally (below).
 Zval Acquire(Zval& pool);
 Zval Acquire(Zval& pool, zend_long timeout_ms);
 Zval TryAcquire(Zval& pool);
@@ -141,7 +141,14 @@ zend_long IdOf(const zval* object);
 // Throws RuntimeException(message).
 void ThrowRuntime(const std::string& message);
 
-// ---- Invariants -------------------------------------------------------------
+// ---- A pool through the ABI (C users)
+// -----------------------------------------
+
+// ZEND_ASYNC_POOL_ACQUIRE / _TRY_ACQUIRE / _RELEASE, counted in the pool's
+// tally as the methods above are.
+bool Acquire(zend_async_pool_t* pool, zval* resource, zend_long timeout_ms);
+bool TryAcquire(zend_async_pool_t* pool, zval* resource);
+void Release(zend_async_pool_t* pool, zval* resource);
 
 struct PoolStats {
   uint64_t idle = 0;
@@ -152,14 +159,36 @@ struct PoolStats {
 // Parsed from the event's info(): "Pool(idle=, active=, reserved=, max=)".
 PoolStats StatsOf(zend_async_event_t* pool_event);
 
-// `live` < 0: not counted by the test.
-void CheckPoolInvariants(Zval& pool, int64_t live = -1);
-void CheckPoolInvariants(zend_async_pool_t* pool, int64_t live = -1);
+// ---- The test's tally
+// ---------------------------------------------------------
+//
+// What the test itself saw of a pool's resources, kept apart from the pool:
+//   alive  made by its factory (or being made: a factory call that has
+//          not returned) and not yet destroyed by its destructor, as the
+//          test's own factory and destructor count them (the test passes
+//          the number);
+//   lent   returned by an acquire or tryAcquire and not yet given back by a
+//          release, as the helpers above count them, per pool.
+//   busy   inside the test's factory or hooks now (a factory or hook that
+//          suspends), which the pool counts as active but has not lent, as
+//          the test's factory and hooks count them (default 0).
+// The pool must agree: count() == alive, activeCount() == lent + busy and
+// idleCount() == alive - lent - busy; through the ABI, the event's info()
+// says idle + active == alive, active == lent + busy and active + reserved
+// <= max.
 
-#define EXPECT_POOL_INVARIANTS(...)                        \
-  do {                                                     \
-    SCOPED_TRACE("pool invariants");                       \
-    ::zar::pool_testing::CheckPoolInvariants(__VA_ARGS__); \
+// The resources lent from `pool` now, by the helpers' count.
+int64_t Lent(Zval& pool);
+int64_t Lent(zend_async_pool_t* pool);
+
+void CheckPoolTally(Zval& pool, int64_t alive, int64_t busy = 0);
+void CheckPoolTally(zend_async_pool_t* pool, int64_t alive, int64_t busy = 0);
+
+// EXPECT_POOL_TALLY(pool, alive) or EXPECT_POOL_TALLY(pool, alive, busy).
+#define EXPECT_POOL_TALLY(...)                         \
+  do {                                                 \
+    SCOPED_TRACE("the pool against the test's tally"); \
+    ::zar::pool_testing::CheckPoolTally(__VA_ARGS__);  \
   } while (0)
 
 }  // namespace zar::pool_testing

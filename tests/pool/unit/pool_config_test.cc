@@ -76,7 +76,7 @@ TEST_F(PoolConfigTest, NewPoolAcceptsTheLargestMinSizeAndAnyMaxSize) {
                             core::kMaxPoolMinSize, UINT32_MAX, 0);
     ASSERT_NE(pool, nullptr);
     EXPECT_EQ(TakeExceptionText(), "");
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
 }
