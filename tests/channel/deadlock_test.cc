@@ -54,7 +54,7 @@ TEST_F(ChannelDeadlockTest, ZeroTimeoutsNeverClose) {
     channel = NewPhpChannel(0, 0, 0, true);
     Spawn([&] {
       Delay(30);
-      Send(channel, Str("late"));
+      Send(channel, Zval::String("late"));
     });
     Spawn([&] { log.push_back("got " + Render(Recv(channel))); });
   }));

@@ -22,13 +22,6 @@ std::unordered_map<const void*, int64_t>& Lending() {
   return *lending;
 }
 
-// Fails the test with whatever `where` left in flight.
-void FailOnUncaught(const char* where) {
-  if (EG(exception) != nullptr) {
-    ADD_FAILURE() << where << " left an exception: " << TakeExceptionText();
-  }
-}
-
 }  // namespace
 
 void PoolTest::SetUp() {
@@ -36,62 +29,12 @@ void PoolTest::SetUp() {
   RequestFixture::SetUp();
 }
 
-std::string Joined(const Log& log) {
-  std::string out;
-  for (const std::string& entry : log) {
-    if (!out.empty()) out += ' ';
-    out += entry;
-  }
-  return out;
-}
-
-// ---- Coroutines -------------------------------------------------------------
-
-zend_coroutine_t* Spawn(std::function<void()> body) {
-  zend_coroutine_t* coroutine = zar::testing::Spawn([body = std::move(body)] {
-    body();
-    FailOnUncaught("a coroutine");
-  });
-  if (coroutine == nullptr) {
-    ADD_FAILURE() << "spawn failed: " << TakeExceptionText();
-  }
-  return coroutine;
-}
-
 // ---- Async\Pool -------------------------------------------------------------
 
 Zval ConstructPool(const std::vector<zval*>& args) {
-  zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  if (ce == nullptr) {
-    ADD_FAILURE() << "Async\\Pool is not registered";
-    return Zval();
-  }
-  std::vector<zval> params(args.size());
-  for (size_t i = 0; i < args.size(); i++) ZVAL_COPY(&params[i], args[i]);
-
-  Zval object;
-  object_init_ex(object.get(), ce);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_instance_method(ce->constructor, object.obj(), &retval,
-                                  static_cast<uint32_t>(params.size()),
-                                  params.data());
-  zval_ptr_dtor(&retval);
-  for (zval& param : params) zval_ptr_dtor(&param);
-  if (EG(exception) != nullptr) {
-    // The object is destroyed now, as PHP does after `new` threw.
-    zend_object* pending = EG(exception);
-    EG(exception) = nullptr;
-    object.Reset();
-    if (EG(exception) != nullptr) {
-      zend_exception_set_previous(pending, EG(exception));
-    }
-    EG(exception) = pending;
-    return Zval();
-  }
-  Lending().erase(object.obj());  // a new pool, where an old one may have been
+  Zval object = mock_zend::New("Async\\Pool", args);
+  // A new pool, where an old one may have been.
+  if (!object.undef()) Lending().erase(object.obj());
   return object;
 }
 
@@ -138,21 +81,6 @@ zend_long IdOf(const zval* object) {
 
 void ThrowRuntime(const std::string& message) {
   zend_throw_exception(spl_ce_RuntimeException, message.c_str(), 0);
-}
-
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args) {
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-  zval* second = args.size() > 1 ? args.begin()[1] : nullptr;
-  zend_call_method(Z_OBJ_P(object), nullptr, nullptr, method, strlen(method),
-                   &retval, static_cast<uint32_t>(args.size()), first, second);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
 }
 
 namespace {

@@ -8,9 +8,7 @@
 //   PoolTest           RequestFixture with the async extension under test
 //                      (zar::testing::AsyncModule()) loaded; its TearDown
 //                      fails on leaked blocks or live objects.
-//   Spawn              ZendAsyncRef::testing's Spawn, failing the test
-//                      on a failed spawn or an exception the body leaves.
-//   Yield / Delay / Await / Cancel, Zval, Render
+//   Spawn / Yield / Delay / Await / Cancel, Zval, Render, CallMethod
 //                      from ZendAsyncRef::testing and mock_zend: a spawned
 //                      body runs when the spawner suspends or ends (FIFO);
 //                      Yield lets every other queued coroutine run once;
@@ -40,8 +38,10 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
 #include "tests/support/implementation.h"
+#include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
@@ -61,30 +61,21 @@ class PoolTest : public zar::testing::RequestFixture {
   void SetUp() override;
 };
 
+using mock_zend::CallMethod;
 using mock_zend::Render;
 using mock_zend::Zval;
 using zar::testing::Await;
 using zar::testing::Cancel;
 using zar::testing::CoroutineRef;
 using zar::testing::Delay;
+using zar::testing::Joined;
+using zar::testing::Log;
+using zar::testing::Spawn;
 using zar::testing::TakeExceptionClass;
 using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 using zar::testing::YieldTimes;
 using zar::testing::YieldUntil;
-
-// ---- Logs -----------------------------------------------------------------
-
-using Log = std::vector<std::string>;
-// The entries joined by single spaces.
-std::string Joined(const Log& log);
-
-// ---- Coroutines -------------------------------------------------------------
-
-// Spawns a coroutine running `body`. A failed spawn, or an exception
-// `body` leaves uncaught, fails the test. Returns the coroutine (borrowed:
-// valid while it runs).
-zend_coroutine_t* Spawn(std::function<void()> body);
 
 // ---- Async\Pool (userland path)
 // ------------------------------------------------
@@ -106,9 +97,6 @@ struct PoolSpec {
 Zval NewPhpPool(const PoolSpec& spec);
 // new Async\Pool(...args) with the arguments as given (borrowed).
 Zval ConstructPool(const std::vector<zval*>& args);
-// Calls `$object->method(...args)`; UNDEF with the exception pending.
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args = {});
 
 // Lending: each acquire or tryAcquire that returns a resource, and each
 // release, is counted in the pool's tally (below).
