@@ -14,8 +14,6 @@ using PoolAcquireReleaseTest = PoolTest;
 
 // A2 004
 TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     Zval first = TryAcquire(pool);
@@ -37,7 +35,6 @@ TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
 
 // A2 011
 TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 5});
@@ -60,9 +57,6 @@ TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
 
 // A2 012
 TEST_F(PoolAcquireReleaseTest, CoroutineAcquiresAndReleases) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made, &log), .max = 2});
     zend_coroutine_t* worker = Spawn([&] {
@@ -83,8 +77,6 @@ TEST_F(PoolAcquireReleaseTest, CoroutineAcquiresAndReleases) {
 
 // A2 016
 TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool(
         {.factory =
@@ -128,7 +120,6 @@ TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
 
 // A2 019
 TEST_F(PoolAcquireReleaseTest, TryAcquireStopsAtMax) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     Zval held[3];
@@ -148,10 +139,9 @@ TEST_F(PoolAcquireReleaseTest, TryAcquireStopsAtMax) {
 
 // A2 020
 TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory =
-                                [&made](mock_zend::Call& call) {
+                                [this](mock_zend::Call& call) {
                                   ++made;
                                   const std::string name =
                                       "resource_" + std::to_string(made);
@@ -171,9 +161,6 @@ TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
 
 // A2 024 (pool_concurrent_acquire)
 TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int c = 1; c <= 3; c++) {
@@ -192,10 +179,8 @@ TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
 // A2 024 (pool_max_size_concurrent_factory). The scenario's 50/100/75 ms
 // are scaled down; the outcome does not depend on them.
 TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
-  int made = 0;
   int making = 0;  // factories suspended in their Delay
   zend_long probed = -1;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&](mock_zend::Call& call) {
@@ -230,11 +215,9 @@ TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
 
 // A2 033
 TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
-  int made = 0;
   int holders = 0;
   int peak = 0;
   int completed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int i = 0; i < 5; i++) {
@@ -259,9 +242,7 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
 
 // A2 037
 TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
-  int made = 0;
   int processed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int i = 0; i < 10; i++) {
@@ -281,10 +262,8 @@ TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
 
 // A2 046
 TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
-  int made = 0;
   bool release_now = false;
   zend_long active_while_held = -1;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 15});
     for (int i = 0; i < 15; i++) {
@@ -314,10 +293,8 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
 
 // A2 056. The scenario's 30/20/10 ms are scaled down.
 TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
-  int made = 0;
   int checking = 0;  // hooks suspended in their Delay
   std::vector<zend_long> samples;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     auto slow_true = [&checking](mock_zend::Call& call) {
       ++checking;
@@ -352,14 +329,11 @@ TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
 
 // A2 067
 TEST_F(PoolAcquireReleaseTest, ReleaseKeepsTheCallersReference) {
-  int made = 0;
-  int destroyed = 0;
   std::string tag;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory =
-             [&made](mock_zend::Call& call) {
+             [this](mock_zend::Call& call) {
                ++made;
                Zval object = NewObject(1);
                ZVAL_COPY(call.result(), object.get());

@@ -35,12 +35,10 @@ class PoolChaosScenarioTest : public PoolTest,
 TEST_P(PoolChaosScenarioTest, AcquiredEqualsReleasedAndCountsStayConsistent) {
   const Workload w = GetParam();
   constexpr int kRounds = 5;
-  int made = 0;
   int acquired = 0;
   int released = 0;
   int finished = 0;
   int samples = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made), .min = w.min, .max = w.max});
@@ -83,10 +81,8 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
-  int made = 0;
   int acquired = 0;
   int released = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int id = 0; id < 4; id++) {
@@ -108,10 +104,8 @@ TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
 }
 
 TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
-  int made = 0;
   int got = 0;
   int nulls = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (int i = 0; i < 2; i++) {
@@ -133,10 +127,8 @@ TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
 }
 
 TEST_F(PoolChaosTest, ThreeInspectorsOnMinThreeMaxSix) {
-  int made = 0;
   int finished = 0;
   int inspections = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 3, .max = 6});
     for (int id = 0; id < 4; id++) {
@@ -166,8 +158,6 @@ TEST_F(PoolChaosTest, ThreeInspectorsOnMinThreeMaxSix) {
 }
 
 TEST_F(PoolChaosTest, BreakerCyclesEndActive) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     for (int cycles : {1, 3}) {
       Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
@@ -216,8 +206,6 @@ Zval NewCountingStrategy(Counts* counts) {
 
 TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
   Counts counts;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     Zval strategy = NewCountingStrategy(&counts);
@@ -236,9 +224,6 @@ TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
 
 TEST_F(PoolChaosTest, PoolRejectingEveryReleaseReportsTwoFailures) {
   Counts counts;
-  int made = 0;
-  int destroyed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
@@ -262,7 +247,6 @@ TEST_F(PoolChaosTest, PoolRejectingEveryReleaseReportsTwoFailures) {
 
 TEST_F(PoolChaosTest, StrategyAttachDetach) {
   Counts counts;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     Zval strategy = NewCountingStrategy(&counts);

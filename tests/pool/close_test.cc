@@ -12,9 +12,6 @@ using PoolCloseTest = PoolTest;
 
 // A7 005
 TEST_F(PoolCloseTest, CloseDestroysIdleResourcesInOrder) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .destructor = CountingDestructor(&destroyed, &log),
@@ -31,9 +28,6 @@ TEST_F(PoolCloseTest, CloseDestroysIdleResourcesInOrder) {
 
 // A7 006
 TEST_F(PoolCloseTest, AcquireOnAClosedPoolThrows) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made)});
     Close(pool);
@@ -49,9 +43,6 @@ TEST_F(PoolCloseTest, AcquireOnAClosedPoolThrows) {
 
 // A7 013
 TEST_F(PoolCloseTest, DoubleCloseIsANoOp) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .destructor = CountingDestructor(&destroyed, &log),
@@ -67,9 +58,6 @@ TEST_F(PoolCloseTest, DoubleCloseIsANoOp) {
 
 // A7 015
 TEST_F(PoolCloseTest, ReleaseIntoAClosedPoolDestroysTheResource) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
@@ -87,9 +75,6 @@ TEST_F(PoolCloseTest, ReleaseIntoAClosedPoolDestroysTheResource) {
 
 // A7 028
 TEST_F(PoolCloseTest, DestroyingThePoolObjectClosesThePool) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     auto function = [&] {
       Zval pool =
@@ -107,9 +92,6 @@ TEST_F(PoolCloseTest, DestroyingThePoolObjectClosesThePool) {
 
 // A7 032
 TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
-  Log log;
-  int made = 0;
-  Zval pool;
   Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
@@ -137,9 +119,6 @@ TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
 
 // A7 036
 TEST_F(PoolCloseTest, CloseWakesAllWaiters) {
-  Log log;
-  int made = 0;
-  Zval pool;
   Zval held;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
@@ -166,9 +145,6 @@ TEST_F(PoolCloseTest, CloseWakesAllWaiters) {
 
 // A7 057
 TEST_F(PoolCloseTest, CloseDuringUnwindKeepsTheInFlightException) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     auto function = [&] {
       Zval pool =
@@ -186,7 +162,6 @@ TEST_F(PoolCloseTest, CloseDuringUnwindKeepsTheInFlightException) {
 
 TEST_F(PoolCloseTest, DestructorErrorDuringUnwindIsChainedBehindInFlight) {
   std::vector<std::string> chain;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     auto function = [&] {
       Zval pool = NewPhpPool(
@@ -209,13 +184,11 @@ TEST_F(PoolCloseTest, DestructorErrorDuringUnwindIsChainedBehindInFlight) {
 
 TEST_F(PoolCloseTest, EveryIdleResourceIsDestroyedEvenIfDestructorsThrow) {
   std::vector<std::string> chain;
-  int made = 0;
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
                     .destructor =
-                        [&log](mock_zend::Call& call) {
+                        [this](mock_zend::Call& call) {
                           log.push_back("destroy(" + Render(call.arg(0)) + ")");
                           ThrowRuntime("failed " + Render(call.arg(0)));
                         },
@@ -237,11 +210,7 @@ TEST_F(PoolCloseTest, EveryIdleResourceIsDestroyedEvenIfDestructorsThrow) {
 
 // A7 063
 TEST_F(PoolCloseTest, CloseWithAReservedResourceDestroysItOnce) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
@@ -267,8 +236,6 @@ TEST_F(PoolCloseTest, CloseWithAReservedResourceDestroysItOnce) {
 }
 
 TEST_F(PoolCloseTest, LentResourcesAreDestroyedWhenReleasedAfterClose) {
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .destructor = CountingDestructor(&destroyed),
@@ -290,11 +257,7 @@ TEST_F(PoolCloseTest, LentResourcesAreDestroyedWhenReleasedAfterClose) {
 // it): the acquire hands out what the factory made, as a lent resource of
 // a closed pool, and its release destroys it. Nothing is lost.
 TEST_F(PoolCloseTest, AcquireWhoseFactorySuspendsAcrossCloseHandsItOut) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   bool slow = true;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&](mock_zend::Call& call) {

@@ -11,9 +11,6 @@ using PoolFactoryDestructorTest = PoolTest;
 
 // A3 007
 TEST_F(PoolFactoryDestructorTest, DestructorRunsOnCloseNotOnRelease) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
                             .destructor = CountingDestructor(&destroyed, &log),
@@ -45,13 +42,11 @@ TEST_F(PoolFactoryDestructorTest, FactoryExceptionReachesTryAcquire) {
 
 // A3 018 (despite the upstream file name, the exception propagates)
 TEST_F(PoolFactoryDestructorTest, DestructorExceptionPropagatesFromClose) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
                     .destructor =
-                        [&log](mock_zend::Call& call) {
+                        [this](mock_zend::Call& call) {
                           log.push_back("destroy(" + Render(call.arg(0)) + ")");
                           ThrowRuntime("Destructor failed");
                         },
@@ -66,18 +61,16 @@ TEST_F(PoolFactoryDestructorTest, DestructorExceptionPropagatesFromClose) {
 
 // A3 027
 TEST_F(PoolFactoryDestructorTest, ClosureCallbacksRunInLifecycleOrder) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
-    auto logging_true = [&log](const char* name) {
-      return [&log, name](mock_zend::Call& call) {
+    auto logging_true = [this](const char* name) {
+      return [this, name](mock_zend::Call& call) {
         log.push_back(std::string(name) + "(" + Render(call.arg(0)) + ")");
         ZVAL_TRUE(call.result());
       };
     };
     Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
                             .destructor =
-                                [&log](mock_zend::Call& call) {
+                                [this](mock_zend::Call& call) {
                                   log.push_back("destructor(" +
                                                 Render(call.arg(0)) + ")");
                                 },
@@ -100,10 +93,7 @@ TEST_F(PoolFactoryDestructorTest, ClosureCallbacksRunInLifecycleOrder) {
 
 // A3 047
 TEST_F(PoolFactoryDestructorTest, FailedFactoriesLeaveNoPhantomSlot) {
-  Log log;
-  int calls = 0;
-  int made = 0;  // by the calls that did not fail
-  Zval pool;
+  int calls = 0;  // `made` counts the calls that did not fail
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&](mock_zend::Call& call) {

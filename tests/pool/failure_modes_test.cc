@@ -19,9 +19,6 @@ using PoolFailureModesTest = PoolTest;
 TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
   constexpr int kWorkers = 8;
   constexpr int kRounds = 4;
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int id = 0; id < kWorkers; id++) {
@@ -48,9 +45,6 @@ TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
 // A waiter removed from the middle of the queue (its timeout) keeps the
 // others in arrival order.
 TEST_F(PoolFailureModesTest, TimedOutMiddleWaiterKeepsTheOrderOfTheOthers) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Zval held = Acquire(pool);
@@ -118,7 +112,6 @@ void ArmRelease(zend_async_pool_t* pool, zval* resource, uint32_t ms) {
 // TimeoutException and must hand the place to W2.
 TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
   c_made = c_destroyed = 0;
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
         CFactory, CDestructor, nullptr, nullptr, nullptr, 0, 1, 0);
@@ -160,7 +153,6 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
 // is still queued when the release picks it.
 TEST_F(PoolFailureModesTest, CancellationOfTheChosenWaiterHandsThePlaceOn) {
   c_made = c_destroyed = 0;
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
         CFactory, CDestructor, nullptr, nullptr, nullptr, 0, 1, 0);
@@ -194,11 +186,7 @@ TEST_F(PoolFailureModesTest, CancellationOfTheChosenWaiterHandsThePlaceOn) {
 // A factory that fails for good: every parked waiter is woken with the
 // error (none stays parked), and the pool's count returns to 0.
 TEST_F(PoolFailureModesTest, PermanentlyFailingFactoryWakesEveryWaiter) {
-  Log log;
   bool down = false;
-  int made = 0;
-  int destroyed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
                            [&](mock_zend::Call& call) {
@@ -250,12 +238,10 @@ TEST_F(PoolFailureModesTest, PermanentlyFailingFactoryWakesEveryWaiter) {
 // count is unchanged; an accepted one gains the ring's reference.
 TEST_F(PoolFailureModesTest, ReleaseBorrowsTheCallersResource) {
   bool accept = false;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory =
-                        [&made](mock_zend::Call& call) {
+                        [this](mock_zend::Call& call) {
                           ++made;
                           ZVAL_STR(call.result(),
                                    zend_string_init("connection", 10, false));
@@ -290,12 +276,8 @@ TEST_F(PoolFailureModesTest, ReleaseBorrowsTheCallersResource) {
 // resource is destroyed when its release completes, nothing is destroyed
 // twice and nothing leaks.
 TEST_F(PoolFailureModesTest, CloseWhileWaitersReservationsAndHooksInFlight) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   bool slow_release = true;
   int checking = 0;  // hooks suspended in their Delay
-  Zval pool;
   Zval a;  // outlive main: a coroutine releases them after main returned
   Zval b;
   EXPECT_TRUE(RunMain([&] {
@@ -348,7 +330,6 @@ TEST_F(PoolFailureModesTest, CloseWhileWaitersReservationsAndHooksInFlight) {
 // timeout it fails instead of hanging.
 TEST_F(PoolFailureModesTest, NestedAcquireAtMaxOneTimesOut) {
   std::string caught;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Zval outer = Acquire(pool);
@@ -367,8 +348,6 @@ TEST_F(PoolFailureModesTest, NestedAcquireWithoutTimeoutIsADetectedDeadlock) {
       "Async\\DeadlockError: Deadlock detected: no active coroutines, 1 "
       "coroutines in waiting");
   std::string caught;
-  int made = 0;
-  Zval pool;
   EXPECT_FALSE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {

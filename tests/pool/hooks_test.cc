@@ -13,9 +13,6 @@ using PoolHooksTest = PoolTest;
 // A9 008
 TEST_F(PoolHooksTest,
        RejectedIdleResourceIsDestroyedAndAFreshOneSkipsTheCheck) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   int checks = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
@@ -46,14 +43,11 @@ TEST_F(PoolHooksTest,
 
 // A9 009
 TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
                             .destructor = CountingDestructor(&destroyed, &log),
                             .before_release =
-                                [&log](mock_zend::Call& call) {
+                                [this](mock_zend::Call& call) {
                                   log.push_back("beforeRelease(" +
                                                 Render(call.arg(0)) + ")");
                                   ZVAL_FALSE(call.result());
@@ -72,15 +66,12 @@ TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
 
 // A9 021
 TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made, &log),
                     .destructor = CountingDestructor(&destroyed, &log),
                     .before_acquire =
-                        [&log](mock_zend::Call& call) {
+                        [this](mock_zend::Call& call) {
                           log.push_back("beforeAcquire(" + Render(call.arg(0)) +
                                         ") throws");
                           ThrowRuntime("validation error");
@@ -98,9 +89,6 @@ TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
 
 // A9 022
 TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -118,9 +106,6 @@ TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
 
 // A9 051
 TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -144,9 +129,6 @@ TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
 }
 
 TEST_F(PoolHooksTest, OnlyStrictFalseRejects) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     using Verdict = void (*)(zval*);
     const Verdict verdicts[] = {

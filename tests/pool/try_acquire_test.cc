@@ -11,8 +11,6 @@ using PoolTryAcquireTest = PoolTest;
 
 // A6 003
 TEST_F(PoolTryAcquireTest, ReturnsResourcesUntilMaxThenNull) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     Zval first = TryAcquire(pool);
@@ -33,8 +31,6 @@ TEST_F(PoolTryAcquireTest, ReturnsResourcesUntilMaxThenNull) {
 
 // A6 014 (the documentation says it throws; the implementation does not)
 TEST_F(PoolTryAcquireTest, ReturnsNullOnAClosedPoolWithoutThrowing) {
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .destructor = CountingDestructor(&destroyed),
@@ -51,8 +47,6 @@ TEST_F(PoolTryAcquireTest, ReturnsNullOnAClosedPoolWithoutThrowing) {
 
 // A6 026
 TEST_F(PoolTryAcquireTest, AllActiveThenReleaseMakesOneAvailable) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 2});
@@ -80,8 +74,6 @@ TEST_F(PoolTryAcquireTest, AllActiveThenReleaseMakesOneAvailable) {
 }
 
 TEST_F(PoolTryAcquireTest, NeverSuspends) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Zval held = TryAcquire(pool);

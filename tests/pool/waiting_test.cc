@@ -24,9 +24,6 @@ void SpawnHolder(Zval& pool, bool& released) {
 
 // A4 029
 TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -52,9 +49,6 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
 
 // A4 030
 TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -77,10 +71,8 @@ TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
 
 // A4 034
 TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
-  int made = 0;
   zend_long holder_result = 0;
   zend_long waiter_result = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -102,9 +94,6 @@ TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
 
 // A4 035
 TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -127,13 +116,10 @@ TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
 
 // A4 054 (issue #141). The scenario's 10/30/5 ms are scaled down.
 TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
-  Log log;
-  int made = 0;
   bool healthy = true;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
-                           [&made](mock_zend::Call& call) {
+                           [this](mock_zend::Call& call) {
                              ++made;
                              const int id = made;
                              Delay(4);
@@ -169,9 +155,6 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
 
 // A4 058 (issue #235)
 TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (const char* name : {"A", "B"}) {
@@ -192,9 +175,6 @@ TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
 
 // A4 059
 TEST_F(PoolWaitingTest, WaitersServedInOrder) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (int id = 0; id < 6; id++) {
@@ -216,10 +196,7 @@ TEST_F(PoolWaitingTest, WaitersServedInOrder) {
 
 // A4 060
 TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
@@ -248,10 +225,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
 
 // A4 061
 TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
@@ -271,10 +245,7 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
 
 // A4 062
 TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
@@ -305,11 +276,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
 
 // A4 064
 TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -343,10 +310,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
 
 // A4 065
 TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
-  Log log;
-  int made = 0;
   bool release_now = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int i = 0; i < 3; i++) {

@@ -29,6 +29,11 @@ void PoolTest::SetUp() {
   RequestFixture::SetUp();
 }
 
+void PoolTest::TearDown() {
+  pool.Reset();
+  RequestFixture::TearDown();
+}
+
 // ---- Async\Pool -------------------------------------------------------------
 
 Zval ConstructPool(const std::vector<zval*>& args) {

@@ -53,14 +53,6 @@ extern "C" {
 
 namespace zar::pool_testing {
 
-class PoolTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-  void SetUp() override;
-};
-
 using mock_zend::CallMethod;
 using mock_zend::Render;
 using mock_zend::Zval;
@@ -76,6 +68,25 @@ using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 using zar::testing::YieldTimes;
 using zar::testing::YieldUntil;
+
+class PoolTest : public zar::testing::RequestFixture {
+ protected:
+  std::vector<zend_module_entry*> Modules() override {
+    return {zar::testing::AsyncModule()};
+  }
+  void SetUp() override;
+  void TearDown() override;
+
+  // What most scenarios keep: the log of what happened, how many resources
+  // the test's factory made and its destructor destroyed
+  // (CountingFactory(&made), CountingDestructor(&destroyed)), and the pool
+  // they work with, which outlives the script (a coroutine may release into
+  // it after main returned) and is let go before the request ends.
+  Log log;
+  int made = 0;
+  int destroyed = 0;
+  Zval pool;
+};
 
 // ---- Async\Pool (userland path)
 // ------------------------------------------------

@@ -82,7 +82,6 @@ TEST_F(PoolConfigTest, NewPoolAcceptsTheLargestMinSizeAndAnyMaxSize) {
 }
 
 TEST_F(PoolConfigTest, ConstructorRefusesAMinSizeItCannotPreWarm) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .min = zend_long{1} << 31,
@@ -99,7 +98,6 @@ TEST_F(PoolConfigTest, ConstructorRefusesAMinSizeItCannotPreWarm) {
 // make a second pool under the first one's waiters); the reference refuses
 // it with the class of upstream's "Pool is not initialized".
 TEST_F(PoolConfigTest, ConstructorCalledTwiceIsRefused) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     ASSERT_FALSE(pool.undef());

@@ -313,8 +313,6 @@ void WaitForChecks(const int& seen, int checks) {
 // is now a warning naming the pool and the hook, with upstream's verdict
 // (an exception is unhealthy).
 TEST_F(PoolSuspendTest, HealthcheckThatSuspendsWarnsAndIsTakenAsUnhealthy) {
-  int made = 0;
-  int destroyed = 0;
   int checks = 0;
   Log destroyed_log;
   EXPECT_TRUE(RunMain([&] {
