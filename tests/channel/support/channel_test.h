@@ -39,12 +39,7 @@ extern "C" {
 
 namespace zar::channel_testing {
 
-class ChannelTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using ChannelTest = zar::testing::AsyncTest;
 
 using mock_zend::CallMethod;
 using mock_zend::Render;

@@ -53,12 +53,7 @@ using mock_zend::Zval;
 using zar::testing::Log;
 using zar::testing::NewException;
 
-class FutureTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using FutureTest = zar::testing::AsyncTest;
 
 zend_class_entry* FutureStateClass();
 zend_class_entry* FutureClass();

@@ -69,11 +69,8 @@ using zar::testing::Yield;
 using zar::testing::YieldTimes;
 using zar::testing::YieldUntil;
 
-class PoolTest : public zar::testing::RequestFixture {
+class PoolTest : public zar::testing::AsyncTest {
  protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
   void SetUp() override;
   void TearDown() override;
 

@@ -36,12 +36,7 @@ extern "C" {
 
 namespace zar::reactor_testing {
 
-class ReactorTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using ReactorTest = zar::testing::AsyncTest;
 
 // How a recorder reads the notification's `result`.
 enum class ResultKind {

@@ -50,12 +50,7 @@ using mock_zend::Zval;
 using zar::testing::Log;
 using zar::testing::NewException;
 
-class TaskGroupTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using TaskGroupTest = zar::testing::AsyncTest;
 
 zend_class_entry* TaskGroupClass();
 

@@ -30,13 +30,10 @@ extern "C" {
 
 namespace zar::thread_pool_testing {
 
-class ZvalTransferTest : public zar::testing::RequestFixture {
+class ZvalTransferTest : public zar::testing::AsyncTest {
  protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
   void SetUp() override {
-    RequestFixture::SetUp();
+    AsyncTest::SetUp();
     // The request's object store makes its (persistent) table for the
     // first object: made now, it is not counted against a transfer
     // (ExpectRefused, RoundTrip).
