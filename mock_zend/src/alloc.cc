@@ -5,12 +5,14 @@
 // and links the block into one doubly-linked list of live blocks (oldest
 // first), so allocation and release are O(1) and a leak report can name
 // every block still alive. The persistent allocator (__zend_malloc and
-// friends) is plain malloc and is not tracked.
+// friends) is plain malloc; its blocks are only counted (an atomic count:
+// any thread allocates with it).
 //
 // Failure: allocation failure prints "Out of memory" and aborts; a size
 // computation that overflows prints "Possible integer overflow in memory
 // allocation (...)" and aborts, as PHP does.
 
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +41,8 @@ BlockHeader* tail = nullptr;
 size_t live_blocks = 0;
 size_t live_bytes = 0;
 zend_mm_leak_info last_leaks = {0, 0};
+// Persistent blocks handed out and not given back with pefree.
+std::atomic<size_t> persistent_blocks{0};
 
 [[noreturn]] void OutOfMemory() {
   fputs("Out of memory\n", stderr);
@@ -179,19 +183,39 @@ void _efree(void* ptr ZEND_FILE_LINE_DC) {
 void* __zend_malloc(size_t len) {
   void* ptr = malloc(len != 0 ? len : 1);
   if (ptr == nullptr) OutOfMemory();
+  persistent_blocks.fetch_add(1, std::memory_order_relaxed);
   return ptr;
 }
 
 void* __zend_calloc(size_t nmemb, size_t len) {
   void* ptr = calloc(nmemb != 0 ? nmemb : 1, len != 0 ? len : 1);
   if (ptr == nullptr) OutOfMemory();
+  persistent_blocks.fetch_add(1, std::memory_order_relaxed);
   return ptr;
 }
 
 void* __zend_realloc(void* p, size_t len) {
   void* ptr = realloc(p, len != 0 ? len : 1);
   if (ptr == nullptr) OutOfMemory();
+  if (p == nullptr) persistent_blocks.fetch_add(1, std::memory_order_relaxed);
   return ptr;
+}
+
+char* __zend_strdup(const char* s) {
+  const size_t size = strlen(s) + 1;
+  auto* copy = static_cast<char*>(__zend_malloc(size));
+  memcpy(copy, s, size);
+  return copy;
+}
+
+void zend_mock_persistent_free(void* ptr) {
+  if (ptr == nullptr) return;
+  free(ptr);
+  persistent_blocks.fetch_sub(1, std::memory_order_relaxed);
+}
+
+size_t zend_mock_persistent_blocks(void) {
+  return persistent_blocks.load(std::memory_order_relaxed);
 }
 
 void* _safe_malloc(size_t nmemb, size_t size, size_t offset) {

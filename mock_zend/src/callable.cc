@@ -50,4 +50,10 @@ void MakeCallable(zval* out, NativeBody body,
   ZVAL_OBJ(out, NewClosure(std::move(body), uses));
 }
 
+Zval Closure(NativeBody body, std::initializer_list<zval*> uses) {
+  Zval closure;
+  MakeCallable(closure.get(), std::move(body), uses);
+  return closure;
+}
+
 }  // namespace mock_zend

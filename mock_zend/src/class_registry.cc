@@ -110,10 +110,10 @@ void FreeClass(zend_class_entry* ce) {
     zval_ptr_dtor(&ce->default_properties_table[i]);
     zend_string_release(ce->property_names[i]);
   }
-  free(ce->default_properties_table);
-  free(ce->property_names);
-  free(ce->interfaces);
-  free(ce);
+  pefree(ce->default_properties_table, 1);
+  pefree(ce->property_names, 1);
+  pefree(ce->interfaces, 1);
+  pefree(ce, 1);
 }
 
 }  // namespace
@@ -283,7 +283,7 @@ void ClassTablesShutdown() {
     }
     ZEND_HASH_FOREACH_END();
     zend_hash_destroy(EG(class_table));
-    free(EG(class_table));
+    pefree(EG(class_table), 1);
     EG(class_table) = nullptr;
   }
   if (EG(function_table) != nullptr) {
@@ -293,7 +293,7 @@ void ClassTablesShutdown() {
     }
     ZEND_HASH_FOREACH_END();
     zend_hash_destroy(EG(function_table));
-    free(EG(function_table));
+    pefree(EG(function_table), 1);
     EG(function_table) = nullptr;
   }
 }

@@ -116,6 +116,12 @@ void ReleaseRequestEnumCases();
 // Frees the case records of an enum class (class table teardown).
 void FreeEnumCases(zend_class_entry* ce);
 
+// ---- The request (php_main.cc) ----
+
+// Records a fatal error reported while a request is active
+// (php_mock_request_fatal_error).
+void NoteRequestFatalError(const std::string& message);
+
 // ---- GC (gc_buffer.cc) ----
 
 void GcBufferFree();

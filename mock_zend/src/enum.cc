@@ -103,7 +103,7 @@ void zend_enum_add_case_cstr(zend_class_entry* ce, const char* name,
       nullptr) {
     zend_error(E_CORE_ERROR, "Cannot redefine class constant %s::%s",
                ZSTR_VAL(ce->name), name);
-    free(record);
+    pefree(record, 1);
   }
 }
 
@@ -139,7 +139,7 @@ void ReleaseRequestEnumCases() {
 
 void FreeEnumCases(zend_class_entry* ce) {
   void* record;
-  ZEND_HASH_FOREACH_PTR(&ce->constants_table, record) { free(record); }
+  ZEND_HASH_FOREACH_PTR(&ce->constants_table, record) { pefree(record, 1); }
   ZEND_HASH_FOREACH_END();
 }
 

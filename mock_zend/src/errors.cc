@@ -83,6 +83,9 @@ int Record(int type, std::string message) {
         std::string("PHP ") + LevelLabel(level) + ":  " + message;
     sapi_module.log_message(line.c_str(), SyslogPriority(level));
   }
+  if ((level & E_FATAL_ERRORS) && EG(active)) {
+    mock_zend::internal::NoteRequestFatalError(message);
+  }
   ErrorLog().push_back({level, std::move(message)});
   if (level & E_FATAL_ERRORS) EG(exit_status) = 255;
   return level;

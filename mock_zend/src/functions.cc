@@ -54,7 +54,7 @@ void FreeFunction(zend_function* fn) {
   if (reserved[1] != nullptr) {
     reinterpret_cast<void (*)(void*)>(reserved[1])(reserved[0]);
   }
-  free(fn);
+  pefree(fn, 1);
 }
 
 zend_function* FindFunction(const HashTable* table, const char* name,

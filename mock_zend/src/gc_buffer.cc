@@ -36,7 +36,7 @@ void zend_get_gc_buffer_grow(zend_get_gc_buffer* buffer) {
 namespace mock_zend::internal {
 
 void GcBufferFree() {
-  free(gc_buffer.start);
+  pefree(gc_buffer.start, 1);
   gc_buffer = {nullptr, nullptr, nullptr};
 }
 

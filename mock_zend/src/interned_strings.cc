@@ -73,7 +73,7 @@ void InternedStringsShutdown() {
   zend_known_strings = nullptr;
   zend_empty_string = nullptr;
   if (table == nullptr) return;
-  for (auto& entry : *table) free(entry.second);
+  for (auto& entry : *table) pefree(entry.second, 1);
   delete table;
   table = nullptr;
 }

@@ -148,7 +148,7 @@ void ObjectsStoreShutdown() {
     Invalidate(object);
     FreeMemoryAndHandle(object);
   }
-  free(store.object_buckets);
+  pefree(store.object_buckets, 1);
   store.object_buckets = nullptr;
   store.top = 1;
   store.size = 0;

@@ -45,8 +45,13 @@ std::vector<ShutdownCallback>& ShutdownCallbacks() {
   static auto* callbacks = new std::vector<ShutdownCallback>();
   return *callbacks;
 }
-php_mock_request_report last_report = {0, 0, 0, false};
+php_mock_request_report last_report = {0, 0, 0, false, 0};
 bool request_bailed_out = false;
+// The fatal errors of the current (or last) request, oldest first.
+std::vector<std::string>& RequestFatalErrors() {
+  static auto* errors = new std::vector<std::string>();
+  return *errors;
+}
 
 void ResetExecutorGlobals() {
   EG(exception) = nullptr;
@@ -172,6 +177,10 @@ zend_result StartModules(sapi_module_struct* sf,
 
 }  // namespace
 
+void mock_zend::internal::NoteRequestFatalError(const std::string& message) {
+  RequestFatalErrors().push_back(message);
+}
+
 extern "C" {
 
 int (*php_register_internal_extensions_func)(void) =
@@ -267,6 +276,7 @@ zend_result php_request_startup(void) {
   internal::ObjectsStoreStartup();
   ShutdownCallbacks().clear();
   request_bailed_out = false;
+  RequestFatalErrors().clear();
   EG(active) = true;
   sapi_activate();
 
@@ -371,10 +381,16 @@ void php_request_shutdown(void* dummy) {
   last_report.leaked_blocks = leaks.leaked_blocks;
   last_report.leaked_bytes = leaks.leaked_bytes;
   last_report.bailed_out = request_bailed_out;
+  last_report.fatal_errors = static_cast<uint32_t>(RequestFatalErrors().size());
 }
 
 php_mock_request_report php_mock_last_request_report(void) {
   return last_report;
+}
+
+const char* php_mock_request_fatal_error(uint32_t index) {
+  const std::vector<std::string>& errors = RequestFatalErrors();
+  return index < errors.size() ? errors[index].c_str() : nullptr;
 }
 
 void php_mock_register_shutdown_callback(void (*fn)(void* arg), void* arg) {

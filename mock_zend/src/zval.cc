@@ -12,6 +12,12 @@ Zval Zval::Long(zend_long n) {
   return out;
 }
 
+Zval Zval::String(const std::string& text) {
+  Zval out;
+  ZVAL_STRINGL(&out.value_, text.data(), text.size());
+  return out;
+}
+
 Zval Zval::Null() {
   Zval out;
   ZVAL_NULL(&out.value_);

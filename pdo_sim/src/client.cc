@@ -24,27 +24,6 @@ void ToZval(const Param& param, zval* out) {
   }
 }
 
-Zval CallMethod(zval* object, const char* method,
-                const std::vector<zval*>& args) {
-  std::vector<zval> params(args.size());
-  for (size_t i = 0; i < args.size(); i++) ZVAL_COPY(&params[i], args[i]);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_string* name = zend_string_init(method, strlen(method), false);
-  if (zend_call_method_if_exists(Z_OBJ_P(object), name, &retval,
-                                 static_cast<uint32_t>(params.size()),
-                                 params.data()) == FAILURE) {
-    zend_throw_error(nullptr, "Call to undefined method %s()", method);
-  }
-  zend_string_release(name);
-  for (zval& param : params) zval_ptr_dtor(&param);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
-}
-
 // ---- Pdo --------------------------------------------------------------------
 
 Pdo Pdo::Open(const std::string& dsn, const Options& options,
@@ -52,13 +31,6 @@ Pdo Pdo::Open(const std::string& dsn, const Options& options,
               const std::optional<std::string>& password,
               const char* class_name) {
   Pdo pdo;
-  zend_string* name = zend_string_init(class_name, strlen(class_name), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  if (ce == nullptr || ce->constructor == nullptr) {
-    zend_throw_error(nullptr, "Class \"%s\" not found", class_name);
-    return pdo;
-  }
   zval params[4];
   ZVAL_STRINGL(&params[0], dsn.data(), dsn.size());
   ToZval(username ? Param(*username) : Param(nullptr), &params[1]);
@@ -69,26 +41,10 @@ Pdo Pdo::Open(const std::string& dsn, const Options& options,
     ToZval(value, &v);
     add_index_zval(&params[3], static_cast<zend_ulong>(attribute), &v);
   }
-
-  Zval object;
-  object_init_ex(object.get(), ce);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_instance_method(ce->constructor, Z_OBJ_P(object.get()),
-                                  &retval, 4, params);
-  zval_ptr_dtor(&retval);
+  Zval object = mock_zend::New(
+      class_name, {&params[0], &params[1], &params[2], &params[3]});
   for (zval& param : params) zval_ptr_dtor(&param);
-  if (EG(exception) != nullptr) {
-    // `new` failed: the object goes now, the exception stays in flight.
-    zend_object* pending = EG(exception);
-    EG(exception) = nullptr;
-    object.Reset();
-    if (EG(exception) != nullptr) {
-      zend_exception_set_previous(pending, EG(exception));
-    }
-    EG(exception) = pending;
-    return pdo;
-  }
+  if (object.undef()) return pdo;
   pdo.object_ = std::move(object);
   return pdo;
 }

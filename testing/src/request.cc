@@ -52,6 +52,15 @@ std::string RequestLeaks(const php_mock_request_report& report) {
   return problems;
 }
 
+std::vector<std::string> RequestFatalErrors() {
+  std::vector<std::string> errors;
+  for (uint32_t i = 0; const char* error = php_mock_request_fatal_error(i);
+       i++) {
+    errors.emplace_back(error);
+  }
+  return errors;
+}
+
 void StopEngine() {
   php_module_shutdown();
   sapi_shutdown();

@@ -136,7 +136,11 @@ TEST_F(AbiCoroutineTest, FcallDefineCopiesArgumentsAndReleaseUndoesIt) {
 }
 
 TEST_F(AbiCoroutineTest, FcallReleaseOfNullDoesNothing) {
+  const size_t blocks = zend_mm_live_blocks();
   zend_fcall_release(nullptr);
+  EXPECT_EQ(zend_mm_live_blocks(), blocks);
+  EXPECT_EQ(EG(exception), nullptr);
+  EXPECT_EQ(zend_mock_error_count(), 0u);
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ TEST_F(AbiLifecycleTest, StateGoesOffReadyActiveReadyOff) {
 }
 
 TEST_F(AbiLifecycleTest, BailoutRunsTheSchedulerAfterMainWithIsBailout) {
+  ExpectFatalErrors({"fatal in main"});
   EXPECT_FALSE(RunMain([] {
     ZEND_ASYNC_SCHEDULER_LAUNCH();
     zend_error(E_ERROR, "fatal in main");

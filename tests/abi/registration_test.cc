@@ -57,10 +57,16 @@ zend_async_listen_event_t* ListenB(const char*, int, int, uint32_t, size_t) {
 bool IoCloseA(zend_async_io_t*) { return true; }
 bool IoCloseB(zend_async_io_t*) { return true; }
 
+// The E_CORE_ERROR of a registration that would override another module's.
+std::string OverrideMessage(const std::string& group, const std::string& module,
+                            const std::string& previous) {
+  return "The module " + module + " is trying to override " + group +
+         ", which was registered by the module " + previous + ".";
+}
+// The same as the error log has it.
 std::string OverrideError(const std::string& group, const std::string& module,
                           const std::string& previous) {
-  return "E_CORE_ERROR: The module " + module + " is trying to override " +
-         group + ", which was registered by the module " + previous + ".";
+  return "E_CORE_ERROR: " + OverrideMessage(group, module, previous);
 }
 
 class AbiRegistrationTest : public zar::testing::RequestFixture {
@@ -94,6 +100,7 @@ TEST_F(AbiRegistrationTest, FirstSchedulerRegistrationInstallsItsPointers) {
 
 TEST_F(AbiRegistrationTest,
        SecondSchedulerFromAnotherModuleIsRejectedWithCoreError) {
+  ExpectFatalErrors({OverrideMessage("Scheduler", "ext_b", "ext_a")});
   ASSERT_TRUE(
       RegisterScheduler(module_a, false, {.scheduler_launch = LaunchA}));
 
@@ -106,6 +113,7 @@ TEST_F(AbiRegistrationTest,
 }
 
 TEST_F(AbiRegistrationTest, SchedulerIdentityIsTheModulePointerNotItsText) {
+  ExpectFatalErrors({OverrideMessage("Scheduler", "ext_a", "ext_a")});
   ASSERT_TRUE(
       RegisterScheduler(module_a, false, {.scheduler_launch = LaunchA}));
 
@@ -118,6 +126,7 @@ TEST_F(AbiRegistrationTest, SchedulerIdentityIsTheModulePointerNotItsText) {
 }
 
 TEST_F(AbiRegistrationTest, SchedulerLockIsReleasedBeforeTheOverrideError) {
+  ExpectFatalErrors({OverrideMessage("Scheduler", "ext_b", "ext_a")});
   ASSERT_TRUE(
       RegisterScheduler(module_a, false, {.scheduler_launch = LaunchA}));
   ASSERT_FALSE(
@@ -195,6 +204,7 @@ TEST_F(AbiRegistrationTest, FirstReactorRegistrationInstallsItsPointers) {
 
 TEST_F(AbiRegistrationTest,
        SecondReactorFromAnotherModuleIsRejectedAndKeepsTheLockHeld) {
+  ExpectFatalErrors({OverrideMessage("Reactor", "ext_b", "ext_a")});
   ASSERT_TRUE(RegisterReactor(module_a, false, {.startup = StartupA}));
 
   EXPECT_FALSE(RegisterReactor(module_b, false, {.startup = StartupB}));
@@ -265,6 +275,8 @@ TEST_F(AbiRegistrationTest, ThreadPoolIsEnabledByItsQueueTaskPointer) {
 
 TEST_F(AbiRegistrationTest,
        ThreadPoolFromAnotherModuleReportsCoreErrorAndStillOverwrites) {
+  ExpectFatalErrors({OverrideMessage("Thread Pool", "ext_b", "ext_a"),
+                     OverrideMessage("Thread Pool", "ext_a", "ext_b")});
   RegisterThreadPool(module_a, false, {.queue_task = QueueTaskA});
 
   RegisterThreadPool(module_b, false, {.queue_task = QueueTaskB});
@@ -280,6 +292,7 @@ TEST_F(AbiRegistrationTest,
 }
 
 TEST_F(AbiRegistrationTest, ThreadPoolHasNoLockAndNoSameModuleCheck) {
+  ExpectFatalErrors({OverrideMessage("Thread Pool", "ext_a", "ext_a")});
   RegisterThreadPool(module_a, false, {.queue_task = QueueTaskA});
 
   RegisterThreadPool(module_a, false, {.queue_task = QueueTaskB});
@@ -308,6 +321,7 @@ TEST_F(AbiRegistrationTest, PoolApiRegistrationReplacesTheSixStubs) {
 }
 
 TEST_F(AbiRegistrationTest, PoolApiSameModuleTwiceReportsCoreErrorAndKeeps) {
+  ExpectFatalErrors({OverrideMessage("Pool API", "ext_a", "ext_a")});
   RegisterPoolApi(module_a, false, {.close = PoolCloseA});
 
   RegisterPoolApi(module_a, false, {.close = PoolCloseB});
@@ -318,6 +332,7 @@ TEST_F(AbiRegistrationTest, PoolApiSameModuleTwiceReportsCoreErrorAndKeeps) {
 }
 
 TEST_F(AbiRegistrationTest, PoolApiFromAnotherModuleIsRejectedWithoutOverride) {
+  ExpectFatalErrors({OverrideMessage("Pool API", "ext_b", "ext_a")});
   RegisterPoolApi(module_a, false, {.close = PoolCloseA});
 
   RegisterPoolApi(module_b, false, {.close = PoolCloseB});
@@ -367,6 +382,7 @@ TEST_F(AbiRegistrationTest, IoRegistrationReleasesItsLockOnSuccess) {
 
 TEST_F(AbiRegistrationTest,
        IoFromAnotherModuleIsRejectedWithCoreErrorAndKeepsTheLockHeld) {
+  ExpectFatalErrors({OverrideMessage("Async IO API", "ext_b", "ext_a")});
   ASSERT_TRUE(RegisterIo(module_a, false, {.close = IoCloseA}));
 
   EXPECT_FALSE(RegisterIo(module_b, false, {.close = IoCloseB}));
@@ -391,6 +407,7 @@ TEST_F(AbiRegistrationTest, SameIoModuleReturnsTrueAndKeepsTheLock) {
 // ---- zend_async_api_shutdown ----------------------------------------------
 
 TEST_F(AbiRegistrationTest, ApiShutdownResetsExactlyTheListedGuards) {
+  ExpectFatalErrors({OverrideMessage("Async IO API", "ext_b", "ext_a")});
   ASSERT_TRUE(
       RegisterScheduler(module_a, false, {.scheduler_launch = LaunchA}));
   ASSERT_TRUE(RegisterReactor(module_a, false,

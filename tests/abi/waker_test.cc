@@ -61,6 +61,10 @@ class AbiWakerTest : public zar::testing::RequestFixture {
 // ---- define / new / init ---------------------------------------------------
 
 TEST_F(AbiWakerTest, WithoutARunningCoroutineNoWakerIsCreated) {
+  ExpectFatalErrors(
+      {"Cannot create waker for a coroutine that is not running",
+       "Cannot create waker for a coroutine that is not running",
+       "Cannot create waker for a coroutine that is not running"});
   EXPECT_EQ(zend_async_waker_define(nullptr), nullptr);
   EXPECT_EQ(ZEND_ASYNC_WAKER_NEW(nullptr), nullptr);
   EXPECT_EQ(zend_async_waker_new_with_timeout(nullptr, 10, nullptr), nullptr);

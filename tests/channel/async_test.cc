@@ -37,8 +37,8 @@ TEST_F(ChannelAsyncTest, RecvAsyncCompletesAtOnceWithBufferedValues) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({2});
-    Send(channel, Str("value1"));
-    Send(channel, Str("value2"));
+    Send(channel, Zval::String("value1"));
+    Send(channel, Zval::String("value2"));
     Spawn([&] {
       Zval first = CallMethod(channel.get(), "recvAsync");
       Zval second = CallMethod(channel.get(), "recvAsync");
@@ -78,7 +78,7 @@ TEST_F(ChannelAsyncTest, RecvAsyncAfterCloseStillGetsBufferedValue) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("kept"));
+    Send(channel, Zval::String("kept"));
     Close(channel);
     Zval kept = CallMethod(channel.get(), "recvAsync");
     Zval empty = CallMethod(channel.get(), "recvAsync");
@@ -99,7 +99,7 @@ TEST_F(ChannelAsyncTest, PendingRecvAsyncCompletesWhenValueArrives) {
       log.push_back("pending " + Completed(future));
       Spawn([&] {
         Delay(10);
-        const bool sent = SendAsync(channel, Str("hello"));
+        const bool sent = SendAsync(channel, Zval::String("hello"));
         log.push_back(std::string("sendAsync=") + (sent ? "true" : "false"));
       });
       log.push_back("received=" + Await(future));
@@ -120,7 +120,7 @@ TEST_F(ChannelAsyncTest, PendingRecvAsyncTakesRendezvousSend) {
     channel = NewPhpChannel({0});
     future = CallMethod(channel.get(), "recvAsync");
     Spawn([&] {
-      Send(channel, Str("direct"));
+      Send(channel, Zval::String("direct"));
       log.push_back("sent");
     });
     log.push_back(Await(future));
@@ -161,7 +161,7 @@ TEST_F(ChannelAsyncTest, DroppedPendingFutureLeavesTheQueue) {
     Spawn([&] {
       Delay(20);
       // Nobody receives: the value is staged in the rendezvous slot.
-      const bool sent = SendAsync(channel, Str("hello"));
+      const bool sent = SendAsync(channel, Zval::String("hello"));
       log.push_back(std::string("sendAsync=") + (sent ? "true" : "false") +
                     " count=" + std::to_string(Count(channel)));
     });
@@ -182,13 +182,13 @@ TEST_F(ChannelAsyncTest, LoserFutureOfTwoChannelsLeavesItsQueue) {
     second = NewPhpChannel({0});
     Spawn([&] {
       Delay(20);
-      SendAsync(first, Str("from-1"));
+      SendAsync(first, Zval::String("from-1"));
     });
     Zval winner = CallMethod(first.get(), "recvAsync");
     Zval loser = CallMethod(second.get(), "recvAsync");
     log.push_back("got=" + Await(winner));
     Drop(loser);
-    const bool sent = SendAsync(second, Str("ignored"));
+    const bool sent = SendAsync(second, Zval::String("ignored"));
     log.push_back(std::string("sendAsync=") + (sent ? "true" : "false") +
                   " count=" + std::to_string(Count(second)));
   }));
@@ -223,10 +223,10 @@ TEST_F(ChannelAsyncTest, RecvAsyncDoesNotTakeReservedValue) {
     channel = NewPhpChannel({1});
     Spawn([&] { log.push_back("R1=" + Render(Recv(channel))); });
     Yield();
-    Send(channel, Str("first"));  // reserved for R1, which has not run
+    Send(channel, Zval::String("first"));  // reserved for R1, which has not run
     Zval future = CallMethod(channel.get(), "recvAsync");
     log.push_back(Completed(future));
-    Spawn([&] { Send(channel, Str("second")); });
+    Spawn([&] { Send(channel, Zval::String("second")); });
     log.push_back("future=" + Await(future));
   }));
   EXPECT_EQ(Joined(log), "completed=no R1='first' future='second'");
@@ -248,10 +248,10 @@ TEST_F(ChannelAsyncTest, FutureAndCoroutineReceiversServedInArrivalOrder) {
     future = CallMethod(channel.get(), "recvAsync");
     Spawn([&] { log.push_back("R2=" + Render(Recv(channel))); });
     Yield();
-    SendAsync(channel, Str("a"));
-    SendAsync(channel, Str("b"));
+    SendAsync(channel, Zval::String("a"));
+    SendAsync(channel, Zval::String("b"));
     log.push_back("future " + Completed(future));
-    SendAsync(channel, Str("c"));
+    SendAsync(channel, Zval::String("c"));
     log.push_back("future=" + Await(future));
     future = Zval();
   }));
@@ -268,7 +268,7 @@ TEST_F(ChannelAsyncTest, CancelledPendingFutureIsSkipped) {
     Zval future = CallMethod(channel.get(), "recvAsync");
     CallMethod(future.get(), "cancel");
     CallMethod(future.get(), "ignore");
-    SendAsync(channel, Str("kept"));
+    SendAsync(channel, Zval::String("kept"));
     log.push_back("count=" + std::to_string(Count(channel)));
     log.push_back("recv=" + Render(Recv(channel)));
   }));
@@ -282,9 +282,9 @@ TEST_F(ChannelAsyncTest, ServedFutureFreesSlotForParkedSender) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("one"));
+    Send(channel, Zval::String("one"));
     Spawn([&] {
-      Send(channel, Str("two"));
+      Send(channel, Zval::String("two"));
       log.push_back("sent two");
     });
     Yield();

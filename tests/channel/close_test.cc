@@ -33,7 +33,7 @@ TEST_F(ChannelCloseTest, SendOnAClosedChannelThrows) {
     channel = NewPhpChannel({3});
     Close(channel);
     Spawn([&] {
-      Send(channel, Str("value"));
+      Send(channel, Zval::String("value"));
       log.push_back(TakeChannelException());
     });
     log.push_back("Done");
@@ -63,7 +63,8 @@ TEST_F(ChannelCloseTest, ValuesBufferedBeforeCloseAreStillReceived) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({3});
-    for (const char* value : {"one", "two", "three"}) Send(channel, Str(value));
+    for (const char* value : {"one", "two", "three"})
+      Send(channel, Zval::String(value));
     Close(channel);
     log.push_back("closed-with-" + std::to_string(Count(channel)));
     Spawn([&] {
@@ -109,10 +110,10 @@ TEST_F(ChannelCloseTest, CloseWakesASenderWaitingForSpace) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("fill"));
+    Send(channel, Zval::String("fill"));
     Spawn([&] {
       log.push_back("sender-waiting");
-      Send(channel, Str("blocked"));
+      Send(channel, Zval::String("blocked"));
       log.push_back(EG(exception) ? TakeChannelException() : "sent");
     });
     Spawn([&] {
@@ -133,10 +134,11 @@ TEST_F(ChannelCloseTest, CloseWakesASenderBehindAnUnbufferedValue) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({0});
-    log.push_back(SendAsync(channel, Str("block")) ? "filled" : "not-filled");
+    log.push_back(SendAsync(channel, Zval::String("block")) ? "filled"
+                                                            : "not-filled");
     Spawn([&] {
       log.push_back("sender-waiting");
-      Send(channel, Str("waiting"));
+      Send(channel, Zval::String("waiting"));
       log.push_back(EG(exception) ? TakeChannelException() : "sent");
     });
     Spawn([&] {
@@ -236,7 +238,7 @@ TEST_F(ChannelCloseTest, CloseAfterTheValueWasTakenDoesNotFailItsSender) {
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({0});
     Spawn([&] {
-      Send(channel, Str("the-value"));
+      Send(channel, Zval::String("the-value"));
       log.push_back(EG(exception) ? "sender " + TakeChannelException()
                                   : "sender delivered");
     });

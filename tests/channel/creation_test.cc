@@ -62,13 +62,13 @@ TEST_F(ChannelCreationTest, CountsFollowSendsAndReceives) {
   EXPECT_TRUE(RunMain([&] {
     Zval channel = NewPhpChannel({3});
     log.push_back(State(channel));
-    Send(channel, Str("a"));
+    Send(channel, Zval::String("a"));
     log.push_back(State(channel));
-    Send(channel, Str("b"));
-    Send(channel, Str("c"));
+    Send(channel, Zval::String("b"));
+    Send(channel, Zval::String("c"));
     log.push_back(State(channel));
-    log.push_back(SendAsync(channel, Str("d")) ? "sendAsync=true"
-                                               : "sendAsync=false");
+    log.push_back(SendAsync(channel, Zval::String("d")) ? "sendAsync=true"
+                                                        : "sendAsync=false");
     Recv(channel);
     log.push_back(State(channel));
     Recv(channel);
@@ -102,10 +102,10 @@ TEST_F(ChannelCreationTest, SendAsyncAfterCloseLeavesTheCount) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval channel = NewPhpChannel({1});
-    log.push_back(SendAsync(channel, Str("test")) ? "true" : "false");
+    log.push_back(SendAsync(channel, Zval::String("test")) ? "true" : "false");
     log.push_back(std::to_string(Count(channel)));
     Close(channel);
-    log.push_back(SendAsync(channel, Str("test2")) ? "true" : "false");
+    log.push_back(SendAsync(channel, Zval::String("test2")) ? "true" : "false");
     log.push_back(std::to_string(Count(channel)));
   }));
   EXPECT_EQ(Joined(log), "true 1 false 1");
@@ -117,9 +117,9 @@ TEST_F(ChannelCreationTest, UnbufferedSendAsyncFillsTheOneSlot) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({0});
-    log.push_back(SendAsync(channel, Str("one")) ? "true" : "false");
+    log.push_back(SendAsync(channel, Zval::String("one")) ? "true" : "false");
     log.push_back(State(channel));
-    log.push_back(SendAsync(channel, Str("two")) ? "true" : "false");
+    log.push_back(SendAsync(channel, Zval::String("two")) ? "true" : "false");
     Spawn([&] {
       log.push_back("got " + Render(Recv(channel)));
       log.push_back(State(channel));

@@ -28,7 +28,7 @@ void SpawnReceiver(Zval& channel, Log& log, const std::string& name,
 void SpawnSender(Zval& channel, Log& log, const std::string& name,
                  zend_coroutine_t** coroutine = nullptr, bool* done = nullptr) {
   zend_coroutine_t* spawned = Spawn([&channel, &log, name, done] {
-    Send(channel, Str(name));
+    Send(channel, Zval::String(name));
     log.push_back(EG(exception) ? name + " " + TakeChannelException()
                                 : name + " sent");
     if (done != nullptr) *done = true;
@@ -43,7 +43,7 @@ TEST_F(ChannelFairnessTest, SendersAreServedInArrivalOrder) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("fill"));
+    Send(channel, Zval::String("fill"));
     for (const char* name : {"a", "b", "c"}) {
       SpawnSender(channel, log, name);
       Yield();
@@ -75,8 +75,8 @@ TEST_F(ChannelFairnessTest, RecvDoesNotTakeAValueKeptForAWokenReceiver) {
     channel = NewPhpChannel({1});
     SpawnReceiver(channel, log, "r1");
     Yield();
-    Send(channel, Str("first"));
-    Spawn([&] { Send(channel, Str("second")); });
+    Send(channel, Zval::String("first"));
+    Spawn([&] { Send(channel, Zval::String("second")); });
     log.push_back("main got " + Render(Recv(channel)));
   }));
   EXPECT_EQ(Joined(log), "r1 got 'first' main got 'second'");
@@ -88,13 +88,14 @@ TEST_F(ChannelFairnessTest, SendAsyncDoesNotTakeASlotKeptForAWokenSender) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("fill"));
+    Send(channel, Zval::String("fill"));
     bool sent = false;
     SpawnSender(channel, log, "s1", nullptr, &sent);
     Yield();
     log.push_back("taken " + Render(Recv(channel)));
     log.push_back(IsFull(channel) ? "full" : "not-full");
-    log.push_back(SendAsync(channel, Str("barge")) ? "barged" : "refused");
+    log.push_back(SendAsync(channel, Zval::String("barge")) ? "barged"
+                                                            : "refused");
     YieldUntil([&] { return sent; });
     log.push_back("left " + Render(Recv(channel)));
   }));
@@ -113,7 +114,7 @@ TEST_F(ChannelFairnessTest, CancelledReceiverHandsItsValueOn) {
     Yield();
     SpawnReceiver(channel, log, "r2", nullptr, &second_done);
     Yield();
-    Send(channel, Str("the-value"));
+    Send(channel, Zval::String("the-value"));
     Cancel(first);
     YieldUntil([&] { return second_done; });
     log.push_back("count=" + std::to_string(Count(channel)));
@@ -133,7 +134,7 @@ TEST_F(ChannelFairnessTest, CancelledLastReceiverReleasesTheValue) {
     bool done = false;
     SpawnReceiver(channel, log, "r1", &only, &done);
     Yield();
-    Send(channel, Str("the-value"));
+    Send(channel, Zval::String("the-value"));
     Cancel(only);
     YieldUntil([&] { return done; });
     log.push_back("main got " + Render(Recv(channel)));
@@ -159,10 +160,10 @@ TEST_F(ChannelFairnessTest, HandedOnReservationKeepsArrivalOrder) {
     Yield();
     SpawnReceiver(channel, log, "r3", nullptr, &third_done);
     Yield();
-    Send(channel, Str("first"));
+    Send(channel, Zval::String("first"));
     Cancel(first);
     YieldUntil([&] { return second_done; });
-    Send(channel, Str("second"));
+    Send(channel, Zval::String("second"));
     YieldUntil([&] { return third_done; });
   }));
   EXPECT_EQ(Joined(log),
@@ -183,7 +184,7 @@ TEST_F(ChannelFairnessTest, RendezvousValueSurvivesItsReceiversCancellation) {
     SpawnReceiver(channel, log, "r2", nullptr, &second_done);
     Yield();
     Spawn([&] {
-      Send(channel, Str("the-value"));
+      Send(channel, Zval::String("the-value"));
       log.push_back("sender delivered");
     });
     Yield();
@@ -203,7 +204,7 @@ TEST_F(ChannelFairnessTest, CancelledSenderHandsItsSlotOn) {
   Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("fill"));
+    Send(channel, Zval::String("fill"));
     zend_coroutine_t* first = nullptr;
     bool second_done = false;
     SpawnSender(channel, log, "s1", &first);
@@ -251,7 +252,8 @@ TEST_F(ChannelFairnessTest, RendezvousAcknowledgementPassesTheSlotOn) {
     SpawnSender(channel, log, "second", nullptr, &second_done);
     Yield();
     log.push_back("recv " + Render(Recv(channel)));
-    log.push_back(SendAsync(channel, Str("barge")) ? "barged" : "refused");
+    log.push_back(SendAsync(channel, Zval::String("barge")) ? "barged"
+                                                            : "refused");
     SpawnReceiver(channel, log, "drain");
     YieldUntil([&] { return second_done; });
   }));
@@ -269,7 +271,7 @@ TEST_F(ChannelFairnessTest, CloseKeepsTheValueOfAWokenReceiver) {
     Yield();
     SpawnReceiver(channel, log, "r2");
     Yield();
-    Send(channel, Str("the-value"));
+    Send(channel, Zval::String("the-value"));
     Close(channel);
   }));
   EXPECT_EQ(Joined(log),
@@ -291,7 +293,7 @@ TEST_F(ChannelFairnessTest, ReceiverCancelledWhileWaitingLeavesTheChannelOpen) {
     log.push_back(IsClosed(channel) ? "closed" : "open");
     Spawn([&] {
       Delay(5);
-      Send(channel, Str("late"));
+      Send(channel, Zval::String("late"));
     });
     SpawnReceiver(channel, log, "consumer");
   }));

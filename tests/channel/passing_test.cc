@@ -40,7 +40,7 @@ TEST_F(ChannelPassingTest, UnbufferedSendWaitsUntilTheValueIsTaken) {
     channel = NewPhpChannel({0});
     Spawn([&] {
       log.push_back("sender:about-to-send");
-      Send(channel, Str("hello"));
+      Send(channel, Zval::String("hello"));
       log.push_back("sender:completed");
     });
     Spawn([&] {
@@ -87,11 +87,11 @@ TEST_F(ChannelPassingTest, CapacityOneHandsOverInOrder) {
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
     log.push_back(State(channel));
-    Send(channel, Str("one"));
+    Send(channel, Zval::String("one"));
     log.push_back(State(channel));
     Spawn([&] {
       log.push_back("sending-two");
-      Send(channel, Str("two"));
+      Send(channel, Zval::String("two"));
       log.push_back("sent-two");
     });
     Spawn([&] {
@@ -116,7 +116,7 @@ TEST_F(ChannelPassingTest, ValuesOfEveryTypePassUnchanged) {
     ZVAL_TRUE(values[1].get());
     ZVAL_LONG(values[2].get(), 42);
     ZVAL_DOUBLE(values[3].get(), 3.5);
-    values[4] = Str("string");
+    values[4] = Zval::String("string");
     array_init(values[5].get());
     add_next_index_long(values[5].get(), 1);
     add_next_index_long(values[5].get(), 2);
@@ -145,7 +145,7 @@ TEST_F(ChannelPassingTest, ManySendersOneReceiver) {
     channel = NewPhpChannel({2});
     for (int i = 1; i <= 3; i++) {
       Spawn([&, i] {
-        Send(channel, Str("from-" + std::to_string(i)));
+        Send(channel, Zval::String("from-" + std::to_string(i)));
         log.push_back("sender" + std::to_string(i) + ":sent");
       });
     }

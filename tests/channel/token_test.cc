@@ -71,8 +71,8 @@ struct FutureToken {
 
 FutureToken NewFutureToken() {
   FutureToken token;
-  token.state = NewPhpObject("Async\\FutureState");
-  token.future = NewPhpObject("Async\\Future", {token.state.get()});
+  token.state = mock_zend::New("Async\\FutureState");
+  token.future = mock_zend::New("Async\\Future", {token.state.get()});
   return token;
 }
 
@@ -117,7 +117,7 @@ TEST_F(ChannelTokenTest, SendThrowsWhenItsTokenCompletes) {
     zend_coroutine_t* timer = Spawn([] { Delay(5); });
     token = ObjectOf(timer);
     Spawn([&] {
-      Zval value = Str("unsent");
+      Zval value = Zval::String("unsent");
       CallMethod(channel.get(), "send", {value.get(), token.get()});
       log.push_back(EG(exception) ? TakeWithPrevious() : "sent");
       // The withdrawn rendezvous value is not left behind.
@@ -136,7 +136,7 @@ TEST_F(ChannelTokenTest, RecvThatNeedNotWaitIgnoresItsToken) {
   Zval token;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({1});
-    Send(channel, Str("ready"));
+    Send(channel, Zval::String("ready"));
     zend_coroutine_t* timer = Spawn([] { Delay(5); });
     token = ObjectOf(timer);
     Zval value = CallMethod(channel.get(), "recv", {token.get()});
@@ -156,10 +156,10 @@ TEST_F(ChannelTokenTest, TokenAlreadyCompletedFailsTheCallAtOnce) {
     zend_coroutine_t* finished = Spawn([] {});
     token = ObjectOf(finished);
     Yield();
-    Send(channel, Str("kept"));
+    Send(channel, Zval::String("kept"));
     Zval value = CallMethod(channel.get(), "recv", {token.get()});
     log.push_back(value.undef() ? TakeWithPrevious() : Render(value));
-    Zval other = Str("other");
+    Zval other = Zval::String("other");
     CallMethod(channel.get(), "send", {other.get(), token.get()});
     log.push_back(TakeWithPrevious());
     log.push_back("count=" + std::to_string(Count(channel)));
@@ -204,11 +204,11 @@ TEST_F(ChannelTokenTest, SendThrowsWhenItsFutureTokenCompletes) {
   FutureToken token;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({0});
-    SendAsync(channel, Str("fill"));
+    SendAsync(channel, Zval::String("fill"));
     token = NewFutureToken();
     Spawn([&] {
       log.push_back("waiting");
-      Zval value = Str("blocked");
+      Zval value = Zval::String("blocked");
       CallMethod(channel.get(), "send", {value.get(), token.future.get()});
       log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
       log.push_back("count=" + std::to_string(Count(channel)));
@@ -256,10 +256,10 @@ TEST_F(ChannelTokenTest, SendThrowsWithFutureTokenErrorAsPrevious) {
   FutureToken token;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel({0});
-    SendAsync(channel, Str("fill"));
+    SendAsync(channel, Zval::String("fill"));
     token = NewFutureToken();
     Spawn([&] {
-      Zval value = Str("blocked");
+      Zval value = Zval::String("blocked");
       CallMethod(channel.get(), "send", {value.get(), token.future.get()});
       log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
     });
@@ -285,7 +285,7 @@ TEST_F(ChannelTokenTest, SendThatNeedNotWaitIgnoresItsFutureToken) {
     channel = NewPhpChannel({1});
     token = NewFutureToken();
     Spawn([&] {
-      Zval value = Str("value");
+      Zval value = Zval::String("value");
       CallMethod(channel.get(), "send", {value.get(), token.future.get()});
       log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
     });

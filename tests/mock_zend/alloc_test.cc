@@ -119,6 +119,24 @@ TEST_F(MockZendAllocTest, PersistentAllocationsAreNotTracked) {
   pefree(p, 1);
 }
 
+TEST_F(MockZendAllocTest, PersistentBlocksAreCountedUntilPefreeGivesThemBack) {
+  const size_t before = zend_mock_persistent_blocks();
+  void* made = pemalloc(8, 1);
+  void* zeroed = pecalloc(2, 8, 1);
+  void* grown = perealloc(nullptr, 8, 1);
+  grown = perealloc(grown, 64, 1);  // the same block, moved
+  char* copy = pestrdup("abc", 1);
+  zend_string* text = zend_string_init("persistent", 10, 1);
+  EXPECT_EQ(zend_mock_persistent_blocks(), before + 5);
+  pefree(made, 1);
+  pefree(zeroed, 1);
+  pefree(grown, 1);
+  pefree(copy, 1);
+  pefree(nullptr, 1);  // nothing given back
+  zend_string_release(text);
+  EXPECT_EQ(zend_mock_persistent_blocks(), before);
+}
+
 TEST_F(MockZendAllocTest, LeakReportNamesTheAllocationSiteAndFreesTheBlock) {
   ASSERT_EQ(zend_mm_live_blocks(), 0u);
   testing::internal::CaptureStderr();

@@ -90,6 +90,8 @@ TEST_F(MockZendClassesTest, RegisterWithZeroFlagsAddsNoFlag) {
 }
 
 TEST_F(MockZendClassesTest, RegisterWithFlagsOfATakenNameFailsAsEx) {
+  ExpectFatalErrors(
+      {"Cannot declare class TakenWidget, because the name is already in use"});
   zend_class_entry ce;
   INIT_CLASS_ENTRY(ce, "TakenWidget", nullptr);
   ASSERT_NE(zend_register_internal_class_with_flags(&ce, nullptr, 0), nullptr);
@@ -252,6 +254,8 @@ TEST_F(MockZendClassesTest, RedeclaringAPropertyKeepsItsSlotWithTheNewDefault) {
 }
 
 TEST_F(MockZendClassesTest, RegisteringAClassNameTwiceIsRefused) {
+  ExpectFatalErrors(
+      {"Cannot declare class twice, because the name is already in use"});
   mock_zend::ClassBuilder("Twice").Build();
   const uint32_t errors = zend_mock_error_count();
   EXPECT_EQ(mock_zend::ClassBuilder("twice").Build(), nullptr);

@@ -42,12 +42,14 @@ TEST_F(MockZendErrorsTest, ZendErrorRecordsTheLevelAndTheFormattedMessage) {
 }
 
 TEST_F(MockZendErrorsTest, FatalErrorOutsideZendTryIsRecordedAndReturns) {
+  ExpectFatalErrors({"core trouble"});
   zend_error(E_CORE_ERROR, "core trouble");
   ASSERT_EQ(zend_mock_error_count(), 1u);
   EXPECT_EQ(zend_mock_error_type(0), E_CORE_ERROR);
 }
 
 TEST_F(MockZendErrorsTest, FatalErrorInsideZendTryBailsOut) {
+  ExpectFatalErrors({"fatal"});
   // volatile: these live across a longjmp.
   volatile bool reached_after_error = false;
   volatile bool caught = false;
@@ -64,6 +66,7 @@ TEST_F(MockZendErrorsTest, FatalErrorInsideZendTryBailsOut) {
 }
 
 TEST_F(MockZendErrorsTest, DontBailAndNonFatalLevelsDoNotBailOut) {
+  ExpectFatalErrors({"reported only"});
   volatile bool caught = false;
   volatile int reached = 0;
   zend_try {
@@ -80,6 +83,7 @@ TEST_F(MockZendErrorsTest, DontBailAndNonFatalLevelsDoNotBailOut) {
 }
 
 TEST_F(MockZendErrorsTest, FatalErrorInMainMakesRunMainReturnFalse) {
+  ExpectFatalErrors({"user fatal"});
   bool reached = false;
   EXPECT_FALSE(RunMain([&] {
     zend_error(E_USER_ERROR, "user fatal");
@@ -91,6 +95,7 @@ TEST_F(MockZendErrorsTest, FatalErrorInMainMakesRunMainReturnFalse) {
 }
 
 TEST_F(MockZendErrorsTest, BailoutInsideCallsReleasesWhatTheFramesHeld) {
+  ExpectFatalErrors({"in method"});
   zend_class_entry* ce =
       mock_zend::ClassBuilder("Fatal")
           .Method("explode",
@@ -156,6 +161,7 @@ TEST_F(MockZendErrorsTest, PhpErrorDocrefPrefixesTheRunningFunction) {
 }
 
 TEST_F(MockZendErrorsTest, ErrorsArePrintedWhenRequested) {
+  ExpectFatalErrors({"also visible"});
   setenv("ZEND_MOCK_PRINT_ERRORS", "1", 1);
   testing::internal::CaptureStderr();
   zend_error(E_WARNING, "visible");

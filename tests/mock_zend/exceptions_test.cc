@@ -250,6 +250,7 @@ TEST_F(MockZendExceptionsTest, ClearExceptionAlsoReleasesAParkedOne) {
 }
 
 TEST_F(MockZendExceptionsTest, ExceptionErrorReportsUncaughtAndReleases) {
+  ExpectUncaught("RuntimeException: boom");
   zend_throw_exception(spl_ce_RuntimeException, "boom", 0);
   const uint32_t errors = zend_mock_error_count();
   EXPECT_EQ(zend_exception_error(EG(exception), E_ERROR), SUCCESS);
@@ -262,6 +263,7 @@ TEST_F(MockZendExceptionsTest, ExceptionErrorReportsUncaughtAndReleases) {
 }
 
 TEST_F(MockZendExceptionsTest, UncaughtExceptionInMainIsAFatalError) {
+  ExpectUncaught("RuntimeException: boom");
   EXPECT_FALSE(RunMain(
       [] { zend_throw_exception(spl_ce_RuntimeException, "boom", 0); }));
   EXPECT_EQ(EG(exception), nullptr);

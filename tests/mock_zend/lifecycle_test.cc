@@ -221,6 +221,7 @@ TEST_F(MockZendLifecycleTest, ObjectsReleasedByAShutdownCallbackAreNotLeaks) {
 }
 
 TEST_F(MockZendLifecycleTest, AnExceptionLeftInFlightIsReportedAtShutdown) {
+  ExpectUncaught("Exception: never caught");
   zend_throw_exception(nullptr, "never caught", 0);
   const php_mock_request_report report = ShutdownRequest();
   EXPECT_EQ(report.objects_alive_at_shutdown, 0u);

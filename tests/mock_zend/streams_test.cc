@@ -167,6 +167,9 @@ TEST_F(MockZendStreamsTest, ResourceDestructorRunsOnceOnClose) {
 }
 
 TEST_F(MockZendStreamsTest, XportCreateFailsWithACoreErrorNamingIt) {
+  ExpectFatalErrors(
+      {"php_stream_xport_create(): socket transports are not supported by the "
+       "mock engine"});
   zend_string* error = nullptr;
   int code = -1;
   EXPECT_EQ(php_stream_xport_create("tcp://127.0.0.1:9", 17, 0,

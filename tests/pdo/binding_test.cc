@@ -106,9 +106,12 @@ TEST_F(BindingTest, TwelveHoldersGrowTheIdleBuffer) {
   });
 }
 
+// Thirty coroutines at once on a pool of five: five connections are made
+// and lent (each statement pins its own while its query sleeps), the other
+// coroutines wait for one, and every insert lands.
 TEST_F(BindingTest, ThirtyConcurrentPreparedInserts) {
   pdo_sim::mock::SetQueryLatency(1);
-  RunMain([&] {
+  EXPECT_TRUE(RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(5));
     pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
     std::vector<Task> coroutines;
@@ -118,11 +121,15 @@ TEST_F(BindingTest, ThirtyConcurrentPreparedInserts) {
         EXPECT_TRUE(stmt.Execute({i}).is_true());
       }));
     }
+    PoolCounts during;
+    Await(Spawn([&] { during = CountsOf(pdo); }));
     for (Task& c : coroutines) Await(c);
+    EXPECT_EQ(during, (PoolCounts{5, 0, 5}));
     EXPECT_EQ(QueryLong(pdo, "SELECT COUNT(*) FROM t"), 30);
     EXPECT_EQ(QueryLong(pdo, "SELECT SUM(v) FROM t"), 465);
-    EXPECT_LE(CountsOf(pdo).count, 5);
-  });
+    EXPECT_EQ(CountsOf(pdo), (PoolCounts{5, 5, 0}));
+    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 5u);
+  }));
 }
 
 TEST_F(BindingTest, MaxIsEnforcedWhileQueriesSleepAndConnectsYield) {

@@ -19,12 +19,7 @@ class SqliteRegistryTest : public PdoTest {
   }
 };
 
-// A closure (owned zval) running `body`.
-Zval Closure(mock_zend::NativeBody body) {
-  Zval closure;
-  mock_zend::MakeCallable(closure.get(), std::move(body));
-  return closure;
-}
+using mock_zend::Closure;
 
 std::string StrArg(mock_zend::Call& call, uint32_t i) {
   zend_string* s = zval_get_string(call.arg(i));

@@ -38,9 +38,14 @@ TEST_F(StmtCacheTest, SameSqlIsPreparedOnce) {
 TEST_F(StmtCacheTest, WhitespaceDoesNotMakeANewStatement) {
   RunMain([&] {
     Pdo pdo = Open(1, 16);
-    PrepareAndRun(pdo, "SELECT ?", 1);
-    PrepareAndRun(pdo, "  SELECT\n   ?  ", 2);
-    EXPECT_EQ(pdo_sim::sqlite::GetStats().prepares, 1u);
+    const std::vector<zend_long> results = {
+        PrepareAndRun(pdo, "SELECT ?", 1),
+        PrepareAndRun(pdo, "  SELECT\n   ?  ", 2)};
+    EXPECT_EQ(results, (std::vector<zend_long>{1, 2}));
+    const pdo_sim::sqlite::Stats stats = pdo_sim::sqlite::GetStats();
+    EXPECT_EQ(stats.prepares, 1u);
+    EXPECT_EQ(stats.cache_hits, 1u);
+    EXPECT_EQ(stats.cached_statements, 1u);
   });
 }
 

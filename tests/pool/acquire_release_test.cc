@@ -14,22 +14,20 @@ using PoolAcquireReleaseTest = PoolTest;
 
 // A2 004
 TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     Zval first = TryAcquire(pool);
     EXPECT_EQ(Render(first), "1");
     EXPECT_EQ(IdleCount(pool), 0);
     EXPECT_EQ(ActiveCount(pool), 1);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Release(pool, first);
     EXPECT_EQ(IdleCount(pool), 1);
     EXPECT_EQ(ActiveCount(pool), 0);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Zval again = TryAcquire(pool);
     EXPECT_EQ(Render(again), "1");
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Release(pool, again);
   }));
   EXPECT_EQ(made, 1);
@@ -37,7 +35,6 @@ TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
 
 // A2 011
 TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made), .min = 2, .max = 5});
@@ -46,33 +43,30 @@ TEST_F(PoolAcquireReleaseTest, CountOfThePoolIsIdlePlusActive) {
     // exist, so the method is what is checked here.
     EXPECT_TRUE(instanceof_function(Z_OBJCE_P(pool.get()), zend_ce_countable));
     EXPECT_EQ(Count(pool), 2);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Zval resource = TryAcquire(pool);
     EXPECT_EQ(Count(pool), 2);
     EXPECT_EQ(IdleCount(pool), 1);
     EXPECT_EQ(ActiveCount(pool), 1);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Release(pool, resource);
     EXPECT_EQ(Count(pool), 2);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
 }
 
 // A2 012
 TEST_F(PoolAcquireReleaseTest, CoroutineAcquiresAndReleases) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made, &log), .max = 2});
     zend_coroutine_t* worker = Spawn([&] {
       log.push_back("acquiring");
       Zval resource = Acquire(pool);
       log.push_back("got " + Render(resource));
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
       Release(pool, resource);
       log.push_back("released");
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
     });
     Await(worker);
     EXPECT_EQ(Count(pool), 1);
@@ -83,8 +77,6 @@ TEST_F(PoolAcquireReleaseTest, CoroutineAcquiresAndReleases) {
 
 // A2 016
 TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool(
         {.factory =
@@ -113,11 +105,11 @@ TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
     EXPECT_EQ(third.obj(), identity);
     Release(pool, again);
     Release(pool, third);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     log.clear();
     Close(pool);
     log.push_back("Closed");
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
   }));
   ASSERT_EQ(log.size(), 3u);
   std::vector<std::string> destroyed(log.begin(), log.end() - 1);
@@ -128,19 +120,18 @@ TEST_F(PoolAcquireReleaseTest, ObjectResourcesKeepTheirIdentity) {
 
 // A2 019
 TEST_F(PoolAcquireReleaseTest, TryAcquireStopsAtMax) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     Zval held[3];
     for (int i = 0; i < 3; i++) {
       held[i] = TryAcquire(pool);
       EXPECT_EQ(held[i].lval(), i + 1);
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
     }
     Zval fourth = TryAcquire(pool);
     EXPECT_TRUE(fourth.is_null());
     EXPECT_EQ(made, 3);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     for (Zval& r : held) Release(pool, r);
   }));
   EXPECT_EQ(made, 3);
@@ -148,10 +139,9 @@ TEST_F(PoolAcquireReleaseTest, TryAcquireStopsAtMax) {
 
 // A2 020
 TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory =
-                                [&made](mock_zend::Call& call) {
+                                [this](mock_zend::Call& call) {
                                   ++made;
                                   const std::string name =
                                       "resource_" + std::to_string(made);
@@ -161,9 +151,9 @@ TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
     for (int i = 0; i < 3; i++) {
       Zval resource = Acquire(pool);
       EXPECT_EQ(Render(resource), "'resource_1'");
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
       Release(pool, resource);
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
     }
   }));
   EXPECT_EQ(made, 1);
@@ -171,9 +161,6 @@ TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
 
 // A2 024 (pool_concurrent_acquire)
 TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int c = 1; c <= 3; c++) {
@@ -181,7 +168,7 @@ TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
         Zval resource = Acquire(pool);
         log.push_back("c" + std::to_string(c) + ":" + Render(resource));
         Release(pool, resource);
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
       });
     }
   }));
@@ -192,15 +179,16 @@ TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
 // A2 024 (pool_max_size_concurrent_factory). The scenario's 50/100/75 ms
 // are scaled down; the outcome does not depend on them.
 TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
-  int made = 0;
+  int making = 0;  // factories suspended in their Delay
   zend_long probed = -1;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
-                           [&made](mock_zend::Call& call) {
+                           [&](mock_zend::Call& call) {
                              ++made;
+                             ++making;
                              const int id = made;
                              Delay(10);
+                             --making;
                              ZVAL_LONG(call.result(), id);
                            },
                        .max = 3});
@@ -208,16 +196,16 @@ TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
       Spawn([&] {
         Zval resource = Acquire(pool);
         EXPECT_FALSE(resource.undef()) << TakeExceptionText();
-        EXPECT_POOL_INVARIANTS(pool);
+        EXPECT_POOL_TALLY(pool, made, making);
         Delay(20);
         Release(pool, resource);
-        EXPECT_POOL_INVARIANTS(pool);
+        EXPECT_POOL_TALLY(pool, made, making);
       });
     }
     Spawn([&] {
       Delay(15);
       probed = Count(pool);
-      EXPECT_POOL_INVARIANTS(pool);
+      EXPECT_POOL_TALLY(pool, made, making);
     });
   }));
   EXPECT_EQ(probed, 3);
@@ -227,11 +215,9 @@ TEST_F(PoolAcquireReleaseTest, SlowFactoryCountsAgainstMaxWhileItRuns) {
 
 // A2 033
 TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
-  int made = 0;
   int holders = 0;
   int peak = 0;
   int completed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int i = 0; i < 5; i++) {
@@ -239,11 +225,11 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
         Zval resource = Acquire(pool);
         holders++;
         peak = std::max(peak, holders);
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
         Yield();
         holders--;
         Release(pool, resource);
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
         completed++;
       });
     }
@@ -256,9 +242,7 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
 
 // A2 037
 TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
-  int made = 0;
   int processed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int i = 0; i < 10; i++) {
@@ -267,7 +251,7 @@ TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
         Yield();
         Release(pool, resource);
         processed++;
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
       });
     }
   }));
@@ -278,10 +262,8 @@ TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
 
 // A2 046
 TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
-  int made = 0;
   bool release_now = false;
   zend_long active_while_held = -1;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 15});
     for (int i = 0; i < 15; i++) {
@@ -293,13 +275,13 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
     }
     Yield();  // every worker acquires and waits at the barrier
     active_while_held = ActiveCount(pool);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     release_now = true;
     YieldTimes(2);
     EXPECT_EQ(Count(pool), 15);
     EXPECT_EQ(IdleCount(pool), 15);
     EXPECT_EQ(ActiveCount(pool), 0);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Zval again = Acquire(pool);
     EXPECT_GE(again.lval(), 1);
     EXPECT_LE(again.lval(), 15);
@@ -311,12 +293,13 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
 
 // A2 056. The scenario's 30/20/10 ms are scaled down.
 TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
-  int made = 0;
+  int checking = 0;  // hooks suspended in their Delay
   std::vector<zend_long> samples;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
-    auto slow_true = [](mock_zend::Call& call) {
+    auto slow_true = [&checking](mock_zend::Call& call) {
+      ++checking;
       Delay(6);
+      --checking;
       ZVAL_TRUE(call.result());
     };
     pool = NewPhpPool({.factory = CountingFactory(&made),
@@ -335,7 +318,7 @@ TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
       for (int i = 0; i < 8; i++) {
         Delay(2);
         samples.push_back(Count(pool));
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made, checking);
       }
     });
   }));
@@ -346,13 +329,12 @@ TEST_F(PoolAcquireReleaseTest, ResourceInsideASuspendedHookStillCounts) {
 
 // A2 067
 TEST_F(PoolAcquireReleaseTest, ReleaseKeepsTheCallersReference) {
-  int destroyed = 0;
   std::string tag;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory =
-             [](mock_zend::Call& call) {
+             [this](mock_zend::Call& call) {
+               ++made;
                Zval object = NewObject(1);
                ZVAL_COPY(call.result(), object.get());
              },
@@ -372,7 +354,7 @@ TEST_F(PoolAcquireReleaseTest, ReleaseKeepsTheCallersReference) {
                                        ZEND_STRL("tag"), true, &rv);
       ASSERT_NE(value, nullptr);
       tag = std::string(Z_STRVAL_P(value), Z_STRLEN_P(value));
-      EXPECT_POOL_INVARIANTS(pool);
+      EXPECT_POOL_TALLY(pool, made - destroyed);
     });
   }));
   EXPECT_EQ(destroyed, 1);

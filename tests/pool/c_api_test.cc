@@ -118,7 +118,7 @@ class PoolCApiTest : public PoolTest {
 // Acquires in a coroutine: "name got R" or "name Class: message".
 void AcquireAndLog(zend_async_pool_t* pool, const std::string& name,
                    zend_long timeout_ms, zval* out) {
-  if (ZEND_ASYNC_POOL_ACQUIRE(pool, out, timeout_ms)) {
+  if (Acquire(pool, out, timeout_ms)) {
     h->log.push_back(name + " got " + Name(out));
   } else {
     ZVAL_UNDEF(out);
@@ -147,7 +147,7 @@ TEST_F(PoolCApiTest, NewPoolIsAllInternalAndPreWarms) {
     zend_string* info = pool->event.info(&pool->event);
     EXPECT_STREQ(ZSTR_VAL(info), "Pool(idle=2, active=0, reserved=0, max=4)");
     zend_string_release(info);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 make 2 destroy 1 destroy 2");
@@ -168,19 +168,19 @@ TEST_F(PoolCApiTest, ExtraSizeGivesTheCallerZeroedBytesThePoolNeverTouches) {
     std::memset(extra, 0xAB, kExtra);
 
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
+    ASSERT_TRUE(Acquire(pool, &held, 0));
     Spawn([pool] {
       zval r;
       AcquireAndLog(pool, "W", 0, &r);
-      if (!Z_ISUNDEF(r)) ZEND_ASYNC_POOL_RELEASE(pool, &r);
+      if (!Z_ISUNDEF(r)) Release(pool, &r);
     });
     Yield();
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
+    Release(pool, &held);
     Yield();
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_POOL_CLOSE(pool);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     EXPECT_EQ(std::count(extra, extra + kExtra, 0xAB),
               static_cast<long>(kExtra));
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -193,10 +193,10 @@ TEST_F(PoolCApiTest, AcquireTakesOldestIdleAndRetriesAfterRejection) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(3, 5, /*with_hooks=*/true);
     zval r;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    ASSERT_TRUE(Acquire(pool, &r, 0));
     h->log.push_back("got " + Name(&r));
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
-    ZEND_ASYNC_POOL_RELEASE(pool, &r);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
+    Release(pool, &r);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log),
@@ -208,10 +208,10 @@ TEST_F(PoolCApiTest, FactoryCountsAsActiveWhileItRunsAndSkipsTheCheck) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 2, /*with_hooks=*/true);
     zval r;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    ASSERT_TRUE(Acquire(pool, &r, 0));
     EXPECT_EQ(h->during_factory.active, 1u);
     EXPECT_EQ(h->during_factory.idle, 0u);
-    ZEND_ASYNC_POOL_RELEASE(pool, &r);
+    Release(pool, &r);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 destroy 1");
@@ -223,12 +223,12 @@ TEST_F(PoolCApiTest, FactoryFailureWithoutExceptionThrowsFailedToCreate) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval r;
-    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    EXPECT_FALSE(Acquire(pool, &r, 0));
     EXPECT_EQ(TakeExceptionText(),
               "Async\\PoolException: Failed to create pool resource");
-    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &r));
+    EXPECT_FALSE(TryAcquire(pool, &r));
     EXPECT_EQ(TakeExceptionText(), "") << "tryAcquire throws nothing itself";
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
 }
@@ -240,19 +240,19 @@ TEST_F(PoolCApiTest, FactoryLeavingItsResultUndefIsAFailedCreation) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(2, 2);
     EXPECT_EQ(TakeExceptionText(), "") << "pre-warm failures are skipped";
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
     EXPECT_EQ(StatsOf(&pool->event).idle, 0u);
     zval r;
     ZVAL_LONG(&r, 99);
-    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    EXPECT_FALSE(Acquire(pool, &r, 0));
     EXPECT_EQ(TakeExceptionText(),
               "Async\\PoolException: Failed to create pool resource");
-    EXPECT_POOL_INVARIANTS(pool, 0);
-    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &r));
+    EXPECT_POOL_TALLY(pool, 0);
+    EXPECT_FALSE(TryAcquire(pool, &r));
     EXPECT_EQ(TakeExceptionText(), "") << "tryAcquire throws nothing itself";
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
     ZEND_ASYNC_POOL_CLOSE(pool);
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(h->destroyed, 0);
@@ -266,7 +266,7 @@ TEST_F(PoolCApiTest, NullFactoryMakesEveryCreationFail) {
                                                   nullptr, nullptr, 2, 2, 0);
     EXPECT_EQ(TakeExceptionText(), "") << "pre-warm failures are skipped";
     zval r;
-    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    EXPECT_FALSE(Acquire(pool, &r, 0));
     EXPECT_EQ(TakeExceptionText(),
               "Async\\PoolException: Failed to create pool resource");
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -279,12 +279,12 @@ TEST_F(PoolCApiTest, FailedFactoryWakesAWaiter) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &held, 0));
+    ASSERT_TRUE(Acquire(pool, &held, 0));
     for (const char* name : {"W1", "W2"}) {
       Spawn([pool, name] {
         zval r;
         AcquireAndLog(pool, name, 0, &r);
-        if (!Z_ISUNDEF(r)) ZEND_ASYNC_POOL_RELEASE(pool, &r);
+        if (!Z_ISUNDEF(r)) Release(pool, &r);
       });
     }
     Yield();
@@ -294,9 +294,9 @@ TEST_F(PoolCApiTest, FailedFactoryWakesAWaiter) {
     // place goes on to W2, whose factory throws too.
     pool->handler_flags |= ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL;
     pool->before_release.internal = BeforeRelease;
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    Release(pool, &held);
     Yield();
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log),
@@ -311,15 +311,15 @@ TEST_F(PoolCApiTest, ReleaseDoesNotBarge) {
       Spawn([pool, name] {
         for (int i = 0; i < 3; i++) {
           zval r;
-          ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+          ASSERT_TRUE(Acquire(pool, &r, 0));
           h->log.push_back(std::string(name) + std::to_string(i));
           Yield();
-          ZEND_ASYNC_POOL_RELEASE(pool, &r);
+          Release(pool, &r);
         }
       });
     }
     YieldTimes(20);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 A0 B0 A1 B1 A2 B2 destroy 1");
@@ -329,11 +329,11 @@ TEST_F(PoolCApiTest, AcquireTimesOut) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
+    ASSERT_TRUE(TryAcquire(pool, &held));
     zval r;
     AcquireAndLog(pool, "main", 5, &r);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
+    Release(pool, &held);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log),
@@ -345,19 +345,19 @@ TEST_F(PoolCApiTest, TryAcquireNeverTakesAReservedPlace) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
+    ASSERT_TRUE(TryAcquire(pool, &held));
     Spawn([pool] {
       zval r;
       AcquireAndLog(pool, "waiter", 0, &r);
-      ZEND_ASYNC_POOL_RELEASE(pool, &r);
+      Release(pool, &r);
     });
     Yield();
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);  // reserved for the waiter
+    Release(pool, &held);  // reserved for the waiter
     EXPECT_EQ(StatsOf(&pool->event).reserved, 1u);
     zval stolen;
-    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &stolen));
+    EXPECT_FALSE(TryAcquire(pool, &stolen));
     Yield();
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 waiter got 1 destroy 1");
@@ -367,18 +367,18 @@ TEST_F(PoolCApiTest, RejectedReleaseFreesCapacityForAWaiter) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1, /*with_hooks=*/true);
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
+    ASSERT_TRUE(TryAcquire(pool, &held));
     Spawn([pool] {
       zval r;
       AcquireAndLog(pool, "waiter", 0, &r);
       h->reject_releases = false;
-      ZEND_ASYNC_POOL_RELEASE(pool, &r);
+      Release(pool, &r);
     });
     Yield();
     h->reject_releases = true;
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    Release(pool, &held);
     Yield();
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 destroy 1 make 2 waiter got 2 destroy 2");
@@ -388,7 +388,7 @@ TEST_F(PoolCApiTest, CloseWakesEveryWaiterWithPoolClosed) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
+    ASSERT_TRUE(TryAcquire(pool, &held));
     for (const char* name : {"W1", "W2"}) {
       Spawn([pool, name] {
         zval r;
@@ -399,11 +399,11 @@ TEST_F(PoolCApiTest, CloseWakesEveryWaiterWithPoolClosed) {
     ZEND_ASYNC_POOL_CLOSE(pool);
     EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(&pool->event));
     Yield();
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);  // destroyed: closed
+    Release(pool, &held);  // destroyed: closed
     zval r;
-    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    EXPECT_FALSE(Acquire(pool, &r, 0));
     h->log.push_back(TakeExceptionText());
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log),
@@ -417,15 +417,15 @@ TEST_F(PoolCApiTest, CircuitStateWrittenByACUserGatesAcquire) {
     zend_async_pool_t* pool = NewPool(1, 2);
     pool->circuit_state = ZEND_ASYNC_CIRCUIT_STATE_INACTIVE;
     zval r;
-    EXPECT_FALSE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    EXPECT_FALSE(Acquire(pool, &r, 0));
     EXPECT_EQ(TakeExceptionText(),
               "Async\\ServiceUnavailableException: Service is unavailable "
               "(circuit breaker is open)");
-    EXPECT_FALSE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &r));
+    EXPECT_FALSE(TryAcquire(pool, &r));
     EXPECT_EQ(TakeExceptionText(), "");
     pool->circuit_state = ZEND_ASYNC_CIRCUIT_STATE_RECOVERING;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
-    ZEND_ASYNC_POOL_RELEASE(pool, &r);
+    ASSERT_TRUE(Acquire(pool, &r, 0));
+    Release(pool, &r);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
 }
@@ -438,11 +438,11 @@ TEST_F(PoolCApiTest, InternalStrategyIsToldOfEveryRelease) {
     pool->strategy.internal = &strategy;
     pool->handler_flags |= ZEND_ASYNC_POOL_F_STRATEGY_INTERNAL;
     zval r;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
-    ZEND_ASYNC_POOL_RELEASE(pool, &r);
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &r, 0));
+    ASSERT_TRUE(Acquire(pool, &r, 0));
+    Release(pool, &r);
+    ASSERT_TRUE(Acquire(pool, &r, 0));
     h->reject_releases = true;
-    ZEND_ASYNC_POOL_RELEASE(pool, &r);
+    Release(pool, &r);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(h->successes, 1);
@@ -455,15 +455,15 @@ TEST_F(PoolCApiTest, PointerResourcesAreNeverTouched) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(2, 3, /*with_hooks=*/true);
     zval a, b, c;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &a, 0));
-    ASSERT_TRUE(ZEND_ASYNC_POOL_ACQUIRE(pool, &b, 0));
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &c));
+    ASSERT_TRUE(Acquire(pool, &a, 0));
+    ASSERT_TRUE(Acquire(pool, &b, 0));
+    ASSERT_TRUE(TryAcquire(pool, &c));
     EXPECT_EQ(Z_TYPE(c), IS_PTR);
-    ZEND_ASYNC_POOL_RELEASE(pool, &b);
-    ZEND_ASYNC_POOL_RELEASE(pool, &a);
+    Release(pool, &b);
+    Release(pool, &a);
     h->reject_releases = true;
-    ZEND_ASYNC_POOL_RELEASE(pool, &c);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    Release(pool, &c);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   EXPECT_EQ(Joined(h->log),
@@ -515,7 +515,7 @@ TEST_F(PoolCApiTest, HealthcheckWithCHandlers) {
     zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(Factory, Destructor, Healthy,
                                                   nullptr, nullptr, 2, 3, 2);
     Delay(10);
-    EXPECT_POOL_INVARIANTS(pool, h->made - h->destroyed);
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
   ASSERT_GE(h->log.size(), 5u);
@@ -544,11 +544,11 @@ TEST_F(PoolCApiTest, WaiterHoldsThePoolEvent) {
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
+    ASSERT_TRUE(TryAcquire(pool, &held));
     Spawn([pool] {
       zval r;
       AcquireAndLog(pool, "waiter", 0, &r);
-      ZEND_ASYNC_POOL_RELEASE(pool, &r);
+      Release(pool, &r);
     });
     Yield();
     // The owner's and the waiting coroutine's waker's (zend_async_resume_when
@@ -556,7 +556,7 @@ TEST_F(PoolCApiTest, WaiterHoldsThePoolEvent) {
     // the ABI leaves to the implementation.
     EXPECT_GE(pool->event.ref_count, 2u);
     EXPECT_EQ(pool->event.callbacks.length, 1u);
-    ZEND_ASYNC_POOL_RELEASE(pool, &held);
+    Release(pool, &held);
     Yield();
     EXPECT_EQ(pool->event.ref_count, 1u) << "let go as soon as it was done";
     EXPECT_EQ(pool->event.callbacks.length, 0u);

@@ -35,12 +35,10 @@ class PoolChaosScenarioTest : public PoolTest,
 TEST_P(PoolChaosScenarioTest, AcquiredEqualsReleasedAndCountsStayConsistent) {
   const Workload w = GetParam();
   constexpr int kRounds = 5;
-  int made = 0;
   int acquired = 0;
   int released = 0;
   int finished = 0;
   int samples = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made), .min = w.min, .max = w.max});
@@ -59,7 +57,7 @@ TEST_P(PoolChaosScenarioTest, AcquiredEqualsReleasedAndCountsStayConsistent) {
     }
     Spawn([&] {
       while (finished < w.workers) {
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
         EXPECT_LE(Count(pool), w.max);
         samples++;
         Yield();
@@ -70,7 +68,7 @@ TEST_P(PoolChaosScenarioTest, AcquiredEqualsReleasedAndCountsStayConsistent) {
   EXPECT_EQ(released, acquired);
   EXPECT_EQ(ActiveCount(pool), 0);
   EXPECT_GT(samples, 0);
-  EXPECT_POOL_INVARIANTS(pool, made);
+  EXPECT_POOL_TALLY(pool, made);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -83,10 +81,8 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
-  int made = 0;
   int acquired = 0;
   int released = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     for (int id = 0; id < 4; id++) {
@@ -97,7 +93,7 @@ TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
           Yield();
           Release(pool, resource);
           released++;
-          EXPECT_POOL_INVARIANTS(pool, made);
+          EXPECT_POOL_TALLY(pool, made);
         }
       });
     }
@@ -108,10 +104,8 @@ TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
 }
 
 TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
-  int made = 0;
   int got = 0;
   int nulls = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (int i = 0; i < 2; i++) {
@@ -133,10 +127,8 @@ TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
 }
 
 TEST_F(PoolChaosTest, ThreeInspectorsOnMinThreeMaxSix) {
-  int made = 0;
   int finished = 0;
   int inspections = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 3, .max = 6});
     for (int id = 0; id < 4; id++) {
@@ -152,7 +144,7 @@ TEST_F(PoolChaosTest, ThreeInspectorsOnMinThreeMaxSix) {
     for (int inspector = 0; inspector < 3; inspector++) {
       Spawn([&] {
         while (finished < 4) {
-          EXPECT_POOL_INVARIANTS(pool, made);
+          EXPECT_POOL_TALLY(pool, made);
           EXPECT_GE(Count(pool), 3);
           EXPECT_LE(Count(pool), 6);
           inspections++;
@@ -166,8 +158,6 @@ TEST_F(PoolChaosTest, ThreeInspectorsOnMinThreeMaxSix) {
 }
 
 TEST_F(PoolChaosTest, BreakerCyclesEndActive) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     for (int cycles : {1, 3}) {
       Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
@@ -179,7 +169,7 @@ TEST_F(PoolChaosTest, BreakerCyclesEndActive) {
         EXPECT_FALSE(resource.is_null());
         Release(pool, resource);
         CallMethod(pool.get(), "activate");
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
       }
       log.push_back(std::to_string(cycles) + ":" + State(pool));
       made = 0;
@@ -216,8 +206,6 @@ Zval NewCountingStrategy(Counts* counts) {
 
 TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
   Counts counts;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     Zval strategy = NewCountingStrategy(&counts);
@@ -236,9 +224,6 @@ TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
 
 TEST_F(PoolChaosTest, PoolRejectingEveryReleaseReportsTwoFailures) {
   Counts counts;
-  int made = 0;
-  int destroyed = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
@@ -251,7 +236,7 @@ TEST_F(PoolChaosTest, PoolRejectingEveryReleaseReportsTwoFailures) {
       Spawn([&] {
         Zval resource = Acquire(pool);
         Release(pool, resource);
-        EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+        EXPECT_POOL_TALLY(pool, made - destroyed);
       });
     }
   }));
@@ -262,7 +247,6 @@ TEST_F(PoolChaosTest, PoolRejectingEveryReleaseReportsTwoFailures) {
 
 TEST_F(PoolChaosTest, StrategyAttachDetach) {
   Counts counts;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     Zval strategy = NewCountingStrategy(&counts);
@@ -280,7 +264,7 @@ TEST_F(PoolChaosTest, StrategyAttachDetach) {
     Zval other = NewCountingStrategy(&counts);
     SetStrategy(pool, other.get());  // replaces (the old one is released)
     cycle();
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
   EXPECT_EQ(counts.success, 3);
 }

@@ -68,8 +68,6 @@ Zval NewRecordingStrategy(StrategyRecord* record) {
 
 // A10 040
 TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     log.push_back(State(pool));
@@ -94,8 +92,6 @@ TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
 // A10 041
 TEST_F(PoolCircuitBreakerTest, InactiveBreakerRejectsAcquireEvenWithIdle) {
   std::string caught;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
     CallMethod(pool.get(), "deactivate");
@@ -103,7 +99,7 @@ TEST_F(PoolCircuitBreakerTest, InactiveBreakerRejectsAcquireEvenWithIdle) {
       Zval resource = Acquire(pool);
       EXPECT_TRUE(resource.undef());
       caught = TakeExceptionText();
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
     });
   }));
   EXPECT_EQ(caught,
@@ -114,8 +110,6 @@ TEST_F(PoolCircuitBreakerTest, InactiveBreakerRejectsAcquireEvenWithIdle) {
 
 // A10 042
 TEST_F(PoolCircuitBreakerTest, TryAcquireReturnsNullWhileInactive) {
-  Log log;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .min = 2});
     Zval first = TryAcquire(pool);
@@ -129,16 +123,13 @@ TEST_F(PoolCircuitBreakerTest, TryAcquireReturnsNullWhileInactive) {
     Zval third = TryAcquire(pool);
     log.push_back(third.is_null() ? "null" : "got");
     Release(pool, third);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
   EXPECT_EQ(Joined(log), "got null got");
 }
 
 // A10 043
 TEST_F(PoolCircuitBreakerTest, RecoveringAdmitsRequests) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     CallMethod(pool.get(), "recover");
@@ -155,7 +146,6 @@ TEST_F(PoolCircuitBreakerTest, RecoveringAdmitsRequests) {
 // A10 044
 TEST_F(PoolCircuitBreakerTest, SettingAndClearingTheStrategyHasNoSideEffects) {
   StrategyRecord record;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     Zval strategy = NewRecordingStrategy(&record);
@@ -172,9 +162,7 @@ TEST_F(PoolCircuitBreakerTest, SettingAndClearingTheStrategyHasNoSideEffects) {
 // A10 045
 TEST_F(PoolCircuitBreakerTest, SuccessfulReleaseReportsSuccessWithThePool) {
   StrategyRecord record;
-  int made = 0;
   zend_object* pool_object = nullptr;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     pool_object = pool.obj();
@@ -195,7 +183,6 @@ TEST_F(PoolCircuitBreakerTest, SuccessfulReleaseReportsSuccessWithThePool) {
 // A10 052
 TEST_F(PoolCircuitBreakerTest, RejectedReleaseReportsValidationFailure) {
   StrategyRecord record;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .before_release = [](mock_zend::Call& call) {
@@ -214,10 +201,7 @@ TEST_F(PoolCircuitBreakerTest, RejectedReleaseReportsValidationFailure) {
 
 // A10 066
 TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -230,7 +214,7 @@ TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
       Spawn([&, name] {
         Zval resource = Acquire(pool);
         log.push_back(std::string(name) + " " + TakeExceptionText());
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
       });
     }
     ASSERT_TRUE(YieldUntil([&] { return released; }));
@@ -251,7 +235,6 @@ TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
 TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
   StrategyRecord record;
   record.throws = true;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     Zval strategy = NewRecordingStrategy(&record);
@@ -265,9 +248,6 @@ TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
 }
 
 TEST_F(PoolCircuitBreakerTest, ParkedWaitersAreNotWokenByDeactivate) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Zval held = Acquire(pool);
@@ -289,7 +269,6 @@ TEST_F(PoolCircuitBreakerTest, ParkedWaitersAreNotWokenByDeactivate) {
 
 TEST_F(PoolCircuitBreakerTest, ShouldRecoverIsNeverCalled) {
   StrategyRecord record;
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     Zval strategy = NewRecordingStrategy(&record);
@@ -309,7 +288,6 @@ TEST_F(PoolCircuitBreakerTest, ShouldRecoverIsNeverCalled) {
 }
 
 TEST_F(PoolCircuitBreakerTest, StrategyMustImplementTheInterface) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
     Zval not_a_strategy = NewObject(1);

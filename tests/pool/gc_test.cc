@@ -28,7 +28,6 @@ Cycle NewCycle(mock_zend::NativeBody body) {
 // A11 053: the cycle through the factory.
 TEST_F(PoolGcTest, CycleThroughTheFactoryIsCollected) {
   int collected = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Cycle cycle =
         NewCycle([](mock_zend::Call& call) { ZVAL_LONG(call.result(), 1); });

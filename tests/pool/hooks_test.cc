@@ -13,9 +13,6 @@ using PoolHooksTest = PoolTest;
 // A9 008
 TEST_F(PoolHooksTest,
        RejectedIdleResourceIsDestroyedAndAFreshOneSkipsTheCheck) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   int checks = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
@@ -32,11 +29,11 @@ TEST_F(PoolHooksTest,
                     .max = 5});
     Zval first = Acquire(pool);
     log.push_back("got " + Render(first));
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
     Release(pool, first);
     Zval second = Acquire(pool);
     log.push_back("got " + Render(second));
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
     Release(pool, second);
   }));
   EXPECT_EQ(Joined(log),
@@ -46,14 +43,11 @@ TEST_F(PoolHooksTest,
 
 // A9 009
 TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made, &log),
                             .destructor = CountingDestructor(&destroyed, &log),
                             .before_release =
-                                [&log](mock_zend::Call& call) {
+                                [this](mock_zend::Call& call) {
                                   log.push_back("beforeRelease(" +
                                                 Render(call.arg(0)) + ")");
                                   ZVAL_FALSE(call.result());
@@ -64,7 +58,7 @@ TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
     Release(pool, resource);
     log.push_back("idle=" + std::to_string(IdleCount(pool)) +
                   " total=" + std::to_string(Count(pool)));
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
   }));
   EXPECT_EQ(Joined(log),
             "factory(1) idle=0 beforeRelease(1) destroy(1) idle=0 total=0");
@@ -72,15 +66,12 @@ TEST_F(PoolHooksTest, BeforeReleaseFalseDestroysTheResource) {
 
 // A9 021
 TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made, &log),
                     .destructor = CountingDestructor(&destroyed, &log),
                     .before_acquire =
-                        [&log](mock_zend::Call& call) {
+                        [this](mock_zend::Call& call) {
                           log.push_back("beforeAcquire(" + Render(call.arg(0)) +
                                         ") throws");
                           ThrowRuntime("validation error");
@@ -90,7 +81,7 @@ TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
     Zval resource = Acquire(pool);
     log.push_back("got " + Render(resource));
     EXPECT_EQ(TakeExceptionText(), "");
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
   }));
   EXPECT_EQ(Joined(log),
             "factory(1) beforeAcquire(1) throws destroy(1) factory(2) got 2");
@@ -98,9 +89,6 @@ TEST_F(PoolHooksTest, BeforeAcquireExceptionIsSwallowedAsARejection) {
 
 // A9 022
 TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -111,16 +99,13 @@ TEST_F(PoolHooksTest, BeforeReleaseExceptionDestroysWithoutThrowing) {
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_EQ(IdleCount(pool), 0);
     EXPECT_EQ(Count(pool), 0);
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
   }));
   EXPECT_EQ(Joined(log), "destroy(1)");
 }
 
 // A9 051
 TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -135,7 +120,7 @@ TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back(TakeExceptionText());
-      EXPECT_POOL_INVARIANTS(pool, 0);
+      EXPECT_POOL_TALLY(pool, 0);
     });
     log.push_back("end");
   }));
@@ -144,9 +129,6 @@ TEST_F(PoolHooksTest, DestructorExceptionAbortsTheRejectAndRetryLoop) {
 }
 
 TEST_F(PoolHooksTest, OnlyStrictFalseRejects) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     using Verdict = void (*)(zval*);
     const Verdict verdicts[] = {

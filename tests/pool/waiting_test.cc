@@ -24,9 +24,6 @@ void SpawnHolder(Zval& pool, bool& released) {
 
 // A4 029
 TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -35,13 +32,13 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
       YieldTimes(2);
       log.push_back("c1 releases");
       Release(pool, resource);
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
     });
     Spawn([&] {
       log.push_back("c2 sees idle=" + std::to_string(IdleCount(pool)));
       Zval resource = Acquire(pool);
       log.push_back("c2 got " + Render(resource));
-      EXPECT_POOL_INVARIANTS(pool, made);
+      EXPECT_POOL_TALLY(pool, made);
       Release(pool, resource);
     });
   }));
@@ -52,9 +49,6 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
 
 // A4 030
 TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -66,7 +60,7 @@ TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
       Spawn([&, name] {
         Zval resource = Acquire(pool);
         log.push_back(std::string(name) + ":" + Render(resource));
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
         Release(pool, resource);
       });
     }
@@ -77,10 +71,8 @@ TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
 
 // A4 034
 TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
-  int made = 0;
   zend_long holder_result = 0;
   zend_long waiter_result = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -102,9 +94,6 @@ TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
 
 // A4 035
 TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     Spawn([&] {
@@ -118,7 +107,7 @@ TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
         Yield();
         log.push_back(std::string(name) + " served");
         Release(pool, resource);
-        EXPECT_POOL_INVARIANTS(pool, made);
+        EXPECT_POOL_TALLY(pool, made);
       });
     }
   }));
@@ -127,13 +116,10 @@ TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
 
 // A4 054 (issue #141). The scenario's 10/30/5 ms are scaled down.
 TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
-  Log log;
-  int made = 0;
   bool healthy = true;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory =
-                           [&made](mock_zend::Call& call) {
+                           [this](mock_zend::Call& call) {
                              ++made;
                              const int id = made;
                              Delay(4);
@@ -151,7 +137,7 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
       Release(pool, resource);
       log.push_back("coro1: released broken");
       healthy = true;
-      EXPECT_POOL_INVARIANTS(pool, made - 1);
+      EXPECT_POOL_TALLY(pool, made - 1);
     });
     for (const char* name : {"coro2", "coro3"}) {
       Spawn([&, name] {
@@ -169,9 +155,6 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
 
 // A4 058 (issue #235)
 TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (const char* name : {"A", "B"}) {
@@ -179,7 +162,7 @@ TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
         for (int i = 0; i < 3; i++) {
           Zval resource = Acquire(pool);
           log.push_back(std::string(name) + std::to_string(i));
-          EXPECT_POOL_INVARIANTS(pool, made);
+          EXPECT_POOL_TALLY(pool, made);
           Yield();
           Release(pool, resource);
         }
@@ -192,9 +175,6 @@ TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
 
 // A4 059
 TEST_F(PoolWaitingTest, WaitersServedInOrder) {
-  Log log;
-  int made = 0;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     for (int id = 0; id < 6; id++) {
@@ -204,7 +184,7 @@ TEST_F(PoolWaitingTest, WaitersServedInOrder) {
           log.push_back(std::to_string(id));
           Yield();
           Release(pool, resource);
-          EXPECT_POOL_INVARIANTS(pool, made);
+          EXPECT_POOL_TALLY(pool, made);
           Yield();
         }
       });
@@ -216,10 +196,7 @@ TEST_F(PoolWaitingTest, WaitersServedInOrder) {
 
 // A4 060
 TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
@@ -235,10 +212,10 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Cancel(w1.get());
     Await(w1.get());
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
   EXPECT_EQ(Joined(log),
             "W1 Async\\AsyncCancellation: Coroutine cancelled W2 acquired 1");
@@ -248,10 +225,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
 
 // A4 061
 TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
@@ -263,7 +237,7 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     Zval stolen = TryAcquire(pool);
     log.push_back("tryAcquire " + Render(stolen));
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
   }));
   EXPECT_EQ(Joined(log), "tryAcquire null Waiter acquired 1");
   EXPECT_EQ(IdleCount(pool), 1);
@@ -271,10 +245,7 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
 
 // A4 062
 TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
-  Log log;
-  int made = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
     SpawnHolder(pool, released);
@@ -287,7 +258,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
     Cancel(waiter.get());
     Await(waiter.get());
     EXPECT_EQ(IdleCount(pool), 1);
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     // The cancelled waiter's reservation is gone: the idle resource is
     // open to a caller that never waited.
     Zval probe = TryAcquire(pool);
@@ -305,11 +276,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
 
 // A4 064
 TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
-  Log log;
-  int made = 0;
-  int destroyed = 0;
   bool released = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool(
         {.factory = CountingFactory(&made),
@@ -330,7 +297,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
     });
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     EXPECT_EQ(IdleCount(pool), 0);
-    EXPECT_POOL_INVARIANTS(pool, made - destroyed);
+    EXPECT_POOL_TALLY(pool, made - destroyed);
     Cancel(w1.get());
     Await(w1.get());
   }));
@@ -343,10 +310,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
 
 // A4 065
 TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
-  Log log;
-  int made = 0;
   bool release_now = false;
-  Zval pool;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
     for (int i = 0; i < 3; i++) {
@@ -366,7 +330,7 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
     release_now = true;
     ASSERT_TRUE(YieldUntil([&] { return IdleCount(pool) == 3; }));
     log.push_back("idle=" + std::to_string(IdleCount(pool)));
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     // Only one resource is reserved (for the waiter): the other two are
     // open to tryAcquire, a third call finds none.
     Zval surplus[3];
@@ -374,7 +338,7 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
       taken = TryAcquire(pool);
       log.push_back(taken.is_null() ? "tryAcquire null" : "tryAcquire got");
     }
-    EXPECT_POOL_INVARIANTS(pool, made);
+    EXPECT_POOL_TALLY(pool, made);
     Yield();
     for (Zval& taken : surplus) {
       if (!taken.is_null()) Release(pool, taken);

@@ -118,7 +118,9 @@ bool Healthcheck(zend_async_pool_t*, zval* resource) {
 
 bool BeforeAcquire(zend_async_pool_t*, zval* resource) {
   if (real->hooks_yield) zar::testing::Yield();
-  return real->stale.count(IdOf(resource)) == 0;
+  if (real->stale.count(IdOf(resource)) == 0) return true;
+  coverage.stale_rejections++;
+  return false;
 }
 
 bool BeforeRelease(zend_async_pool_t*, zval*) {
@@ -316,6 +318,8 @@ void ReleaseHeld(PoolModel& model, int64_t id, bool rejected) {
   ZEND_ASYNC_POOL_RELEASE(real->pool, &resource);
   real->reject_release = false;
   model.Release(id, rejected);
+  coverage.releases++;
+  if (rejected) coverage.rejected_releases++;
 }
 
 // Runs one op on both sides; an op whose target does not exist (no
@@ -395,6 +399,7 @@ void Apply(const Op& op, PoolModel& model) {
       break;
     }
     case OpKind::kOpenGate:
+      if (op.rejected) coverage.failed_gates += model.creating();
       real->gate_open = true;
       real->gate_fails = op.rejected;
       model.OpenGate(op.rejected);
@@ -475,10 +480,17 @@ const Coverage& CoverageSoFar() { return coverage; }
 // Counts what the model's actors went through in one sequence.
 void Count(const PoolModel& model) {
   for (const Actor& a : model.actors()) {
+    const bool failed = a.state == Actor::State::kFailed;
     if (a.parked_once) {
       coverage.parked++;
       if (a.state == Actor::State::kGot) coverage.served_after_wait++;
-      if (a.state == Actor::State::kFailed) coverage.failed_waiters++;
+      if (failed) coverage.failed_waiters++;
+      if (failed && a.error == kClosedError) coverage.closed_waiters++;
+      if (failed && a.error == kCancelError) coverage.cancelled_waiters++;
+    }
+    if (failed && a.error == kUnavailableError) coverage.unavailable++;
+    if (failed && (a.error == kFactoryError || a.error == kCreateError)) {
+      coverage.factory_failures++;
     }
     if (a.gated_once) coverage.gated++;
   }

@@ -70,16 +70,25 @@ struct Sequence {
   std::vector<Op> ops;
 };
 
-// What the sequences run so far exercised (for the run's summary line).
+// What the sequences run so far exercised: the run's summary line, and
+// the least the default run must reach (pool_model_test.cc).
 struct Coverage {
   uint64_t ops = 0;
-  uint64_t parked = 0;  // acquires that waited
+  uint64_t releases = 0;           // resources the driver gave back
+  uint64_t rejected_releases = 0;  // of them, refused by beforeRelease
+  uint64_t parked = 0;             // acquires that waited
   uint64_t served_after_wait = 0;
   uint64_t failed_waiters = 0;  // waiters woken by close, cancel, timeout,
                                 // an open breaker or a failed hand-on
+  uint64_t closed_waiters = 0;  // of them, woken by close
+  uint64_t cancelled_waiters = 0;
   uint64_t timeouts = 0;
+  uint64_t unavailable = 0;       // acquires refused by an open breaker
+  uint64_t factory_failures = 0;  // acquires failed by their factory
+  uint64_t stale_rejections = 0;  // idle resources beforeAcquire refused
   uint64_t ticks = 0;
-  uint64_t gated = 0;  // factories suspended at the gate
+  uint64_t gated = 0;         // factories suspended at the gate
+  uint64_t failed_gates = 0;  // of them, failing when the gate opened
 };
 const Coverage& CoverageSoFar();
 

@@ -279,6 +279,7 @@ TEST_F(ExecTest, ATimeoutEndsTheWaitWithTimeoutExceptionAndEndsTheCommand) {
   EXPECT_EQ(run.exit_code, -1);
   EXPECT_EQ(run.exception,
             "Async\\TimeoutException: Operation has been cancelled by timeout");
+  EXPECT_EQ(RunningChildProcesses(), 0) << "the command still runs";
 }
 
 TEST_F(ExecTest, ASpawnThatFailsWarnsAndReturnsMinusOne) {
@@ -382,6 +383,7 @@ TEST_F(ExecEventTest, DisposingARunningCommandEndsItAndLeaksNothing) {
 
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   EXPECT_TRUE(log.empty());
+  EXPECT_EQ(RunningChildProcesses(), 0) << "the command still runs";
 }
 
 TEST_F(ExecEventTest, AStartAfterCompletionTakesNoReference) {

@@ -13,6 +13,9 @@ using ::testing::ElementsAre;
 using DeadlockTest = SchedulerTest;
 
 TEST_F(DeadlockTest, WaitersOnAnEventNothingFiresAreCancelledAndReported) {
+  ExpectUncaught(
+      "Async\\DeadlockError: Deadlock detected: no active coroutines, 2 "
+      "coroutines in waiting");
   std::vector<std::string> log;
   zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
@@ -38,6 +41,9 @@ TEST_F(DeadlockTest, WaitersOnAnEventNothingFiresAreCancelledAndReported) {
 }
 
 TEST_F(DeadlockTest, AHiddenTimerDoesNotHideADeadlock) {
+  ExpectUncaught(
+      "Async\\DeadlockError: Deadlock detected: no active coroutines, 1 "
+      "coroutines in waiting");
   std::vector<std::string> log;
   zend_async_timer_event_t* timer = nullptr;
   zend_async_event_t* never = nullptr;
@@ -62,6 +68,9 @@ TEST_F(DeadlockTest, AHiddenTimerDoesNotHideADeadlock) {
 }
 
 TEST_F(DeadlockTest, MainWaitingOnACoroutineThatWaitsOnMainIsADeadlock) {
+  ExpectUncaught(
+      "Async\\DeadlockError: Deadlock detected: no active coroutines, 2 "
+      "coroutines in waiting");
   std::string main_error;
   EXPECT_FALSE(RunMain([&] {
     CoroutineRef coroutine(Spawn(

@@ -327,6 +327,7 @@ TEST_F(ScopeTest, AnErrorThrownByTheHandlerEndsAwaitAfterCancellation) {
 }
 
 TEST_F(ScopeTest, AMembersErrorCancelsItsSiblingsAndReachesTheListeners) {
+  ExpectUncaught("Exception: failure");
   std::vector<std::string> log;
   EXPECT_FALSE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());

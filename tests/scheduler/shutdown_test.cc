@@ -37,6 +37,7 @@ TEST_F(ShutdownTest, ShutdownCancelsEveryCoroutine) {
 // scope_catch_or_cancel) and, nobody handling the error, the graceful
 // shutdown follows.
 TEST_F(ShutdownTest, UncaughtExceptionCancelsTheOtherCoroutines) {
+  ExpectUncaught("Exception: failure");
   std::vector<std::string> log;
   zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
@@ -57,6 +58,7 @@ TEST_F(ShutdownTest, UncaughtExceptionCancelsTheOtherCoroutines) {
 }
 
 TEST_F(ShutdownTest, FatalErrorInACoroutineShutsDownGracefully) {
+  ExpectFatalErrors({"Fatal in coroutine"});
   std::vector<std::string> log;
   zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
@@ -81,6 +83,7 @@ TEST_F(ShutdownTest, FatalErrorInACoroutineShutsDownGracefully) {
 }
 
 TEST_F(ShutdownTest, FatalErrorInACoroutineBailsOutTheWaitingMainFlow) {
+  ExpectFatalErrors({"Fatal in coroutine"});
   std::vector<std::string> log;
   zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
@@ -102,6 +105,7 @@ TEST_F(ShutdownTest, FatalErrorInACoroutineBailsOutTheWaitingMainFlow) {
 }
 
 TEST_F(ShutdownTest, FatalErrorInMainCancelsCoroutines) {
+  ExpectFatalErrors({"Fatal in main"});
   std::vector<std::string> log;
   zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {

@@ -59,6 +59,7 @@ TEST_F(SpawnTest, SpawnReturnsAnAsyncCoroutineWhoseBodyRunsAfterMain) {
 }
 
 TEST_F(SpawnTest, UncaughtCoroutineExceptionIsReportedAfterMainEnds) {
+  ExpectUncaught("Exception: Test exception");
   std::vector<std::string> log;
   EXPECT_FALSE(RunMain([&] {
     log.push_back("start");
@@ -166,6 +167,7 @@ TEST_F(SpawnTest, CoroutineResultReachesItsAwaiter) {
 }
 
 TEST_F(SpawnTest, SpawnAndThrowRaisesTheExceptionInANewCoroutine) {
+  ExpectUncaught("Async\\AsyncException: thrown from a microtask");
   std::vector<std::string> log;
   EXPECT_FALSE(RunMain([&] {
     zend_object* exception = zend_async_new_exception(

@@ -20,6 +20,10 @@
 #ifndef ZAR_TESTS_SUPPORT_IMPLEMENTATION_H_
 #define ZAR_TESTS_SUPPORT_IMPLEMENTATION_H_
 
+#include <vector>
+
+#include "zend_async_ref/testing/request_fixture.h"
+
 extern "C" {
 #include "php.h"
 }
@@ -28,6 +32,14 @@ namespace zar::testing {
 
 // The async extension under test; never null, valid for the process.
 zend_module_entry* AsyncModule();
+
+// The request fixture with the async extension under test started: the
+// fixture of the suites that need nothing else (a suite names it,
+// `using ChannelTest = zar::testing::AsyncTest;`, or derives from it).
+class AsyncTest : public RequestFixture {
+ protected:
+  std::vector<zend_module_entry*> Modules() override { return {AsyncModule()}; }
+};
 
 }  // namespace zar::testing
 

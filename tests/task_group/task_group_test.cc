@@ -91,7 +91,7 @@ TEST_F(TaskGroupTest, SpawnWithKeyKeepsStringAndIntKeys) {
   std::string results;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval user = String("user");
+    Zval user = Zval::String("user");
     Zval seven = Zval::Long(7);
     Zval a = Task(nullptr, "u", 1);
     Zval b = Task(nullptr, "s");
@@ -108,7 +108,7 @@ TEST_F(TaskGroupTest, ADuplicateKeyThrows) {
   std::string string_key, int_key;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval key = String("a");
+    Zval key = Zval::String("a");
     Zval zero = Zval::Long(0);
     Zval task = Task(nullptr, "t");
     CallMethod(group, "spawnWithKey", {key.get(), task.get()});
@@ -326,7 +326,7 @@ TEST_F(TaskGroupTest, GetResultsAndGetErrorsSplitTheOutcomesByKey) {
     Zval group = NewGroup();
     Zval a = Task(nullptr, "a");
     Zval bad = Task(nullptr, "bad", 0, true);
-    Zval k = String("k");
+    Zval k = Zval::String("k");
     CallMethod(group, "spawn", {a.get()});
     CallMethod(group, "spawnWithKey", {k.get(), bad.get()});
     CallMethod(group, "close");
@@ -519,7 +519,7 @@ TEST_F(TaskGroupTest, SpawnPassesItsExtraArgumentsToTheTask) {
     });
     Zval two = Zval::Long(2);
     Zval three = Zval::Long(3);
-    Zval key = String("sum");
+    Zval key = Zval::String("sum");
     CallMethod(group, "spawn", {add.get(), two.get(), three.get()});
     CallMethod(group, "spawnWithKey",
                {key.get(), add.get(), three.get(), three.get()});

@@ -23,23 +23,8 @@ zend_class_entry* TaskSetClass() {
 }
 
 // new Async\TaskSet(...args).
-Zval NewSet(std::initializer_list<zval*> args = {}) {
-  zend_class_entry* ce = TaskSetClass();
-  Zval object;
-  if (ce == nullptr || object_init_ex(object.get(), ce) != SUCCESS) {
-    return Zval();
-  }
-  std::vector<zval> params(args.size());
-  size_t i = 0;
-  for (zval* arg : args) ZVAL_COPY_VALUE(&params[i++], arg);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_function(ce->constructor, Z_OBJ_P(object.get()), ce, &retval,
-                           static_cast<uint32_t>(params.size()), params.data(),
-                           nullptr);
-  zval_ptr_dtor(&retval);
-  if (EG(exception) != nullptr) return Zval();
-  return object;
+Zval NewSet(const std::vector<zval*>& args = {}) {
+  return mock_zend::New(TaskSetClass(), args);
 }
 
 TEST_F(TaskSetTest, ANewSetIsAnEmptyFinalAwaitableCountable) {

@@ -145,21 +145,34 @@ TEST_F(TaskTest, InfoIsThreadPoolTask) {
 }
 
 // A worker still running when the request ends: the request's end waits
-// for it and notifies nobody; nothing leaks (the fixture's check).
+// for it (the task has finished when php_request_shutdown() returns) and
+// notifies nobody; nothing leaks (the fixture's check). The task is held
+// until the request's end has begun and then some more, so an end that did
+// not wait would return first.
 std::atomic<bool> started{false};
+std::atomic<bool> ending{false};
 std::atomic<bool> go{false};
+std::atomic<bool> finished{false};
 void WaitForGo(zend_async_task_t*) {
   started = true;
   while (!go) std::this_thread::yield();
+  finished = true;
 }
+void MarkEnding(void*) { ending = true; }
 
 TEST_F(TaskTest, ATaskInFlightAtRequestEndIsWaitedForWithoutNotification) {
-  started = false;
-  go = false;
+  started = ending = go = finished = false;
   NotificationLog log;
   std::thread releaser([] {
-    while (!started) std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // Bounded, so that an implementation that never ends the request
+    // fails instead of hanging.
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while ((!started || !ending) &&
+           std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::yield();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     go = true;
   });
   EXPECT_TRUE(RunMain([&] {
@@ -168,6 +181,10 @@ TEST_F(TaskTest, ATaskInFlightAtRequestEndIsWaitedForWithoutNotification) {
     ASSERT_TRUE(ZEND_ASYNC_QUEUE_TASK(task));
     ZEND_ASYNC_EVENT_RELEASE(&task->base);
   }));
+  EXPECT_FALSE(finished) << "the script waited for the task";
+  php_mock_register_shutdown_callback(MarkEnding, nullptr);
+  ShutdownRequest();
+  EXPECT_TRUE(finished) << "the request ended before its task";
   releaser.join();
   EXPECT_TRUE(log.empty());
 }

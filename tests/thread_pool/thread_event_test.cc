@@ -10,6 +10,7 @@
 // thread must (and as any implementation allows).
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -39,14 +40,16 @@ struct Body {
   std::atomic<bool> finished{false};
   zend_async_thread_event_t* event_seen = nullptr;
   std::thread::id thread;
-  Latch* gate = nullptr;             // waited at first, when set
-  zval result;                       // handed over when not UNDEF
-  zend_object* exception = nullptr;  // handed over when set
+  Latch* gate = nullptr;                // waited at first, when set
+  std::atomic<int>* arrived = nullptr;  // counts the bodies at the gate
+  zval result;                          // handed over when not UNDEF
+  zend_object* exception = nullptr;     // handed over when set
   Body() { ZVAL_UNDEF(&result); }
 };
 
 void RunBody(zend_async_thread_event_t* event, void* arg) {
   auto* body = static_cast<Body*>(arg);
+  if (body->arrived != nullptr) body->arrived->fetch_add(1);
   if (body->gate != nullptr) body->gate->Wait();
   body->thread = std::this_thread::get_id();
   body->event_seen = event;
@@ -410,23 +413,38 @@ TEST_F(ThreadEventTest, StartThreadRunsALightweightThreadWithoutAnEvent) {
   EXPECT_NE(body.thread, std::this_thread::get_id());
 }
 
+// The bodies are held at a gate until every thread has reached it and the
+// test's thread is about to quiesce, and then some more: a quiesce that did
+// not wait would return while they are still held.
 TEST_F(ThreadEventTest, QuiesceReturnsOnlyOnceEveryChildThreadHasLeft) {
   constexpr int kThreads = 4;
   Body bodies[kThreads];
   Latch gate;
+  std::atomic<int> arrived{0};
+  std::atomic<bool> quiescing{false};
   for (Body& body : bodies) {
     body.gate = &gate;
+    body.arrived = &arrived;
     auto* context = static_cast<zend_async_thread_context_t*>(
         pecalloc(1, sizeof(zend_async_thread_context_t), 1));
     ZEND_ATOMIC_INT_INIT(&context->ref_count, 1);
     ASSERT_NE(ZEND_ASYNC_START_THREAD(EntryFor(&body), context), 0u);
     ZEND_ASYNC_THREAD_CONTEXT_RELEASE(context);
   }
-  std::thread opener([&gate] { gate.Open(); });
+  std::thread opener([&] {
+    while (arrived.load() < kThreads || !quiescing.load()) {
+      std::this_thread::yield();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    gate.Open();
+  });
 
+  quiescing = true;
   ZEND_ASYNC_REACTOR_QUIESCE();
 
-  for (Body& body : bodies) EXPECT_TRUE(body.finished.load());
+  int finished = 0;
+  for (Body& body : bodies) finished += body.finished.load() ? 1 : 0;
+  EXPECT_EQ(finished, kThreads);
   opener.join();
 }
 

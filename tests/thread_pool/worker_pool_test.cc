@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +30,11 @@ struct Board {
   std::vector<std::thread::id> threads;
   Latch* gate = nullptr;  // the first task waits at it, when set
   Latch first_started;    // opened when the first task starts
+  // Tasks 1..together wait until that many run at once (at most 10 s), so
+  // that each of them holds a worker of its own.
+  int together = 0;
+  int arrived = 0;                    // guarded by mutex
+  std::condition_variable all_there;  // with mutex
 };
 
 // A task's ctx: its number and the board.
@@ -43,7 +51,14 @@ void RunJob(zend_async_event_t* event, void* arg) {
     board->first_started.Open();
     if (board->gate != nullptr) board->gate->Wait();
   }
-  std::lock_guard<std::mutex> lock(board->mutex);
+  std::unique_lock<std::mutex> lock(board->mutex);
+  if (job->number >= 1 && job->number <= board->together) {
+    board->arrived++;
+    board->all_there.notify_all();
+    board->all_there.wait_for(lock, std::chrono::seconds(10), [board] {
+      return board->arrived == board->together;
+    });
+  }
   board->ran.push_back(job->number);
   board->threads.push_back(std::this_thread::get_id());
 }
@@ -245,12 +260,16 @@ TEST_F(WorkerPoolTest, ClosingWakesASubmitterParkedOnAFullQueue) {
   ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
+// The first four tasks run at once, one on each worker; every task runs
+// exactly once, each on one of the four workers.
 TEST_F(WorkerPoolTest, ManyWorkersRunEveryTaskOnce) {
   constexpr int kTasks = 64;
+  constexpr int kWorkers = 4;
   Board board;
+  board.together = kWorkers;
   std::vector<Job> jobs;
   for (int i = 0; i < kTasks; i++) jobs.push_back(Job{i + 1, &board});
-  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(4, 8);
+  zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(kWorkers, 8);
 
   EXPECT_TRUE(RunMain([&] {
     std::vector<zend_async_event_t*> futures;
@@ -267,6 +286,11 @@ TEST_F(WorkerPoolTest, ManyWorkersRunEveryTaskOnce) {
   std::vector<int> expected;
   for (int i = 1; i <= kTasks; i++) expected.push_back(i);
   EXPECT_EQ(ran, expected);
+  EXPECT_EQ(board.arrived, kWorkers);
+  const std::set<std::thread::id> workers(board.threads.begin(),
+                                          board.threads.end());
+  EXPECT_EQ(workers.size(), static_cast<size_t>(kWorkers));
+  EXPECT_EQ(workers.count(std::this_thread::get_id()), 0u);
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
   CloseAndRelease(pool);
   ZEND_ASYNC_REACTOR_QUIESCE();

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
 #include "tools/fuzz/fuzz_support.h"
 #include "zend_async_ref/testing/coroutines.h"
@@ -128,15 +129,8 @@ zend_long IdOf(const zval* resource) {
 // $object->method(...args): the result, or UNDEF with the exception left
 // in flight.
 Zval Call(zval* object, const char* method, zval* arg = nullptr) {
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_method(Z_OBJ_P(object), nullptr, nullptr, method, strlen(method),
-                   &retval, arg != nullptr ? 1 : 0, arg, nullptr);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
+  if (arg == nullptr) return mock_zend::CallMethod(object, method);
+  return mock_zend::CallMethod(object, method, {arg});
 }
 
 zend_long CallLong(World& w, const char* method) {
@@ -240,13 +234,8 @@ Zval NewPool(World& w, uint8_t config, zend_long min) {
   ZVAL_LONG(&args[5], min);
   ZVAL_LONG(&args[6], w.max);
   ZVAL_LONG(&args[7], (config & 0x10) ? 1 : 0);
-  Zval object;
-  object_init_ex(object.get(), ce);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_instance_method(ce->constructor, object.obj(), &retval, 8,
-                                  args);
-  zval_ptr_dtor(&retval);
+  Zval object = mock_zend::New(ce, {&args[0], &args[1], &args[2], &args[3],
+                                    &args[4], &args[5], &args[6], &args[7]});
   for (zval& arg : args) zval_ptr_dtor(&arg);
   return object;
 }

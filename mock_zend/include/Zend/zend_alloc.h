@@ -4,8 +4,9 @@
  * The request allocator. emalloc() blocks belong to the current request:
  * every live block is recorded with its allocation site, and
  * php_request_shutdown() reports (and then frees) each block still alive, as
- * PHP debug builds do. pemalloc(size, 1) is the persistent allocator and is
- * not tracked.
+ * PHP debug builds do. pemalloc(size, 1) is the persistent allocator: its
+ * blocks are not tracked one by one, only counted
+ * (zend_mock_persistent_blocks()).
  *
  * Failure: allocation failure and size overflow are fatal (the process
  * aborts with a message), as in PHP.
@@ -13,7 +14,8 @@
  * Threading: the request allocator belongs to the thread running the request.
  * The persistent allocator (pemalloc(size, 1), pefree(ptr, 1), pestrdup(s, 1))
  * is malloc and free, and serves any thread: a thread body or a pool worker
- * without an engine (docs/threads.md) allocates only with it.
+ * without an engine (docs/threads.md) allocates only with it. Its count is
+ * atomic.
  */
 #ifndef ZEND_ALLOC_H
 #define ZEND_ALLOC_H
@@ -50,6 +52,9 @@ ZEND_API void *_erealloc2(void *ptr, size_t size,
 ZEND_API void *__zend_malloc(size_t len);
 ZEND_API void *__zend_calloc(size_t nmemb, size_t len);
 ZEND_API void *__zend_realloc(void *p, size_t len);
+ZEND_API char *__zend_strdup(const char *s);
+/* pefree(ptr, 1): free(ptr), counted. */
+ZEND_API void zend_mock_persistent_free(void *ptr);
 ZEND_API void *_safe_malloc(size_t nmemb, size_t size, size_t offset);
 ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
                              size_t offset);
@@ -83,8 +88,9 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
 #define safe_perealloc(ptr, nmemb, size, offset, persistent)      \
   ((persistent) ? _safe_realloc((ptr), (nmemb), (size), (offset)) \
                 : safe_erealloc((ptr), (nmemb), (size), (offset)))
-#define pefree(ptr, persistent) ((persistent) ? free(ptr) : efree(ptr))
-#define pestrdup(s, persistent) ((persistent) ? strdup(s) : estrdup(s))
+#define pefree(ptr, persistent) \
+  ((persistent) ? zend_mock_persistent_free(ptr) : efree(ptr))
+#define pestrdup(s, persistent) ((persistent) ? __zend_strdup(s) : estrdup(s))
 
 /* Accounting of the request allocator (mock extension). */
 typedef struct _zend_mm_leak_info {
@@ -96,6 +102,12 @@ typedef struct _zend_mm_leak_info {
 ZEND_API size_t zend_mm_live_blocks(void);
 /* Bytes in emalloc() blocks currently alive. */
 ZEND_API size_t zend_mm_live_bytes(void);
+/* Persistent blocks alive (mock extension): those the persistent allocator
+ * handed out (pemalloc, pecalloc, perealloc of NULL, pestrdup, ...) minus
+ * those given back with pefree(ptr, 1), over the whole process and every
+ * thread. A block freed with free() itself is not seen: tests compare the
+ * count before and after what they watch. */
+ZEND_API size_t zend_mock_persistent_blocks(void);
 /* Leaks found by the last php_request_shutdown() (or zend_mm_check_leaks). */
 ZEND_API zend_mm_leak_info zend_mm_last_leaks(void);
 /* Reports every live block on stderr ("file(line) : Freeing 0x... (N bytes)"),

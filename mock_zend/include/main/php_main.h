@@ -120,10 +120,20 @@ typedef struct _php_mock_request_report {
   size_t leaked_blocks; /* emalloc blocks never freed */
   size_t leaked_bytes;
   uint32_t objects_alive_at_shutdown;
-  bool bailed_out; /* php_execute_main() bailed out */
+  bool bailed_out;       /* php_execute_main() (or the scheduler's last run at
+                            shutdown) bailed out */
+  uint32_t fatal_errors; /* php_mock_request_fatal_error() */
 } php_mock_request_report;
 
 PHPAPI php_mock_request_report php_mock_last_request_report(void);
+
+/* The fatal errors (E_ERROR, E_CORE_ERROR, E_COMPILE_ERROR, E_USER_ERROR,
+ * E_RECOVERABLE_ERROR, E_PARSE) reported while the current or last request
+ * was active, oldest first: an exception nobody caught is reported as PHP
+ * reports it, "Uncaught Class: message". NULL past the end. Kept apart from
+ * the error log (zend_mock_errors_clear() does not clear them); emptied
+ * when a request starts. */
+PHPAPI const char *php_mock_request_fatal_error(uint32_t index);
 
 /* Registers a callback run at the start of php_request_shutdown, before
  * the scheduler's last run: the mock's equivalent of releasing the global

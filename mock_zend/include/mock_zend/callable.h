@@ -13,6 +13,8 @@
 #include <functional>
 #include <initializer_list>
 
+#include "mock_zend/zval.h"
+
 extern "C" {
 #include "php.h"
 }
@@ -59,6 +61,8 @@ zend_object *NewClosure(NativeBody body,
 // Same, as a callable zval (IS_OBJECT) the caller owns.
 void MakeCallable(zval *out, NativeBody body,
                   std::initializer_list<zval *> uses = {});
+// Same, as an owned Zval.
+Zval Closure(NativeBody body, std::initializer_list<zval *> uses = {});
 
 }  // namespace mock_zend
 

@@ -44,6 +44,7 @@ class Zval {
 
   static Zval Long(zend_long n);
   static Zval Null();
+  static Zval String(const std::string &text);
   // Takes over the reference `value` holds (it is left UNDEF).
   static Zval Adopt(zval *value);
   // A new reference to `value`.

@@ -28,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
 
 extern "C" {
@@ -51,8 +52,7 @@ using Options = std::vector<std::pair<zend_long, Param>>;
 
 // $object->method(...args): the return value, or UNDEF with the exception
 // in flight. `args` are borrowed.
-Zval CallMethod(zval* object, const char* method,
-                const std::vector<zval*>& args = {});
+using mock_zend::CallMethod;
 
 class Statement;
 

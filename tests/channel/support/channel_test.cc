@@ -3,123 +3,35 @@
 #include <gtest/gtest.h>
 
 namespace zar::channel_testing {
-namespace {
-
-void FailOnUncaught(const char* where) {
-  if (EG(exception) != nullptr) {
-    ADD_FAILURE() << where << " left an exception: " << TakeExceptionText();
-  }
-}
-
-}  // namespace
-
-std::string Joined(const Log& log) {
-  std::string out;
-  for (const std::string& entry : log) {
-    if (!out.empty()) out += ' ';
-    out += entry;
-  }
-  return out;
-}
-
-zend_coroutine_t* Spawn(std::function<void()> body) {
-  zend_coroutine_t* coroutine = zar::testing::Spawn([body = std::move(body)] {
-    body();
-    FailOnUncaught("a coroutine");
-  });
-  if (coroutine == nullptr) {
-    ADD_FAILURE() << "spawn failed: " << TakeExceptionText();
-  }
-  return coroutine;
-}
-
-Zval Str(const std::string& text) {
-  zval value;
-  ZVAL_STRINGL(&value, text.data(), text.size());
-  return Zval::Adopt(&value);
-}
 
 namespace {
 
-// new Async\Channel(...params) (the zvals are the callee's).
-Zval Construct(std::vector<zval>& params) {
-  zend_string* name = zend_string_init(ZEND_STRL("Async\\Channel"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  if (ce == nullptr) {
-    ADD_FAILURE() << "Async\\Channel is not registered";
-    return Zval();
-  }
-  Zval object;
-  object_init_ex(object.get(), ce);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_instance_method(ce->constructor, object.obj(), &retval,
-                                  static_cast<uint32_t>(params.size()),
-                                  params.data());
-  zval_ptr_dtor(&retval);
-  if (EG(exception) != nullptr) {
-    zend_object* pending = EG(exception);
-    EG(exception) = nullptr;
-    object.Reset();
-    EG(exception) = pending;
-    return Zval();
-  }
-  return object;
+// new Async\Channel(...params).
+Zval Construct(const std::vector<Zval>& params) {
+  std::vector<zval*> args;
+  for (const Zval& param : params)
+    args.push_back(const_cast<zval*>(param.get()));
+  return mock_zend::New("Async\\Channel", args);
 }
 
 }  // namespace
 
 Zval NewPhpChannel(std::initializer_list<zend_long> args) {
-  std::vector<zval> params(args.size());
-  size_t i = 0;
-  for (zend_long arg : args) ZVAL_LONG(&params[i++], arg);
+  std::vector<Zval> params;
+  for (zend_long arg : args) params.push_back(Zval::Long(arg));
   return Construct(params);
 }
 
 Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
                    zend_long no_consumer_timeout, bool hard_timeouts) {
-  std::vector<zval> params(4);
-  ZVAL_LONG(&params[0], capacity);
-  ZVAL_LONG(&params[1], no_producer_timeout);
-  ZVAL_LONG(&params[2], no_consumer_timeout);
-  ZVAL_BOOL(&params[3], hard_timeouts);
+  std::vector<Zval> params;
+  params.push_back(Zval::Long(capacity));
+  params.push_back(Zval::Long(no_producer_timeout));
+  params.push_back(Zval::Long(no_consumer_timeout));
+  zval hard;
+  ZVAL_BOOL(&hard, hard_timeouts);
+  params.push_back(Zval::Adopt(&hard));
   return Construct(params);
-}
-
-Zval NewPhpObject(const char* class_name, std::initializer_list<zval*> args) {
-  zend_string* name = zend_string_init(class_name, strlen(class_name), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  if (ce == nullptr) {
-    zend_throw_error(nullptr, "Class \"%s\" not found", class_name);
-    return Zval();
-  }
-  Zval object;
-  if (object_init_ex(object.get(), ce) != SUCCESS) return Zval();
-  if (ce->constructor != nullptr) {
-    zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-    zend_call_method(Z_OBJ_P(object.get()), ce, &ce->constructor, "__construct",
-                     strlen("__construct"), nullptr,
-                     static_cast<uint32_t>(args.size()), first, nullptr);
-  }
-  if (EG(exception) != nullptr) return Zval();
-  return object;
-}
-
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args) {
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-  zval* second = args.size() > 1 ? args.begin()[1] : nullptr;
-  zend_call_method(Z_OBJ_P(object), nullptr, nullptr, method, strlen(method),
-                   &retval, static_cast<uint32_t>(args.size()), first, second);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
 }
 
 void Send(Zval& channel, Zval value) {

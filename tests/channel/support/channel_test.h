@@ -8,11 +8,9 @@
 //   ChannelTest        RequestFixture with the async extension under test
 //                      (zar::testing::AsyncModule()) loaded; its TearDown
 //                      fails on leaked blocks or live objects.
-//   Spawn              ZendAsyncRef::testing's Spawn, failing the test on a
-//                      failed spawn or an exception the body leaves.
-//   Yield / YieldTimes / Delay / Cancel
-//                      from ZendAsyncRef::testing: a spawned body runs when
-//                      the spawner suspends or ends (FIFO).
+//   Spawn / Yield / YieldTimes / Delay / Cancel, CallMethod, New
+//                      from ZendAsyncRef::testing and mock_zend: a spawned
+//                      body runs when the spawner suspends or ends (FIFO).
 //   NewPhpChannel      new Async\Channel(...).
 //   Send, Recv, ...    Async\Channel method calls.
 //
@@ -26,8 +24,10 @@
 #include <string>
 #include <vector>
 
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
 #include "tests/support/implementation.h"
+#include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
@@ -39,33 +39,20 @@ extern "C" {
 
 namespace zar::channel_testing {
 
-class ChannelTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using ChannelTest = zar::testing::AsyncTest;
 
+using mock_zend::CallMethod;
 using mock_zend::Render;
 using mock_zend::Zval;
 using zar::testing::Cancel;
 using zar::testing::Delay;
+using zar::testing::Joined;
+using zar::testing::Log;
+using zar::testing::Spawn;
 using zar::testing::TakeExceptionClass;
 using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 using zar::testing::YieldTimes;
-
-using Log = std::vector<std::string>;
-// The entries joined by single spaces.
-std::string Joined(const Log& log);
-
-// Spawns a coroutine running `body`. A failed spawn, or an exception `body`
-// leaves uncaught, fails the test. Returns the coroutine (borrowed: valid
-// while it runs).
-zend_coroutine_t* Spawn(std::function<void()> body);
-
-// A string zval.
-Zval Str(const std::string& text);
 
 // new Async\Channel(...args); UNDEF with the exception pending.
 Zval NewPhpChannel(std::initializer_list<zend_long> args = {});
@@ -73,14 +60,6 @@ Zval NewPhpChannel(std::initializer_list<zend_long> args = {});
 // $hardTimeouts).
 Zval NewPhpChannel(zend_long capacity, zend_long no_producer_timeout,
                    zend_long no_consumer_timeout, bool hard_timeouts);
-// new <class_name>(...args) (at most one argument), e.g.
-// Async\FutureState, Async\Future; UNDEF with the exception pending (an
-// Error when the class does not exist).
-Zval NewPhpObject(const char* class_name,
-                  std::initializer_list<zval*> args = {});
-// Calls `$object->method(...args)`; UNDEF with the exception pending.
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args = {});
 
 // $channel->send($value) / sendAsync / recv / close / the queries. Send and
 // Recv leave an exception pending (Recv then returns UNDEF).

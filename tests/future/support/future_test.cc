@@ -20,70 +20,10 @@ zend_class_entry* FutureClass() {
   return ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_FUTURE);
 }
 
-namespace {
+Zval NewState() { return mock_zend::New(FutureStateClass()); }
 
-Zval Construct(zend_class_entry* ce, std::initializer_list<zval*> args) {
-  Zval object;
-  if (ce == nullptr || object_init_ex(object.get(), ce) != SUCCESS) {
-    return Zval();
-  }
-  if (ce->constructor != nullptr) {
-    zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-    zend_call_method(Z_OBJ_P(object.get()), ce, &ce->constructor, "__construct",
-                     strlen("__construct"), nullptr,
-                     static_cast<uint32_t>(args.size()), first, nullptr);
-  }
-  if (EG(exception) != nullptr) return Zval();
-  return object;
-}
-
-}  // namespace
-
-Zval NewState() { return Construct(FutureStateClass(), {}); }
-
-Zval NewFuture(Zval& state) { return Construct(FutureClass(), {state.get()}); }
-
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args) {
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-  zval* second = args.size() > 1 ? args.begin()[1] : nullptr;
-  zend_call_method(Z_OBJ_P(object), nullptr, nullptr, method, strlen(method),
-                   &retval, static_cast<uint32_t>(args.size()), first, second);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
-}
-
-Zval CallStatic(zend_class_entry* ce, const char* method,
-                std::initializer_list<zval*> args) {
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-  zend_call_method(nullptr, ce, nullptr, method, strlen(method), &retval,
-                   static_cast<uint32_t>(args.size()), first, nullptr);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
-}
-
-Zval Closure(mock_zend::NativeBody body) {
-  Zval callable;
-  mock_zend::MakeCallable(callable.get(), std::move(body));
-  return callable;
-}
-
-Zval NewException(zend_class_entry* ce, const char* message) {
-  Zval exception;
-  object_init_ex(exception.get(), ce);
-  zend_update_property_string(ce, Z_OBJ_P(exception.get()), "message",
-                              strlen("message"), message);
-  return exception;
+Zval NewFuture(Zval& state) {
+  return mock_zend::New(FutureClass(), {state.get()});
 }
 
 std::string AwaitText(Zval& future) {

@@ -11,9 +11,10 @@
 //                  objects.
 //   NewState()     new Async\FutureState()
 //   NewFuture(s)   new Async\Future($s)
-//   CallMethod     $object->method(...args); UNDEF with the exception
+//   CallMethod, CallStatic
+//                  mock_zend's: $object->method(...args),
+//                  Async\Future::method(...args); UNDEF with the exception
 //                  pending
-//   CallStatic     Async\Future::method(...args)
 //   Closure        a callable whose body logs and returns what a lambda says
 //
 // Threading: the request's thread.
@@ -28,8 +29,11 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
+#include "tests/support/exceptions.h"
 #include "tests/support/implementation.h"
+#include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
@@ -41,18 +45,15 @@ extern "C" {
 
 namespace zar::future_testing {
 
+using mock_zend::CallMethod;
+using mock_zend::CallStatic;
+using mock_zend::Closure;
 using mock_zend::Render;
 using mock_zend::Zval;
+using zar::testing::Log;
+using zar::testing::NewException;
 
-class FutureTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
-
-// The events of a scenario, in order.
-using Log = std::vector<std::string>;
+using FutureTest = zar::testing::AsyncTest;
 
 zend_class_entry* FutureStateClass();
 zend_class_entry* FutureClass();
@@ -61,21 +62,6 @@ zend_class_entry* FutureClass();
 // exception pending on failure.
 Zval NewState();
 Zval NewFuture(Zval& state);
-
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args = {});
-inline Zval CallMethod(Zval& object, const char* method,
-                       std::initializer_list<zval*> args = {}) {
-  return CallMethod(object.get(), method, args);
-}
-Zval CallStatic(zend_class_entry* ce, const char* method,
-                std::initializer_list<zval*> args = {});
-
-// A callable zval running `body` (mock_zend::NativeBody).
-Zval Closure(mock_zend::NativeBody body);
-
-// A new exception object of class `ce` with `message` (owned zval).
-Zval NewException(zend_class_entry* ce, const char* message);
 
 // $future->await() (in the current coroutine); the result, or "Class:
 // message" of what it threw (taken).

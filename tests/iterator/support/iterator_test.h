@@ -51,12 +51,7 @@ namespace zar::iterator_testing {
 using mock_zend::Render;
 using mock_zend::Zval;
 
-class IteratorTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using IteratorTest = zar::testing::AsyncTest;
 
 // The events of a scenario, in order.
 using Log = std::vector<std::string>;

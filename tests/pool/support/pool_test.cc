@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <unordered_map>
 
 #include "mock_zend/inspect.h"
 
@@ -13,70 +14,32 @@ extern "C" {
 namespace zar::pool_testing {
 namespace {
 
-// Fails the test with whatever `where` left in flight.
-void FailOnUncaught(const char* where) {
-  if (EG(exception) != nullptr) {
-    ADD_FAILURE() << where << " left an exception: " << TakeExceptionText();
-  }
+// The resources lent per pool (keyed by its Async\Pool object or its
+// zend_async_pool_t), as the lending helpers saw them; emptied by each
+// test's SetUp.
+std::unordered_map<const void*, int64_t>& Lending() {
+  static auto* lending = new std::unordered_map<const void*, int64_t>();
+  return *lending;
 }
 
 }  // namespace
 
-std::string Joined(const Log& log) {
-  std::string out;
-  for (const std::string& entry : log) {
-    if (!out.empty()) out += ' ';
-    out += entry;
-  }
-  return out;
+void PoolTest::SetUp() {
+  Lending().clear();
+  RequestFixture::SetUp();
 }
 
-// ---- Coroutines -------------------------------------------------------------
-
-zend_coroutine_t* Spawn(std::function<void()> body) {
-  zend_coroutine_t* coroutine = zar::testing::Spawn([body = std::move(body)] {
-    body();
-    FailOnUncaught("a coroutine");
-  });
-  if (coroutine == nullptr) {
-    ADD_FAILURE() << "spawn failed: " << TakeExceptionText();
-  }
-  return coroutine;
+void PoolTest::TearDown() {
+  pool.Reset();
+  RequestFixture::TearDown();
 }
 
 // ---- Async\Pool -------------------------------------------------------------
 
 Zval ConstructPool(const std::vector<zval*>& args) {
-  zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  if (ce == nullptr) {
-    ADD_FAILURE() << "Async\\Pool is not registered";
-    return Zval();
-  }
-  std::vector<zval> params(args.size());
-  for (size_t i = 0; i < args.size(); i++) ZVAL_COPY(&params[i], args[i]);
-
-  Zval object;
-  object_init_ex(object.get(), ce);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_instance_method(ce->constructor, object.obj(), &retval,
-                                  static_cast<uint32_t>(params.size()),
-                                  params.data());
-  zval_ptr_dtor(&retval);
-  for (zval& param : params) zval_ptr_dtor(&param);
-  if (EG(exception) != nullptr) {
-    // The object is destroyed now, as PHP does after `new` threw.
-    zend_object* pending = EG(exception);
-    EG(exception) = nullptr;
-    object.Reset();
-    if (EG(exception) != nullptr) {
-      zend_exception_set_previous(pending, EG(exception));
-    }
-    EG(exception) = pending;
-    return Zval();
-  }
+  Zval object = mock_zend::New("Async\\Pool", args);
+  // A new pool, where an old one may have been.
+  if (!object.undef()) Lending().erase(object.obj());
   return object;
 }
 
@@ -125,31 +88,33 @@ void ThrowRuntime(const std::string& message) {
   zend_throw_exception(spl_ce_RuntimeException, message.c_str(), 0);
 }
 
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args) {
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zval* first = args.size() > 0 ? args.begin()[0] : nullptr;
-  zval* second = args.size() > 1 ? args.begin()[1] : nullptr;
-  zend_call_method(Z_OBJ_P(object), nullptr, nullptr, method, strlen(method),
-                   &retval, static_cast<uint32_t>(args.size()), first, second);
-  if (EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
+namespace {
+
+// Counts a resource `pool` lent (a non-null result).
+Zval Lend(Zval& pool, Zval resource) {
+  if (resource.type() != IS_UNDEF && !resource.is_null()) {
+    Lending()[pool.obj()]++;
   }
-  return Zval::Adopt(&retval);
+  return resource;
 }
 
-Zval Acquire(Zval& pool) { return CallMethod(pool.get(), "acquire"); }
+}  // namespace
+
+Zval Acquire(Zval& pool) {
+  return Lend(pool, CallMethod(pool.get(), "acquire"));
+}
 
 Zval Acquire(Zval& pool, zend_long timeout_ms) {
   Zval timeout = Zval::Long(timeout_ms);
-  return CallMethod(pool.get(), "acquire", {timeout.get()});
+  return Lend(pool, CallMethod(pool.get(), "acquire", {timeout.get()}));
 }
 
-Zval TryAcquire(Zval& pool) { return CallMethod(pool.get(), "tryAcquire"); }
+Zval TryAcquire(Zval& pool) {
+  return Lend(pool, CallMethod(pool.get(), "tryAcquire"));
+}
 
 void Release(Zval& pool, zval* resource) {
+  Lending()[pool.obj()]--;
   CallMethod(pool.get(), "release", {resource});
 }
 
@@ -196,7 +161,25 @@ mock_zend::NativeBody CountingDestructor(int* destroyed, Log* log) {
   };
 }
 
-// ---- Invariants -------------------------------------------------------------
+// ---- A pool through the ABI
+// ----------------------------------------------------
+
+bool Acquire(zend_async_pool_t* pool, zval* resource, zend_long timeout_ms) {
+  const bool got = ZEND_ASYNC_POOL_ACQUIRE(pool, resource, timeout_ms);
+  if (got) Lending()[pool]++;
+  return got;
+}
+
+bool TryAcquire(zend_async_pool_t* pool, zval* resource) {
+  const bool got = ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, resource);
+  if (got) Lending()[pool]++;
+  return got;
+}
+
+void Release(zend_async_pool_t* pool, zval* resource) {
+  Lending()[pool]--;
+  ZEND_ASYNC_POOL_RELEASE(pool, resource);
+}
 
 PoolStats StatsOf(zend_async_event_t* pool_event) {
   PoolStats stats;
@@ -215,35 +198,34 @@ PoolStats StatsOf(zend_async_event_t* pool_event) {
   return stats;
 }
 
-namespace {
+// ---- The test's tally
+// -----------------------------------------------------------
 
-void CheckStats(const PoolStats& stats, int64_t live) {
-  EXPECT_LE(stats.active + stats.reserved, stats.max)
-      << "active=" << stats.active << " reserved=" << stats.reserved;
-  if (live >= 0) {
-    EXPECT_EQ(static_cast<int64_t>(stats.idle + stats.active), live)
-        << "resources alive (made - destroyed) differ from the pool's count";
-  }
-}
+int64_t Lent(Zval& pool) { return Lending()[pool.obj()]; }
+int64_t Lent(zend_async_pool_t* pool) { return Lending()[pool]; }
 
-}  // namespace
-
-void CheckPoolInvariants(Zval& pool, int64_t live) {
+void CheckPoolTally(Zval& pool, int64_t alive, int64_t busy) {
+  // The pool's counts are read with nothing in flight; what was stays.
   zend_object* parked = EG(exception);
   EG(exception) = nullptr;
-  const zend_long count = Count(pool);
-  const zend_long idle = IdleCount(pool);
-  const zend_long active = ActiveCount(pool);
-  EXPECT_EQ(count, idle + active);
-  if (live >= 0) {
-    EXPECT_EQ(static_cast<int64_t>(count), live)
-        << "resources alive (made - destroyed) differ from the pool's count";
-  }
+  const int64_t active = Lent(pool) + busy;
+  EXPECT_EQ(Count(pool), alive) << "count(): the resources alive";
+  EXPECT_EQ(ActiveCount(pool), active)
+      << "activeCount(): the resources lent or busy";
+  EXPECT_EQ(IdleCount(pool), alive - active)
+      << "idleCount(): the resources alive, neither lent nor busy";
   EG(exception) = parked;
 }
 
-void CheckPoolInvariants(zend_async_pool_t* pool, int64_t live) {
-  CheckStats(StatsOf(&pool->event), live);
+void CheckPoolTally(zend_async_pool_t* pool, int64_t alive, int64_t busy) {
+  const PoolStats stats = StatsOf(&pool->event);
+  const int64_t active = Lent(pool) + busy;
+  EXPECT_EQ(static_cast<int64_t>(stats.idle + stats.active), alive)
+      << "idle + active: the resources alive";
+  EXPECT_EQ(static_cast<int64_t>(stats.active), active)
+      << "active: the resources lent or busy";
+  EXPECT_LE(stats.active + stats.reserved, stats.max)
+      << "active=" << stats.active << " reserved=" << stats.reserved;
 }
 
 }  // namespace zar::pool_testing

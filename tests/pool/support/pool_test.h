@@ -8,9 +8,7 @@
 //   PoolTest           RequestFixture with the async extension under test
 //                      (zar::testing::AsyncModule()) loaded; its TearDown
 //                      fails on leaked blocks or live objects.
-//   Spawn              ZendAsyncRef::testing's Spawn, failing the test
-//                      on a failed spawn or an exception the body leaves.
-//   Yield / Delay / Await / Cancel, Zval, Render
+//   Spawn / Yield / Delay / Await / Cancel, Zval, Render, CallMethod
 //                      from ZendAsyncRef::testing and mock_zend: a spawned
 //                      body runs when the spawner suspends or ends (FIFO);
 //                      Yield lets every other queued coroutine run once;
@@ -18,12 +16,9 @@
 //                      order, never durations).
 //   PoolSpec/NewPhpPool  new Async\Pool(...) with closures.
 //   Acquire, Release, ...  Async\Pool method calls.
-//   ExpectPoolInvariants  count == idle + active (through the methods) and,
-//                      when the test counts them, count == live resources
-//                      (made minus destroyed); for a pool the test reaches
-//                      through the ABI (zend_async_pool_t*), the event's
-//                      info() agrees and active + reserved <= max. Tests
-//                      call it after every step.
+//   EXPECT_POOL_TALLY  the pool's counts held against the test's own tally
+//                      of its resources (below); tests check it after every
+//                      step.
 //
 // An Async\Pool object is opaque: the ABI gives no way from the object to
 // its zend_async_pool_t (an implementation may lay the object out as it
@@ -43,8 +38,10 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
 #include "tests/support/implementation.h"
+#include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
@@ -56,37 +53,37 @@ extern "C" {
 
 namespace zar::pool_testing {
 
-class PoolTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
-
+using mock_zend::CallMethod;
 using mock_zend::Render;
 using mock_zend::Zval;
 using zar::testing::Await;
 using zar::testing::Cancel;
 using zar::testing::CoroutineRef;
 using zar::testing::Delay;
+using zar::testing::Joined;
+using zar::testing::Log;
+using zar::testing::Spawn;
 using zar::testing::TakeExceptionClass;
 using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 using zar::testing::YieldTimes;
 using zar::testing::YieldUntil;
 
-// ---- Logs -----------------------------------------------------------------
+class PoolTest : public zar::testing::AsyncTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
 
-using Log = std::vector<std::string>;
-// The entries joined by single spaces.
-std::string Joined(const Log& log);
-
-// ---- Coroutines -------------------------------------------------------------
-
-// Spawns a coroutine running `body`. A failed spawn, or an exception
-// `body` leaves uncaught, fails the test. Returns the coroutine (borrowed:
-// valid while it runs).
-zend_coroutine_t* Spawn(std::function<void()> body);
+  // What most scenarios keep: the log of what happened, how many resources
+  // the test's factory made and its destructor destroyed
+  // (CountingFactory(&made), CountingDestructor(&destroyed)), and the pool
+  // they work with, which outlives the script (a coroutine may release into
+  // it after main returned) and is let go before the request ends.
+  Log log;
+  int made = 0;
+  int destroyed = 0;
+  Zval pool;
+};
 
 // ---- Async\Pool (userland path)
 // ------------------------------------------------
@@ -108,10 +105,9 @@ struct PoolSpec {
 Zval NewPhpPool(const PoolSpec& spec);
 // new Async\Pool(...args) with the arguments as given (borrowed).
 Zval ConstructPool(const std::vector<zval*>& args);
-// Calls `$object->method(...args)`; UNDEF with the exception pending.
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args = {});
 
+// Lending: each acquire or tryAcquire that returns a resource, and each
+// release, is counted in the pool's tally (below).
 Zval Acquire(Zval& pool);
 Zval Acquire(Zval& pool, zend_long timeout_ms);
 Zval TryAcquire(Zval& pool);
@@ -141,7 +137,14 @@ zend_long IdOf(const zval* object);
 // Throws RuntimeException(message).
 void ThrowRuntime(const std::string& message);
 
-// ---- Invariants -------------------------------------------------------------
+// ---- A pool through the ABI (C users)
+// -----------------------------------------
+
+// ZEND_ASYNC_POOL_ACQUIRE / _TRY_ACQUIRE / _RELEASE, counted in the pool's
+// tally as the methods above are.
+bool Acquire(zend_async_pool_t* pool, zval* resource, zend_long timeout_ms);
+bool TryAcquire(zend_async_pool_t* pool, zval* resource);
+void Release(zend_async_pool_t* pool, zval* resource);
 
 struct PoolStats {
   uint64_t idle = 0;
@@ -152,14 +155,36 @@ struct PoolStats {
 // Parsed from the event's info(): "Pool(idle=, active=, reserved=, max=)".
 PoolStats StatsOf(zend_async_event_t* pool_event);
 
-// `live` < 0: not counted by the test.
-void CheckPoolInvariants(Zval& pool, int64_t live = -1);
-void CheckPoolInvariants(zend_async_pool_t* pool, int64_t live = -1);
+// ---- The test's tally
+// ---------------------------------------------------------
+//
+// What the test itself saw of a pool's resources, kept apart from the pool:
+//   alive  made by its factory (or being made: a factory call that has
+//          not returned) and not yet destroyed by its destructor, as the
+//          test's own factory and destructor count them (the test passes
+//          the number);
+//   lent   returned by an acquire or tryAcquire and not yet given back by a
+//          release, as the helpers above count them, per pool.
+//   busy   inside the test's factory or hooks now (a factory or hook that
+//          suspends), which the pool counts as active but has not lent, as
+//          the test's factory and hooks count them (default 0).
+// The pool must agree: count() == alive, activeCount() == lent + busy and
+// idleCount() == alive - lent - busy; through the ABI, the event's info()
+// says idle + active == alive, active == lent + busy and active + reserved
+// <= max.
 
-#define EXPECT_POOL_INVARIANTS(...)                        \
-  do {                                                     \
-    SCOPED_TRACE("pool invariants");                       \
-    ::zar::pool_testing::CheckPoolInvariants(__VA_ARGS__); \
+// The resources lent from `pool` now, by the helpers' count.
+int64_t Lent(Zval& pool);
+int64_t Lent(zend_async_pool_t* pool);
+
+void CheckPoolTally(Zval& pool, int64_t alive, int64_t busy = 0);
+void CheckPoolTally(zend_async_pool_t* pool, int64_t alive, int64_t busy = 0);
+
+// EXPECT_POOL_TALLY(pool, alive) or EXPECT_POOL_TALLY(pool, alive, busy).
+#define EXPECT_POOL_TALLY(...)                         \
+  do {                                                 \
+    SCOPED_TRACE("the pool against the test's tally"); \
+    ::zar::pool_testing::CheckPoolTally(__VA_ARGS__);  \
   } while (0)
 
 }  // namespace zar::pool_testing

@@ -76,13 +76,12 @@ TEST_F(PoolConfigTest, NewPoolAcceptsTheLargestMinSizeAndAnyMaxSize) {
                             core::kMaxPoolMinSize, UINT32_MAX, 0);
     ASSERT_NE(pool, nullptr);
     EXPECT_EQ(TakeExceptionText(), "");
-    EXPECT_POOL_INVARIANTS(pool, 0);
+    EXPECT_POOL_TALLY(pool, 0);
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
 }
 
 TEST_F(PoolConfigTest, ConstructorRefusesAMinSizeItCannotPreWarm) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .min = zend_long{1} << 31,
@@ -99,7 +98,6 @@ TEST_F(PoolConfigTest, ConstructorRefusesAMinSizeItCannotPreWarm) {
 // make a second pool under the first one's waiters); the reference refuses
 // it with the class of upstream's "Pool is not initialized".
 TEST_F(PoolConfigTest, ConstructorCalledTwiceIsRefused) {
-  int made = 0;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
     ASSERT_FALSE(pool.undef());

@@ -17,21 +17,22 @@ namespace {
 
 using PoolOwnershipTest = PoolTest;
 
-int made = 0;
-int destroyed = 0;
+// What the C handlers made and destroyed.
+int c_made = 0;
+int c_destroyed = 0;
 
 // IS_PTR resources to addresses nobody may touch (never dereferenced).
 bool PointerFactory(zend_async_pool_t*, zval* result) {
-  made++;
-  ZVAL_PTR(result, reinterpret_cast<void*>(uintptr_t{0x1000} * made));
+  c_made++;
+  ZVAL_PTR(result, reinterpret_cast<void*>(uintptr_t{0x1000} * c_made));
   return true;
 }
 
-void CountingDestructor(zend_async_pool_t*, zval*) { destroyed++; }
+void CountingDestructor(zend_async_pool_t*, zval*) { c_destroyed++; }
 
 TEST_F(PoolOwnershipTest, WrapperOfACPoolRefusesAcquireTryAcquireAndRelease) {
-  made = 0;
-  destroyed = 0;
+  c_made = 0;
+  c_destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
     zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
         PointerFactory, CountingDestructor, nullptr, nullptr, nullptr, 2, 4, 0);
@@ -65,8 +66,8 @@ TEST_F(PoolOwnershipTest, WrapperOfACPoolRefusesAcquireTryAcquireAndRelease) {
     EXPECT_EQ(State(wrapper), "ACTIVE");
     EXPECT_FALSE(IsClosed(wrapper));
     EXPECT_EQ(TakeExceptionText(), "");
-    EXPECT_EQ(made, 2);
-    EXPECT_EQ(destroyed, 0);
+    EXPECT_EQ(c_made, 2);
+    EXPECT_EQ(c_destroyed, 0);
 
     // The C owner is unaffected: it still acquires and releases its own.
     zval resource;
@@ -77,7 +78,7 @@ TEST_F(PoolOwnershipTest, WrapperOfACPoolRefusesAcquireTryAcquireAndRelease) {
     wrapper.Reset();
     ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   }));
-  EXPECT_EQ(destroyed, 2);
+  EXPECT_EQ(c_destroyed, 2);
 }
 
 }  // namespace

@@ -6,7 +6,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "mock_zend/inspect.h"
@@ -103,6 +109,40 @@ std::string InfoOf(zend_async_event_t* event) {
   std::string text(ZSTR_VAL(info), ZSTR_LEN(info));
   zend_string_release(info);
   return text;
+}
+
+namespace {
+
+// The children of this process that have not ended, now.
+int RunningChildrenNow() {
+  int running = 0;
+  const std::string parent = std::to_string(getpid());
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+    const size_t after_comm = line.rfind(')');
+    if (after_comm == std::string::npos) continue;
+    std::istringstream fields(line.substr(after_comm + 1));
+    std::string state, ppid;
+    fields >> state >> ppid;
+    if (ppid == parent && state != "Z" && state != "X") running++;
+  }
+  return running;
+}
+
+}  // namespace
+
+int RunningChildProcesses() {
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  int running = RunningChildrenNow();
+  while (running > 0 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    running = RunningChildrenNow();
+  }
+  return running;
 }
 
 EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log) {

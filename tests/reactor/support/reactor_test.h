@@ -36,12 +36,7 @@ extern "C" {
 
 namespace zar::reactor_testing {
 
-class ReactorTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
+using ReactorTest = zar::testing::AsyncTest;
 
 // How a recorder reads the notification's `result`.
 enum class ResultKind {
@@ -80,6 +75,15 @@ bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
 
 // event->info(event) as a std::string (the zend_string is released).
 std::string InfoOf(zend_async_event_t* event);
+
+// The child processes of this process that are still running (/proc: a
+// child that ended and was not reaped yet, a zombie, has ended). Waits for
+// them to end, up to 10 s: a killed process ends when the kernel has
+// delivered the signal. A test that starts a command reads it once the
+// command should be gone; none was running before (each test runs in a
+// process of its own under ctest and the conformance runner, and every
+// other test ends its commands).
+int RunningChildProcesses();
 
 using zar::testing::TakeExceptionText;
 

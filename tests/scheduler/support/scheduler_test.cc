@@ -12,10 +12,6 @@
 
 namespace zar::scheduler_testing {
 
-std::vector<zend_module_entry*> SchedulerTest::Modules() {
-  return {zar::testing::AsyncModule()};
-}
-
 namespace {
 
 bool PlainAddCallback(zend_async_event_t* event,

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
+#include "tests/support/implementation.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
@@ -34,10 +35,7 @@ extern "C" {
 
 namespace zar::scheduler_testing {
 
-class SchedulerTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override;
-};
+using SchedulerTest = zar::testing::AsyncTest;
 
 using zar::testing::Await;
 using zar::testing::AwaitOutcome;

@@ -5,6 +5,7 @@
 #include "core/extension.h"
 #include "mock_zend/callable.h"
 #include "mock_zend/inspect.h"
+#include "mock_zend/methods.h"
 #include "zend_async_ref/testing/request.h"
 
 extern "C" {
@@ -81,13 +82,6 @@ zend_async_pool_t* IntPool(uint32_t max) {
 }
 
 zend_object* PhpIntPool(uint32_t max) {
-  zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  if (ce == nullptr) {
-    ADD_FAILURE() << "Async\\Pool is not registered";
-    return nullptr;
-  }
   zval args[7];
   mock_zend::MakeCallable(&args[0], [](mock_zend::Call& call) {
     ZVAL_LONG(call.result(), ++ints_made);
@@ -95,16 +89,15 @@ zend_object* PhpIntPool(uint32_t max) {
   for (int i = 1; i < 5; i++) ZVAL_NULL(&args[i]);
   ZVAL_LONG(&args[5], 0);
   ZVAL_LONG(&args[6], max);
-  zval object;
-  object_init_ex(&object, ce);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_call_known_instance_method(ce->constructor, Z_OBJ(object), &retval, 7,
-                                  args);
-  zval_ptr_dtor(&retval);
+  mock_zend::Zval object = mock_zend::New(
+      "Async\\Pool",
+      {&args[0], &args[1], &args[2], &args[3], &args[4], &args[5], &args[6]});
   for (zval& arg : args) zval_ptr_dtor(&arg);
-  EXPECT_EQ(EG(exception), nullptr) << "new Async\\Pool threw";
-  return Z_OBJ(object);
+  EXPECT_FALSE(object.undef()) << "new Async\\Pool threw";
+  if (object.undef()) return nullptr;
+  zend_object* pool = object.obj();
+  GC_ADDREF(pool);  // the caller's reference; `object` lets go of its own
+  return pool;
 }
 
 std::string Info(zend_async_event_t* event) {

@@ -13,64 +13,8 @@ zend_class_entry* TaskGroupClass() {
   return ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_GROUP);
 }
 
-Zval NewGroup(std::initializer_list<zval*> args) {
-  zend_class_entry* ce = TaskGroupClass();
-  Zval object;
-  if (ce == nullptr || object_init_ex(object.get(), ce) != SUCCESS) {
-    return Zval();
-  }
-  if (ce->constructor != nullptr) {
-    std::vector<zval> params(args.size());
-    size_t i = 0;
-    for (zval* arg : args) ZVAL_COPY_VALUE(&params[i++], arg);
-    zval retval;
-    ZVAL_UNDEF(&retval);
-    zend_call_known_function(ce->constructor, Z_OBJ_P(object.get()), ce,
-                             &retval, static_cast<uint32_t>(params.size()),
-                             params.data(), nullptr);
-    zval_ptr_dtor(&retval);
-  }
-  if (EG(exception) != nullptr) return Zval();
-  return object;
-}
-
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args) {
-  std::vector<zval> params(args.size());
-  size_t i = 0;
-  for (zval* arg : args) ZVAL_COPY_VALUE(&params[i++], arg);
-  zval retval;
-  ZVAL_UNDEF(&retval);
-  zend_string* name = zend_string_init(method, strlen(method), false);
-  const zend_result called = zend_call_method_if_exists(
-      Z_OBJ_P(object), name, &retval, static_cast<uint32_t>(params.size()),
-      params.data());
-  zend_string_release(name);
-  if (called != SUCCESS || EG(exception) != nullptr) {
-    zval_ptr_dtor(&retval);
-    return Zval();
-  }
-  return Zval::Adopt(&retval);
-}
-
-Zval Closure(mock_zend::NativeBody body) {
-  Zval callable;
-  mock_zend::MakeCallable(callable.get(), std::move(body));
-  return callable;
-}
-
-Zval String(const char* value) {
-  zval string;
-  ZVAL_STRING(&string, value);
-  return Zval::Adopt(&string);
-}
-
-Zval NewException(zend_class_entry* ce, const char* message) {
-  Zval exception;
-  object_init_ex(exception.get(), ce);
-  zend_update_property_string(ce, Z_OBJ_P(exception.get()), "message",
-                              strlen("message"), message);
-  return exception;
+Zval NewGroup(const std::vector<zval*>& args) {
+  return mock_zend::New(TaskGroupClass(), args);
 }
 
 Zval Task(Log* log, const std::string& name, int yields, bool fail) {

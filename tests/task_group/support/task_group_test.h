@@ -10,9 +10,8 @@
 //                  loaded; its TearDown fails on leaked blocks or live
 //                  objects. Scenarios run in RunMain (the script).
 //   NewGroup(...)  new Async\TaskGroup(...args)
-//   CallMethod     $object->method(...args); UNDEF with the exception
-//                  pending
-//   Closure        a callable whose body a lambda is
+//   CallMethod, Closure, Zval::String, NewException
+//                  mock_zend's and tests/support's
 //   Task           a closure that logs `name`, yields `yields` times and
 //                  returns `name` (or throws Exception(name) when failing)
 //
@@ -28,8 +27,11 @@
 #include <vector>
 
 #include "mock_zend/callable.h"
+#include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
+#include "tests/support/exceptions.h"
 #include "tests/support/implementation.h"
+#include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
@@ -41,39 +43,19 @@ extern "C" {
 
 namespace zar::task_group_testing {
 
+using mock_zend::CallMethod;
+using mock_zend::Closure;
 using mock_zend::Render;
 using mock_zend::Zval;
+using zar::testing::Log;
+using zar::testing::NewException;
 
-class TaskGroupTest : public zar::testing::RequestFixture {
- protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
-  }
-};
-
-// The events of a scenario, in order.
-using Log = std::vector<std::string>;
+using TaskGroupTest = zar::testing::AsyncTest;
 
 zend_class_entry* TaskGroupClass();
 
 // new Async\TaskGroup(...args); UNDEF with the exception pending.
-Zval NewGroup(std::initializer_list<zval*> args = {});
-
-Zval CallMethod(zval* object, const char* method,
-                std::initializer_list<zval*> args = {});
-inline Zval CallMethod(Zval& object, const char* method,
-                       std::initializer_list<zval*> args = {}) {
-  return CallMethod(object.get(), method, args);
-}
-
-// A callable zval running `body`.
-Zval Closure(mock_zend::NativeBody body);
-
-// A string zval.
-Zval String(const char* value);
-
-// A new exception object of class `ce` with `message` (owned zval).
-Zval NewException(zend_class_entry* ce, const char* message);
+Zval NewGroup(const std::vector<zval*>& args = {});
 
 // A task: logs "<name> start" into `log` (when given), yields `yields`
 // times, then returns 'name' or, when `fail`, throws Exception(name).

@@ -30,10 +30,16 @@ extern "C" {
 
 namespace zar::thread_pool_testing {
 
-class ZvalTransferTest : public zar::testing::RequestFixture {
+class ZvalTransferTest : public zar::testing::AsyncTest {
  protected:
-  std::vector<zend_module_entry*> Modules() override {
-    return {zar::testing::AsyncModule()};
+  void SetUp() override {
+    AsyncTest::SetUp();
+    // The request's object store makes its (persistent) table for the
+    // first object: made now, it is not counted against a transfer
+    // (ExpectRefused, RoundTrip).
+    zval first;
+    object_init(&first);
+    zval_ptr_dtor(&first);
   }
 
   // A class with public declared properties named `props` (default null).
@@ -93,12 +99,16 @@ class ZvalTransferTest : public zar::testing::RequestFixture {
     ZEND_ASYNC_THREAD_TRANSFER_ZVAL_TOPLEVEL(dst, src);
     return zar::testing::TakeExceptionText();
   }
-  // Expects the toplevel transfer of `src` to throw Error(message) and to
-  // leave the destination UNDEF.
+  // Expects the toplevel transfer of `src` to throw Error(message), to
+  // leave the destination UNDEF and to free whatever it had copied: as
+  // many persistent blocks are alive afterwards as before.
   static void ExpectRefused(const zval* src, const std::string& message) {
+    const size_t persistent_blocks = zend_mock_persistent_blocks();
     zval transferred;
     EXPECT_EQ(Transfer(&transferred, src), "Error: " + message);
     EXPECT_EQ(Z_TYPE(transferred), IS_UNDEF);
+    EXPECT_EQ(zend_mock_persistent_blocks(), persistent_blocks)
+        << "persistent blocks the refused transfer left behind";
   }
   // A new resource (refcount 1, the caller's).
   static void NewResource(zval* out) {
@@ -109,12 +119,16 @@ class ZvalTransferTest : public zar::testing::RequestFixture {
     zend_async_thread_release_transferred_zval_fn(transferred);
   }
   // Transfers, loads and releases: the value a worker would see.
+  // The release frees every persistent block the transfer made.
   static void RoundTrip(const zval* src, zval* loaded) {
+    const size_t persistent_blocks = zend_mock_persistent_blocks();
     zval transferred;
     ASSERT_EQ(Transfer(&transferred, src), "");
     ZEND_ASYNC_THREAD_LOAD_ZVAL_TOPLEVEL(loaded, &transferred);
     Release(&transferred);
     EXPECT_EQ(Z_TYPE(transferred), IS_UNDEF);
+    EXPECT_EQ(zend_mock_persistent_blocks(), persistent_blocks)
+        << "persistent blocks the released transfer left behind";
   }
 };
 

@@ -32,4 +32,4 @@ TEST_F(PoolClientReadmeTest, ConcurrentQueriesOpenAConnectionEach) {
     }
   });
   EXPECT_EQ(answers, (std::vector<std::string>{"conn#1: a", "conn#2: b"}));
-}  // TearDown: fails the test if the request leaked a block or an object
+}  // TearDown: fails the test if the request leaked or failed

@@ -53,6 +53,12 @@ php_mock_request_report EndRequest();
 // the allocator), objects still referenced when the request ended.
 std::string RequestLeaks(const php_mock_request_report& report);
 
+// The fatal errors reported while the current (or last) request was active,
+// oldest first (php_mock_request_fatal_error): an exception nobody caught
+// (the script's, a coroutine's, one left in flight at the request's end)
+// reads "Uncaught Class: message".
+std::vector<std::string> RequestFatalErrors();
+
 // Shuts the engine down (every MSHUTDOWN) and resets the async registry
 // and the engine's error log.
 void StopEngine();
