@@ -259,11 +259,7 @@ TEST_F(IteratorTest, ConcurrencyTwoRunsAtMostTwoHandlersAtOnceInOrder) {
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 2);
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
     CountNotifications(iterator->completion_event, &notifications);
-    zend_async_event_t* completion = iterator->completion_event;
-    ZEND_ASYNC_EVENT_ADD_REF(completion);
-    iterator->run_in_coroutine(iterator, 0, false);  // takes our reference
-    zar::testing::WaitFor(completion);
-    ZEND_ASYNC_EVENT_RELEASE(completion);
+    RunInCoroutineAndWait(iterator);
   });
   EXPECT_EQ(probe.max_running, 2);
   EXPECT_EQ(probe.calls, 5);
@@ -280,11 +276,7 @@ TEST_F(IteratorTest, ConcurrencyOneHandlesTheElementsOneAfterAnother) {
     Zval array = LongArray({1, 2, 3});
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 1);
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
-    zend_async_event_t* completion = iterator->completion_event;
-    ZEND_ASYNC_EVENT_ADD_REF(completion);
-    iterator->run_in_coroutine(iterator, 0, false);
-    zar::testing::WaitFor(completion);
-    ZEND_ASYNC_EVENT_RELEASE(completion);
+    RunInCoroutineAndWait(iterator);
   });
   EXPECT_EQ(probe.max_running, 1);
   EXPECT_THAT(log, ElementsAre("start 0=1", "end 0=1", "start 1=2", "end 1=2",
@@ -298,11 +290,7 @@ TEST_F(IteratorTest, WithoutALimitASuspendedHandlerLetsAnotherWorkerStart) {
     Zval array = LongArray({1, 2, 3});
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 0);
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
-    zend_async_event_t* completion = iterator->completion_event;
-    ZEND_ASYNC_EVENT_ADD_REF(completion);
-    iterator->run_in_coroutine(iterator, 0, false);
-    zar::testing::WaitFor(completion);
-    ZEND_ASYNC_EVENT_RELEASE(completion);
+    RunInCoroutineAndWait(iterator);
   });
   EXPECT_EQ(probe.max_running, 3);
   EXPECT_EQ(probe.calls, 3);
@@ -556,11 +544,7 @@ TEST_F(IteratorTest, ASuspendingObjectIteratorHandsOutEachElementOnce) {
         nullptr, &source->base, nullptr, ProbeHandler, 2, 0);
     iterator->extended_data = &probe;
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
-    zend_async_event_t* completion = iterator->completion_event;
-    ZEND_ASYNC_EVENT_ADD_REF(completion);
-    iterator->run_in_coroutine(iterator, 0, false);
-    zar::testing::WaitFor(completion);
-    ZEND_ASYNC_EVENT_RELEASE(completion);
+    RunInCoroutineAndWait(iterator);
     FreeVectorIterator(source);
   });
   EXPECT_EQ(probe.calls, 4);
@@ -638,11 +622,7 @@ TEST_F(IteratorTest, AnObjectIteratorReachesTheConcurrencyLimit) {
         nullptr, &source->base, nullptr, ProbeHandler, 4, 0);
     iterator->extended_data = &probe;
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
-    zend_async_event_t* completion = iterator->completion_event;
-    ZEND_ASYNC_EVENT_ADD_REF(completion);
-    iterator->run_in_coroutine(iterator, 0, false);
-    zar::testing::WaitFor(completion);
-    ZEND_ASYNC_EVENT_RELEASE(completion);
+    RunInCoroutineAndWait(iterator);
     FreeVectorIterator(source);
   });
   EXPECT_EQ(probe.max_running, 4);

@@ -235,6 +235,15 @@ VectorIterator* NewVectorIterator(
   return it;
 }
 
+bool RunInCoroutineAndWait(zend_async_iterator_t* iterator) {
+  zend_async_event_t* completion = iterator->completion_event;
+  ZEND_ASYNC_EVENT_ADD_REF(completion);
+  iterator->run_in_coroutine(iterator, 0, false);
+  const bool completed = zar::testing::WaitFor(completion);
+  ZEND_ASYNC_EVENT_RELEASE(completion);
+  return completed;
+}
+
 void FreeVectorIterator(VectorIterator* iterator) {
   iterator->throw_in.~basic_string();
   iterator->yield_in.~basic_string();

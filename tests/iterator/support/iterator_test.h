@@ -110,6 +110,10 @@ struct CompletionEvent {
 zend_async_event_t* NewCompletionEvent(std::string* exceptions, bool* disposed);
 // Hands `event` a callback counting into `*count` (one reference).
 void CountNotifications(zend_async_event_t* event, int* count);
+// Runs `iterator` in its own coroutines (run_in_coroutine, which takes the
+// caller's reference) and waits, in the current coroutine, for its
+// completion event (set by the caller): WaitFor's result.
+bool RunInCoroutineAndWait(zend_async_iterator_t* iterator);
 
 // A zend_object_iterator over (key, value) longs.
 struct VectorIterator {
