@@ -72,15 +72,11 @@ TEST_F(TaskGroupTest, SpawnUsesAutoIncrementKeysAndAllResolvesInSpawnOrder) {
   std::string results, count;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(nullptr, "a", 2);
-    Zval b = Task(nullptr, "b");
-    Zval c = Task(nullptr, "c", 1);
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {b.get()});
-    CallMethod(group, "spawn", {c.get()});
+    SpawnIn(group, Task(nullptr, "a", 2));
+    SpawnIn(group, Task(nullptr, "b"));
+    SpawnIn(group, Task(nullptr, "c", 1));
     count = Outcome(group, "count");
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(count, "3");
   EXPECT_EQ(results, "[0: 'a', 1: 'b', 2: 'c']");
@@ -97,8 +93,7 @@ TEST_F(TaskGroupTest, SpawnWithKeyKeepsStringAndIntKeys) {
     Zval b = Task(nullptr, "s");
     CallMethod(group, "spawnWithKey", {user.get(), a.get()});
     CallMethod(group, "spawnWithKey", {seven.get(), b.get()});
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(results, "[user: 'u', 7: 's']");
 }
@@ -115,8 +110,7 @@ TEST_F(TaskGroupTest, ADuplicateKeyThrows) {
     string_key = Outcome(group, "spawnWithKey", {key.get(), task.get()});
     CallMethod(group, "spawn", {task.get()});  // key 0
     int_key = Outcome(group, "spawnWithKey", {zero.get(), task.get()});
-    Zval all = CallMethod(group, "all");
-    AwaitText(all);
+    AwaitCall(group, "all");
   }));
   EXPECT_EQ(string_key,
             "Async\\AsyncException: Duplicate key \"a\" in TaskGroup");
@@ -156,8 +150,7 @@ TEST_F(TaskGroupTest, ConcurrencyLimitQueuesTasksInSpawnOrder) {
       });
       CallMethod(group, "spawn", {task.get()});
     }
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(peak, 2);
   EXPECT_THAT(
@@ -171,12 +164,9 @@ TEST_F(TaskGroupTest, AllRejectsWithACompositeExceptionOfTheErrors) {
   std::vector<std::string> messages;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval ok = Task(nullptr, "ok");
-    Zval e1 = Task(nullptr, "error 1", 1, true);
-    Zval e2 = Task(nullptr, "error 2", 0, true);
-    CallMethod(group, "spawn", {ok.get()});
-    CallMethod(group, "spawn", {e1.get()});
-    CallMethod(group, "spawn", {e2.get()});
+    SpawnIn(group, Task(nullptr, "ok"));
+    SpawnIn(group, Task(nullptr, "error 1", 1, true));
+    SpawnIn(group, Task(nullptr, "error 2", 0, true));
     Zval all = CallMethod(group, "all");
     CallMethod(all, "await");
     zend_object* exception = EG(exception);
@@ -198,12 +188,9 @@ TEST_F(TaskGroupTest, AllWithIgnoreErrorsResolvesWithTheResultsOnly) {
   std::string results, errors;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(nullptr, "a");
-    Zval bad = Task(nullptr, "bad", 0, true);
-    Zval c = Task(nullptr, "c");
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {bad.get()});
-    CallMethod(group, "spawn", {c.get()});
+    SpawnIn(group, Task(nullptr, "a"));
+    SpawnIn(group, Task(nullptr, "bad", 0, true));
+    SpawnIn(group, Task(nullptr, "c"));
     Zval yes = Zval::Long(1);
     ZVAL_TRUE(yes.get());
     Zval all = CallMethod(group, "all", {yes.get()});
@@ -220,8 +207,7 @@ TEST_F(TaskGroupTest, AllOnAnEmptyGroupResolvesWithAnEmptyArray) {
   std::string results;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(results, "[]");
 }
@@ -231,14 +217,10 @@ TEST_F(TaskGroupTest, RaceResolvesWithTheFirstTaskToSettle) {
   std::string winner, results;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval slow = Task(nullptr, "slow", 3);
-    Zval fast = Task(nullptr, "fast", 1);
-    CallMethod(group, "spawn", {slow.get()});
-    CallMethod(group, "spawn", {fast.get()});
-    Zval race = CallMethod(group, "race");
-    winner = AwaitText(race);
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    SpawnIn(group, Task(nullptr, "slow", 3));
+    SpawnIn(group, Task(nullptr, "fast", 1));
+    winner = AwaitCall(group, "race");
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(winner, "'fast'");
   EXPECT_EQ(results, "[0: 'slow', 1: 'fast']");
@@ -249,15 +231,11 @@ TEST_F(TaskGroupTest, RaceRejectsWhenTheFirstTaskToSettleFails) {
   std::string winner;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval slow = Task(nullptr, "slow", 3);
-    Zval bad = Task(nullptr, "boom", 1, true);
-    CallMethod(group, "spawn", {slow.get()});
-    CallMethod(group, "spawn", {bad.get()});
-    Zval race = CallMethod(group, "race");
-    winner = AwaitText(race);
+    SpawnIn(group, Task(nullptr, "slow", 3));
+    SpawnIn(group, Task(nullptr, "boom", 1, true));
+    winner = AwaitCall(group, "race");
     CallMethod(group, "suppressErrors");
-    Zval all = CallMethod(group, "all");
-    AwaitText(all);
+    AwaitCall(group, "all");
   }));
   EXPECT_EQ(winner, "Exception: boom");
 }
@@ -280,15 +258,11 @@ TEST_F(TaskGroupTest, AnySkipsErrorsAndResolvesWithTheFirstSuccess) {
   std::string first;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval bad = Task(nullptr, "bad", 0, true);
-    Zval good = Task(nullptr, "good", 2);
-    CallMethod(group, "spawn", {bad.get()});
-    CallMethod(group, "spawn", {good.get()});
-    Zval any = CallMethod(group, "any");
-    first = AwaitText(any);
+    SpawnIn(group, Task(nullptr, "bad", 0, true));
+    SpawnIn(group, Task(nullptr, "good", 2));
+    first = AwaitCall(group, "any");
     CallMethod(group, "suppressErrors");
-    Zval all = CallMethod(group, "all");
-    AwaitText(all);
+    AwaitCall(group, "all");
   }));
   EXPECT_EQ(first, "'good'");
 }
@@ -299,10 +273,8 @@ TEST_F(TaskGroupTest, AnyRejectsWithACompositeExceptionWhenAllFail) {
   std::vector<std::string> messages;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval e1 = Task(nullptr, "e1", 1, true);
-    Zval e2 = Task(nullptr, "e2", 0, true);
-    CallMethod(group, "spawn", {e1.get()});
-    CallMethod(group, "spawn", {e2.get()});
+    SpawnIn(group, Task(nullptr, "e1", 1, true));
+    SpawnIn(group, Task(nullptr, "e2", 0, true));
     Zval any = CallMethod(group, "any");
     CallMethod(any, "await");
     zend_object* exception = EG(exception);
@@ -324,13 +296,11 @@ TEST_F(TaskGroupTest, GetResultsAndGetErrorsSplitTheOutcomesByKey) {
   std::string results, errors;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(nullptr, "a");
     Zval bad = Task(nullptr, "bad", 0, true);
     Zval k = Zval::String("k");
-    CallMethod(group, "spawn", {a.get()});
+    SpawnIn(group, Task(nullptr, "a"));
     CallMethod(group, "spawnWithKey", {k.get(), bad.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    CloseAndAwaitCompletion(group);
     results = Keyed(CallMethod(group, "getResults"));
     Zval errs = CallMethod(group, "getErrors");
     errors =
@@ -350,8 +320,7 @@ TEST_F(TaskGroupTest, CloseKeepsRunningTasksAndAllStillResolves) {
     CallMethod(group, "close");
     CallMethod(group, "close");  // a second close does nothing
     closed = Outcome(group, "isClosed");
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(closed, "true");
   EXPECT_EQ(results, "[0: 'a']");
@@ -364,10 +333,8 @@ TEST_F(TaskGroupTest, CancelStopsRunningTasksAndDropsTheQueue) {
   EXPECT_TRUE(RunMain([&] {
     Zval one = Zval::Long(1);
     Zval group = NewGroup({one.get()});
-    Zval slow = Task(&log, "slow", 2);
-    Zval queued = Task(&log, "queued");
-    CallMethod(group, "spawn", {slow.get()});
-    CallMethod(group, "spawn", {queued.get()});
+    SpawnIn(group, Task(&log, "slow", 2));
+    SpawnIn(group, Task(&log, "queued"));
     CallMethod(group, "cancel");
     closed = Outcome(group, "isClosed");
     finished = Outcome(group, "isFinished");
@@ -386,8 +353,7 @@ TEST_F(TaskGroupTest, CancelWithAReasonCancelsTheTasksWithIt) {
   std::string error;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval slow = Task(nullptr, "slow", 2);
-    CallMethod(group, "spawn", {slow.get()});
+    SpawnIn(group, Task(nullptr, "slow", 2));
     Yield();  // the task starts
     Zval reason = NewException(Cancellation(), "stop now");
     CallMethod(group, "cancel", {reason.get()});
@@ -407,12 +373,10 @@ TEST_F(TaskGroupTest, DisposeCancelsTheGroupsCoroutines) {
   std::string error;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval slow = Task(nullptr, "slow", 3);
-    CallMethod(group, "spawn", {slow.get()});
+    SpawnIn(group, Task(nullptr, "slow", 3));
     Yield();
     CallMethod(group, "dispose");
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    CloseAndAwaitCompletion(group);
     Zval errs = CallMethod(group, "getErrors");
     const zval* first = errs.at(0);
     if (first != nullptr) {
@@ -435,8 +399,7 @@ TEST_F(TaskGroupTest, StateTransitionsFromOpenToClosedToFinished) {
                     Render(CallMethod(group, "isClosed")));
     };
     state();
-    Zval a = Task(nullptr, "a", 1);
-    CallMethod(group, "spawn", {a.get()});
+    SpawnIn(group, Task(nullptr, "a", 1));
     state();
     CallMethod(group, "close");
     state();
@@ -454,15 +417,11 @@ TEST_F(TaskGroupTest, CountIncludesQueuedRunningAndSettledTasks) {
     Zval one = Zval::Long(1);
     Zval zero = Zval::Long(0);
     Zval group = NewGroup({one.get(), zero.get()});
-    Zval a = Task(nullptr, "a", 1);
-    Zval b = Task(nullptr, "b", 1);
-    Zval c = Task(nullptr, "c", 1);
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {b.get()});
-    CallMethod(group, "spawn", {c.get()});
+    SpawnIn(group, Task(nullptr, "a", 1));
+    SpawnIn(group, Task(nullptr, "b", 1));
+    SpawnIn(group, Task(nullptr, "c", 1));
     counts.push_back(Render(CallMethod(group, "count")));
-    Zval all = CallMethod(group, "all");
-    AwaitText(all);
+    AwaitCall(group, "all");
     counts.push_back(Render(CallMethod(group, "count")));
   }));
   EXPECT_THAT(counts, ElementsAre("3", "3"));
@@ -479,13 +438,10 @@ TEST_F(TaskGroupTest, FinallyRunsAfterTheGroupCompletesWithTheGroup) {
       log.push_back("count: " + Render(CallMethod(g, "count")));
     });
     CallMethod(group, "finally", {handler.get()});
-    Zval a = Task(nullptr, "a");
-    Zval b = Task(nullptr, "b");
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {b.get()});
+    SpawnIn(group, Task(nullptr, "a"));
+    SpawnIn(group, Task(nullptr, "b"));
     CallMethod(group, "close");
-    Zval all = CallMethod(group, "all");
-    AwaitText(all);
+    AwaitCall(group, "all");
     log.push_back("after all");
   }));
   EXPECT_THAT(log, ElementsAre("after all", "finally called", "count: 2"));
@@ -496,10 +452,8 @@ TEST_F(TaskGroupTest, FinallyOnACompletedGroupRunsAtOnce) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(nullptr, "a");
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    SpawnIn(group, Task(nullptr, "a"));
+    CloseAndAwaitCompletion(group);
     Zval handler = Closure([&](mock_zend::Call& call) {
       log.push_back("finally " + std::to_string(call.argc()));
     });
@@ -523,8 +477,7 @@ TEST_F(TaskGroupTest, SpawnPassesItsExtraArgumentsToTheTask) {
     CallMethod(group, "spawn", {add.get(), two.get(), three.get()});
     CallMethod(group, "spawnWithKey",
                {key.get(), add.get(), three.get(), three.get()});
-    Zval all = CallMethod(group, "all");
-    results = AwaitText(all);
+    results = AwaitCall(group, "all");
   }));
   EXPECT_EQ(results, "[0: 5, sum: 6]");
 }
@@ -534,12 +487,9 @@ TEST_F(TaskGroupTest, AwaitCompletionWaitsForEveryTaskAndNeverThrows) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(&log, "a", 2);
-    Zval bad = Task(&log, "bad", 1, true);
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {bad.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    SpawnIn(group, Task(&log, "a", 2));
+    SpawnIn(group, Task(&log, "bad", 1, true));
+    CloseAndAwaitCompletion(group);
     log.push_back(EG(exception) == nullptr ? "completed" : "threw");
     log.push_back(Keyed(CallMethod(group, "getResults")));
     CallMethod(group, "suppressErrors");
@@ -565,10 +515,8 @@ TEST_F(TaskGroupTest, AwaitCompletionReturnsAfterCancel) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval slow = Task(nullptr, "slow", 2);
-    Zval fast = Task(nullptr, "fast");
-    CallMethod(group, "spawn", {slow.get()});
-    CallMethod(group, "spawn", {fast.get()});
+    SpawnIn(group, Task(nullptr, "slow", 2));
+    SpawnIn(group, Task(nullptr, "fast"));
     CallMethod(group, "cancel");
     CallMethod(group, "awaitCompletion");
     log.push_back("completed after cancel");
@@ -583,12 +531,8 @@ TEST_F(TaskGroupTest, AllCalledTwiceResolvesBothFutures) {
   std::string first, second;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(nullptr, "a", 1);
-    CallMethod(group, "spawn", {a.get()});
-    Zval all1 = CallMethod(group, "all");
-    Zval all2 = CallMethod(group, "all");
-    first = AwaitText(all1);
-    second = AwaitText(all2);
+    SpawnIn(group, Task(nullptr, "a", 1));
+    AwaitCallTwice(group, "all", &first, &second);
   }));
   EXPECT_EQ(first, "[0: 'a']");
   EXPECT_EQ(second, "[0: 'a']");
@@ -599,13 +543,9 @@ TEST_F(TaskGroupTest, AllAfterEverythingFailedRejectsAtOnce) {
   std::string outcome, completed;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval bad = Task(nullptr, "bad", 0, true);
-    CallMethod(group, "spawn", {bad.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
-    Zval all = CallMethod(group, "all");
-    completed = Render(CallMethod(all, "isCompleted"));
-    outcome = AwaitText(all);
+    SpawnIn(group, Task(nullptr, "bad", 0, true));
+    CloseAndAwaitCompletion(group);
+    outcome = AwaitCall(group, "all", &completed);
   }));
   EXPECT_EQ(completed, "true");
   EXPECT_EQ(outcome, "Async\\CompositeException: ");
@@ -616,14 +556,10 @@ TEST_F(TaskGroupTest, RaceAfterATaskSettledResolvesAtOnceWithTheFirstInOrder) {
   std::string outcome;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval a = Task(nullptr, "a");
-    Zval b = Task(nullptr, "b");
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {b.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
-    Zval race = CallMethod(group, "race");
-    outcome = AwaitText(race);
+    SpawnIn(group, Task(nullptr, "a"));
+    SpawnIn(group, Task(nullptr, "b"));
+    CloseAndAwaitCompletion(group);
+    outcome = AwaitCall(group, "race");
   }));
   EXPECT_EQ(outcome, "'a'");
 }
@@ -642,8 +578,7 @@ TEST_F(TaskGroupTest, AQueueLimitSuspendsTheSpawnerUntilATaskStarts) {
     log.push_back("spawning c");
     CallMethod(group, "spawn", {c.get()});  // waits for b to start
     log.push_back("c spawned");
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    CloseAndAwaitCompletion(group);
     log.push_back(Keyed(CallMethod(group, "getResults")));
   }));
   EXPECT_THAT(log, ElementsAre("spawning c", "a start", "b start", "c spawned",
@@ -656,10 +591,8 @@ TEST_F(TaskGroupTest, ASpawnerWaitingOnAFullQueueThrowsWhenTheGroupCloses) {
   EXPECT_TRUE(RunMain([&] {
     Zval one = Zval::Long(1);
     Zval group = NewGroup({one.get(), one.get()});
-    Zval a = Task(nullptr, "a", 2);
-    Zval b = Task(nullptr, "b");
-    CallMethod(group, "spawn", {a.get()});
-    CallMethod(group, "spawn", {b.get()});
+    SpawnIn(group, Task(nullptr, "a", 2));
+    SpawnIn(group, Task(nullptr, "b"));
     zar::testing::CoroutineRef closer(zar::testing::Spawn([&] {
       log.push_back("close");
       CallMethod(group, "close");
@@ -691,10 +624,8 @@ TEST_F(TaskGroupTest, UnhandledErrorsReachTheScopeWhenTheGroupIsDestroyed) {
   std::string suppressed;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval bad = Task(nullptr, "bad", 0, true);
-    CallMethod(group, "spawn", {bad.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    SpawnIn(group, Task(nullptr, "bad", 0, true));
+    CloseAndAwaitCompletion(group);
     CallMethod(group, "suppressErrors");
     group.Reset();
     suppressed = EG(exception) == nullptr ? "no exception" : "exception";
@@ -718,8 +649,7 @@ TEST_F(TaskGroupTest, QueueLimitDefaultsAndExplicitZeroIsUnbounded) {
       log.push_back("after" + std::to_string(i));
     }
     CallMethod(group, "close");
-    Zval all = CallMethod(group, "all");
-    AwaitText(all);
+    AwaitCall(group, "all");
     Zval minus = Zval::Long(-1);
     Zval bad = NewGroup({one.get(), minus.get()});
     negative = TakeExceptionText();
@@ -742,8 +672,7 @@ TEST_F(TaskGroupTest, TheDefaultQueueLimitIsTwiceTheConcurrency) {
       CallMethod(group, "spawn", {task.get()});
       log.push_back("spawned " + std::to_string(i));
     }
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    CloseAndAwaitCompletion(group);
   }));
   // The fourth spawn returned only after a queued task started (the woken
   // spawner runs after the coroutines already queued: t3 starts first).
@@ -770,8 +699,7 @@ TEST_F(TaskGroupTest, SuppressErrorsLeavesTheErrorsReadable) {
   std::string count;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval bad = Task(nullptr, "err", 0, true);
-    CallMethod(group, "spawn", {bad.get()});
+    SpawnIn(group, Task(nullptr, "err", 0, true));
     CallMethod(group, "close");
     Zval yes;
     ZVAL_TRUE(yes.get());
@@ -788,14 +716,9 @@ TEST_F(TaskGroupTest, AnyCalledTwiceResolvesBothWithTheFirstSuccess) {
   std::string first, second;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval bad = Task(nullptr, "bad", 0, true);
-    Zval good = Task(nullptr, "good", 2);
-    CallMethod(group, "spawn", {bad.get()});
-    CallMethod(group, "spawn", {good.get()});
-    Zval any1 = CallMethod(group, "any");
-    Zval any2 = CallMethod(group, "any");
-    first = AwaitText(any1);
-    second = AwaitText(any2);
+    SpawnIn(group, Task(nullptr, "bad", 0, true));
+    SpawnIn(group, Task(nullptr, "good", 2));
+    AwaitCallTwice(group, "any", &first, &second);
     CallMethod(group, "suppressErrors");
   }));
   EXPECT_EQ(first, "'good'");
@@ -807,13 +730,9 @@ TEST_F(TaskGroupTest, AnyAfterEveryTaskFailedRejectsAtOnce) {
   std::string completed, outcome;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
-    Zval e1 = Task(nullptr, "e1", 0, true);
-    CallMethod(group, "spawn", {e1.get()});
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
-    Zval any = CallMethod(group, "any");
-    completed = Render(CallMethod(any, "isCompleted"));
-    outcome = AwaitText(any);
+    SpawnIn(group, Task(nullptr, "e1", 0, true));
+    CloseAndAwaitCompletion(group);
+    outcome = AwaitCall(group, "any", &completed);
     CallMethod(group, "suppressErrors");
   }));
   EXPECT_EQ(completed, "true");
@@ -844,8 +763,7 @@ TEST_F(TaskGroupTest, AGroupRunsItsTasksInAnExternalScopeItKeepsAlive) {
       });
       CallMethod(group, "spawn", {task.get()});
     }
-    CallMethod(group, "close");
-    CallMethod(group, "awaitCompletion");
+    CloseAndAwaitCompletion(group);
     log.push_back("completed");
     group.Reset();
     log.push_back("destroyed");
@@ -865,8 +783,7 @@ TEST_F(TaskGroupTest, MisuseOfAnEmptyCancelledOrDisposedGroupOnlyThrows) {
     Zval task = Task(&log, "never");
     log.push_back(Outcome(empty, "spawn", {task.get()}));
     log.push_back(Outcome(empty, "isFinished"));
-    Zval all = CallMethod(empty, "all");
-    log.push_back(AwaitText(all));
+    log.push_back(AwaitCall(empty, "all"));
     CallMethod(empty, "awaitCompletion");
     empty.Reset();
 
@@ -875,8 +792,7 @@ TEST_F(TaskGroupTest, MisuseOfAnEmptyCancelledOrDisposedGroupOnlyThrows) {
     CallMethod(disposed, "dispose");
     Zval after = Task(&log, "after dispose");
     log.push_back(Outcome(disposed, "spawn", {after.get()}));
-    CallMethod(disposed, "close");
-    CallMethod(disposed, "awaitCompletion");
+    CloseAndAwaitCompletion(disposed);
     log.push_back(Outcome(disposed, "count"));
     disposed.Reset();
 

@@ -51,12 +51,9 @@ TEST_F(TaskSetTest, JoinNextResolvesWithTheFirstTaskToSettle) {
   std::string result;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval slow = Task(nullptr, "slow", 2);
-    Zval fast = Task(nullptr, "fast");
-    CallMethod(set, "spawn", {slow.get()});
-    CallMethod(set, "spawn", {fast.get()});
-    Zval next = CallMethod(set, "joinNext");
-    result = AwaitText(next);
+    SpawnIn(set, Task(nullptr, "slow", 2));
+    SpawnIn(set, Task(nullptr, "fast"));
+    result = AwaitCall(set, "joinNext");
   }));
   EXPECT_EQ(result, "'fast'");
 }
@@ -66,10 +63,8 @@ TEST_F(TaskSetTest, JoinNextRejectsWithTheFirstTasksError) {
   std::string result;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval bad = Task(nullptr, "task error", 0, true);
-    CallMethod(set, "spawn", {bad.get()});
-    Zval next = CallMethod(set, "joinNext");
-    result = AwaitText(next);
+    SpawnIn(set, Task(nullptr, "task error", 0, true));
+    result = AwaitCall(set, "joinNext");
   }));
   EXPECT_EQ(result, "Exception: task error");
 }
@@ -79,16 +74,12 @@ TEST_F(TaskSetTest, JoinNextRemovesEachDeliveredTask) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval first = Task(nullptr, "first");
-    Zval second = Task(nullptr, "second");
-    CallMethod(set, "spawn", {first.get()});
-    CallMethod(set, "spawn", {second.get()});
+    SpawnIn(set, Task(nullptr, "first"));
+    SpawnIn(set, Task(nullptr, "second"));
     log.push_back("before " + Render(CallMethod(set, "count")));
-    Zval next1 = CallMethod(set, "joinNext");
-    const std::string r1 = AwaitText(next1);
+    const std::string r1 = AwaitCall(set, "joinNext");
     log.push_back("after first " + Render(CallMethod(set, "count")));
-    Zval next2 = CallMethod(set, "joinNext");
-    const std::string r2 = AwaitText(next2);
+    const std::string r2 = AwaitCall(set, "joinNext");
     log.push_back("after second " + Render(CallMethod(set, "count")));
     log.push_back(r1 + ", " + r2);
   }));
@@ -101,17 +92,12 @@ TEST_F(TaskSetTest, JoinAnySkipsErrorsAndRemovesTheDeliveredTask) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval bad = Task(nullptr, "error1", 0, true);
-    Zval good = Task(nullptr, "success", 1);
-    CallMethod(set, "spawn", {bad.get()});
-    CallMethod(set, "spawn", {good.get()});
-    Zval any = CallMethod(set, "joinAny");
-    log.push_back(AwaitText(any));
-    CallMethod(set, "close");
-    CallMethod(set, "awaitCompletion");
+    SpawnIn(set, Task(nullptr, "error1", 0, true));
+    SpawnIn(set, Task(nullptr, "success", 1));
+    log.push_back(AwaitCall(set, "joinAny"));
+    CloseAndAwaitCompletion(set);
     // Synchronously: the first success leaves the set; errors stay.
-    Zval any2 = CallMethod(set, "joinAny");
-    log.push_back(AwaitText(any2));
+    log.push_back(AwaitCall(set, "joinAny"));
     log.push_back(Render(CallMethod(set, "count")));
     CallMethod(set, "cancel");  // marks the remaining error handled
   }));
@@ -123,12 +109,9 @@ TEST_F(TaskSetTest, JoinAnyRejectsWithACompositeExceptionWhenAllFail) {
   std::string result;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval e1 = Task(nullptr, "e1", 0, true);
-    Zval e2 = Task(nullptr, "e2", 1, true);
-    CallMethod(set, "spawn", {e1.get()});
-    CallMethod(set, "spawn", {e2.get()});
-    Zval any = CallMethod(set, "joinAny");
-    result = AwaitText(any);
+    SpawnIn(set, Task(nullptr, "e1", 0, true));
+    SpawnIn(set, Task(nullptr, "e2", 1, true));
+    result = AwaitCall(set, "joinAny");
     CallMethod(set, "cancel");
   }));
   EXPECT_EQ(result, "Async\\CompositeException: ");
@@ -140,13 +123,11 @@ TEST_F(TaskSetTest, JoinAllDeliversEveryResultAndEmptiesTheSet) {
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
     for (const char* name : {"a", "b", "c"}) {
-      Zval task = Task(nullptr, name);
-      CallMethod(set, "spawn", {task.get()});
+      SpawnIn(set, Task(nullptr, name));
     }
     log.push_back("before " + Render(CallMethod(set, "count")));
     CallMethod(set, "close");
-    Zval all = CallMethod(set, "joinAll");
-    log.push_back(AwaitText(all));
+    log.push_back(AwaitCall(set, "joinAll"));
     log.push_back("after " + Render(CallMethod(set, "count")));
   }));
   EXPECT_THAT(log,
@@ -158,10 +139,8 @@ TEST_F(TaskSetTest, JoinAllWithIgnoreErrorsKeepsOnlyTheResults) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval a = Task(nullptr, "a");
-    Zval bad = Task(nullptr, "bad", 0, true);
-    CallMethod(set, "spawn", {a.get()});
-    CallMethod(set, "spawn", {bad.get()});
+    SpawnIn(set, Task(nullptr, "a"));
+    SpawnIn(set, Task(nullptr, "bad", 0, true));
     Zval yes;
     ZVAL_TRUE(yes.get());
     Zval all = CallMethod(set, "joinAll", {yes.get()});
@@ -176,8 +155,7 @@ TEST_F(TaskSetTest, JoinAllOnAnEmptySetAndJoinNextOnAnEmptySet) {
   Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval set = NewSet();
-    Zval all = CallMethod(set, "joinAll");
-    log.push_back(AwaitText(all));
+    log.push_back(AwaitCall(set, "joinAll"));
     CallMethod(set, "joinNext");
     log.push_back(TakeExceptionText());
   }));
@@ -204,8 +182,7 @@ TEST_F(TaskSetTest, ConcurrencyQueueCancelAndSpawnArgumentsAsTaskGroup) {
       Zval hundred = Zval::Long(100);
       CallMethod(set, "spawn", {task.get(), hundred.get()});
     }
-    Zval all = CallMethod(set, "joinAll");
-    log.push_back(AwaitText(all));
+    log.push_back(AwaitCall(set, "joinAll"));
     CallMethod(set, "cancel");
     log.push_back(Render(CallMethod(set, "isClosed")));
     Zval task = Task(nullptr, "late");
@@ -228,10 +205,8 @@ TEST_F(TaskSetTest, FinallyAndAwaitCompletionAsTaskGroup) {
                     std::string(ZSTR_VAL(Z_OBJCE_P(call.arg(0))->name)));
     });
     CallMethod(set, "finally", {handler.get()});
-    Zval a = Task(&log, "a", 1);
-    CallMethod(set, "spawn", {a.get()});
-    CallMethod(set, "close");
-    CallMethod(set, "awaitCompletion");
+    SpawnIn(set, Task(&log, "a", 1));
+    CloseAndAwaitCompletion(set);
     log.push_back("completed");
     zar::testing::Yield();                        // the finally coroutine runs
     CallMethod(set, "finally", {handler.get()});  // completed: at once

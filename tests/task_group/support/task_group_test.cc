@@ -29,6 +29,10 @@ Zval Task(Log* log, const std::string& name, int yields, bool fail) {
   });
 }
 
+void SpawnIn(Zval& group, Zval task) {
+  CallMethod(group, "spawn", {task.get()});
+}
+
 std::string Keyed(const zval* value) {
   if (Z_TYPE_P(value) != IS_ARRAY) return Render(value);
   std::string text = "[";
@@ -49,6 +53,30 @@ std::string AwaitText(Zval& future) {
   Zval result = CallMethod(future, "await");
   if (EG(exception) != nullptr) return zar::testing::TakeExceptionText();
   return Keyed(result);
+}
+
+std::string AwaitCall(Zval& group, const char* method) {
+  Zval future = CallMethod(group, method);
+  return AwaitText(future);
+}
+
+void AwaitCallTwice(Zval& group, const char* method, std::string* first,
+                    std::string* second) {
+  Zval one = CallMethod(group, method);
+  Zval two = CallMethod(group, method);
+  *first = AwaitText(one);
+  *second = AwaitText(two);
+}
+
+std::string AwaitCall(Zval& group, const char* method, std::string* completed) {
+  Zval future = CallMethod(group, method);
+  *completed = Render(CallMethod(future, "isCompleted"));
+  return AwaitText(future);
+}
+
+void CloseAndAwaitCompletion(Zval& group) {
+  CallMethod(group, "close");
+  CallMethod(group, "awaitCompletion");
 }
 
 std::string MessageOf(zend_object* exception) {

@@ -38,6 +38,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
+#include "Zend/zend_exceptions.h"
 #include "php.h"
 }
 
@@ -61,6 +62,9 @@ Zval NewGroup(const std::vector<zval*>& args = {});
 // times, then returns 'name' or, when `fail`, throws Exception(name).
 Zval Task(Log* log, const std::string& name, int yields = 0, bool fail = false);
 
+// $group->spawn($task) (a TaskGroup or TaskSet); the result is dropped.
+void SpawnIn(Zval& group, Zval task);
+
 // Render(), but an array shows every key: [0: 'a', k: 1].
 std::string Keyed(const zval* value);
 inline std::string Keyed(const Zval& value) { return Keyed(value.get()); }
@@ -68,6 +72,19 @@ inline std::string Keyed(const Zval& value) { return Keyed(value.get()); }
 // $future->await(); the result as Keyed() renders it, or "Class: message" of
 // what it threw (taken).
 std::string AwaitText(Zval& future);
+
+// $group->method() (all, any, race, joinNext, ...), then AwaitText of the
+// future it returns.
+std::string AwaitCall(Zval& group, const char* method);
+// The same with $group->method() called twice before either future is
+// awaited: both outcomes, in call order.
+void AwaitCallTwice(Zval& group, const char* method, std::string* first,
+                    std::string* second);
+// The same, `*completed` being the future's isCompleted() before the await.
+std::string AwaitCall(Zval& group, const char* method, std::string* completed);
+
+// $group->close(); $group->awaitCompletion().
+void CloseAndAwaitCompletion(Zval& group);
 
 // The messages of a CompositeException's getExceptions(), in order.
 std::vector<std::string> CompositeMessages(zend_object* composite);
