@@ -6,10 +6,6 @@
 #include "gmock/gmock.h"
 #include "tests/future/support/future_test.h"
 
-extern "C" {
-#include "Zend/zend_exceptions.h"
-}
-
 namespace zar::future_testing {
 namespace {
 
@@ -84,9 +80,7 @@ TEST_F(FutureTest, AwaitOnARejectedFutureThrowsItsException) {
   CallMethod(state, "error", {error.get()});
   EXPECT_EQ(AwaitText(future), "Exception: Test rejection");
   // Thrown to an awaiter: caught, so no warning at the end.
-  state.Reset();
-  future.Reset();
-  EXPECT_THAT(Warnings(), IsEmpty());
+  ExpectNoWarningsAfterLettingGo({&state, &future});
 }
 
 TEST_F(FutureTest, AwaitParksUntilTheStateCompletes) {
@@ -293,10 +287,7 @@ TEST_F(FutureTest, IgnoreSilencesBothWarnings) {
   EXPECT_EQ(self.obj(), future.obj());
   Zval error = NewException(zend_ce_exception, "Test error");
   CallMethod(state, "error", {error.get()});
-  self.Reset();
-  future.Reset();
-  state.Reset();
-  EXPECT_THAT(Warnings(), IsEmpty());
+  ExpectNoWarningsAfterLettingGo({&self, &future, &state});
 }
 
 TEST_F(FutureTest, AwaitMarksTheFutureUsed) {
@@ -306,9 +297,7 @@ TEST_F(FutureTest, AwaitMarksTheFutureUsed) {
   Zval value = Zval::Long(1);
   CallMethod(state, "complete", {value.get()});
   EXPECT_EQ(AwaitText(future), "1");
-  future.Reset();
-  state.Reset();
-  EXPECT_THAT(Warnings(), IsEmpty());
+  ExpectNoWarningsAfterLettingGo({&future, &state});
 }
 
 TEST_F(FutureTest, AFutureWithoutAStateRefusesToWaitOrCancel) {

@@ -9,10 +9,6 @@
 
 #include "gmock/gmock.h"
 
-extern "C" {
-#include "Zend/zend_exceptions.h"
-}
-
 namespace zar::future_testing {
 namespace {
 
@@ -50,10 +46,30 @@ Recorder* NewRecorder(Log* log) {
   return recorder;
 }
 
+// Registers a Recorder into `log` on the future's event.
+void AddRecorder(zend_future_t* future, Log* log) {
+  future->event.add_callback(&future->event, &NewRecorder(log)->base);
+}
+
+// The future's event info(), e.g. "FutureState(pending)".
+std::string InfoOf(zend_future_t* future) {
+  zend_string* info = future->event.info(&future->event);
+  std::string text(ZSTR_VAL(info), ZSTR_LEN(info));
+  zend_string_release(info);
+  return text;
+}
+
 // Created futures are IGNORED where a test does not look at the warnings.
 zend_future_t* NewIgnoredFuture() {
   zend_future_t* future = ZEND_ASYNC_NEW_FUTURE(false);
   ZEND_FUTURE_SET_IGNORED(future);
+  return future;
+}
+
+// A new IGNORED future with a Recorder into `log`.
+zend_future_t* NewRecordedFuture(Log* log) {
+  zend_future_t* future = NewIgnoredFuture();
+  AddRecorder(future, log);
   return future;
 }
 
@@ -66,17 +82,14 @@ TEST_F(FutureTest, ANewFutureIsAPendingEventWithOneReference) {
   EXPECT_TRUE(Z_ISUNDEF(future->result));
   EXPECT_EQ(future->exception, nullptr);
   EXPECT_NE(future->resolve, nullptr);
-  zend_string* info = future->event.info(&future->event);
-  EXPECT_STREQ(ZSTR_VAL(info), "FutureState(pending)");
-  zend_string_release(info);
+  EXPECT_EQ(InfoOf(future), "FutureState(pending)");
   ZEND_ASYNC_EVENT_RELEASE(&future->event);
 }
 
 TEST_F(FutureTest, CompleteNotifiesEveryCallbackWithTheResultOnce) {
   Log log;
-  zend_future_t* future = NewIgnoredFuture();
-  future->event.add_callback(&future->event, &NewRecorder(&log)->base);
-  future->event.add_callback(&future->event, &NewRecorder(&log)->base);
+  zend_future_t* future = NewRecordedFuture(&log);
+  AddRecorder(future, &log);
   Zval value = Zval::Long(42);
   Zval later = Zval::Long(7);
 
@@ -86,16 +99,13 @@ TEST_F(FutureTest, CompleteNotifiesEveryCallbackWithTheResultOnce) {
   EXPECT_THAT(log, ElementsAre("42|", "42|"));
   EXPECT_TRUE(ZEND_FUTURE_IS_COMPLETED(future));
   EXPECT_EQ(Render(&future->result), "42");
-  zend_string* info = future->event.info(&future->event);
-  EXPECT_STREQ(ZSTR_VAL(info), "FutureState(completed)");
-  zend_string_release(info);
+  EXPECT_EQ(InfoOf(future), "FutureState(completed)");
   ZEND_ASYNC_EVENT_RELEASE(&future->event);
 }
 
 TEST_F(FutureTest, RejectNotifiesTheExceptionAndKeepsAReference) {
   Log log;
-  zend_future_t* future = NewIgnoredFuture();
-  future->event.add_callback(&future->event, &NewRecorder(&log)->base);
+  zend_future_t* future = NewRecordedFuture(&log);
   Zval error = NewException(zend_ce_exception, "boom");
 
   ZEND_FUTURE_REJECT(future, Z_OBJ_P(error.get()));

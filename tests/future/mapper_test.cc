@@ -8,7 +8,6 @@
 #include "tests/future/support/future_test.h"
 
 extern "C" {
-#include "Zend/zend_exceptions.h"
 #include "Zend/zend_gc.h"
 }
 
@@ -313,10 +312,7 @@ TEST_F(FutureTest, CatchOnAnAlreadyRejectedFutureHandlesIt) {
   });
   Zval caught = Derive(future, "catch", handler);
   EXPECT_EQ(AwaitText(caught), "'caught: Test error'");
-  caught.Reset();
-  future.Reset();
-  state.Reset();
-  EXPECT_THAT(Warnings(), IsEmpty());
+  ExpectNoWarningsAfterLettingGo({&caught, &future, &state});
 }
 
 TEST_F(FutureTest, FinallyOnSettledFuturesRunsAndPassesTheOutcomeOn) {

@@ -1,5 +1,7 @@
 #include "tests/future/support/future_test.h"
 
+#include <gmock/gmock.h>
+
 #include <cstring>
 
 extern "C" {
@@ -41,6 +43,11 @@ std::vector<std::string> Warnings() {
     }
   }
   return warnings;
+}
+
+void ExpectNoWarningsAfterLettingGo(std::initializer_list<Zval*> values) {
+  for (Zval* value : values) value->Reset();
+  EXPECT_THAT(Warnings(), ::testing::IsEmpty());
 }
 
 }  // namespace zar::future_testing

@@ -40,6 +40,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
+#include "Zend/zend_exceptions.h"
 #include "php.h"
 }
 
@@ -69,6 +70,10 @@ std::string AwaitText(Zval& future);
 
 // The E_CORE_WARNING messages reported since the fixture started.
 std::vector<std::string> Warnings();
+
+// Lets go of `values` in the given order (unset), then expects no warning
+// reported.
+void ExpectNoWarningsAfterLettingGo(std::initializer_list<Zval*> values);
 
 }  // namespace zar::future_testing
 
