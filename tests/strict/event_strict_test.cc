@@ -17,13 +17,7 @@ extern "C" {
 namespace zar::strict_testing {
 namespace {
 
-using Strings = std::vector<std::string>;
-
 class EventStrictTest : public StrictTest {};
-
-void Ignore(zend_async_event_t*, zend_async_event_callback_t*, void*,
-            zend_object*) {}
-void KeepCallback(zend_async_event_callback_t*, zend_async_event_t*) {}
 
 TEST_F(EventStrictTest, PoolReleasedBelowZeroIsFoundAtTheNextDispose) {
   RunMain([&] {

@@ -13,13 +13,7 @@
 namespace zar::strict_testing {
 namespace {
 
-using Strings = std::vector<std::string>;
-
 class LeftoversTest : public StrictTest {};
-
-void Ignore(zend_async_event_t*, zend_async_event_callback_t*, void*,
-            zend_object*) {}
-void KeepCallback(zend_async_event_callback_t*, zend_async_event_t*) {}
 
 zend_async_event_callback_t forgotten = {
     .ref_count = 1, .callback = Ignore, .dispose = KeepCallback};

@@ -17,8 +17,6 @@
 namespace zar::strict_testing {
 namespace {
 
-using Strings = std::vector<std::string>;
-
 zend_result Startup(INIT_FUNC_ARGS) {
   (void)type;
   (void)module_number;
@@ -95,8 +93,7 @@ TEST_F(NoReactorTest, WaitingOutsideACoroutineNamesTheLaunchError) {
                       "\"The scheduler cannot be started without the "
                       "Reactor\")"});
     ZEND_ASYNC_POOL_RELEASE(pool, &held);
-    EXPECT_EQ(Info(&pool->event), "Pool(idle=1, active=0, reserved=0, max=1)");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectInfoAndRelease(pool, "Pool(idle=1, active=0, reserved=0, max=1)");
   });
 }
 

@@ -20,8 +20,6 @@ extern "C" {
 namespace zar::strict_testing {
 namespace {
 
-using Strings = std::vector<std::string>;
-
 class PoolStrictTest : public StrictTest {};
 
 TEST_F(PoolStrictTest, ReleasingTwiceIsRefusedAndReported) {
@@ -110,8 +108,7 @@ TEST_F(PoolStrictTest, ReleasingWhatWasNeverLentIsRefused) {
               Strings{"ZEND_ASYNC_POOL_RELEASE: Pool#1 Pool(idle=0, active=0, "
                       "reserved=0, max=2): resource int(42) was never lent by "
                       "this pool"});
-    EXPECT_EQ(Info(&pool->event), "Pool(idle=0, active=0, reserved=0, max=2)");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectInfoAndRelease(pool, "Pool(idle=0, active=0, reserved=0, max=2)");
   });
 }
 
@@ -182,8 +179,7 @@ TEST_F(PoolStrictTest, PoolsMadeWithoutStrictModeAreNotChecked) {
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
     EXPECT_EQ(Diagnostics(), Strings{});
-    EXPECT_EQ(Info(&pool->event), "Pool(idle=2, active=0, reserved=0, max=2)");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectInfoAndRelease(pool, "Pool(idle=2, active=0, reserved=0, max=2)");
   });
 }
 
@@ -208,8 +204,7 @@ TEST_F(PoolStrictTest, WaitingWhileAsyncIsOffIsRefused) {
                       "reserved=0, max=1): cannot wait outside a coroutine: "
                       "async is off"});
     ZEND_ASYNC_POOL_RELEASE(pool, &held);
-    EXPECT_EQ(Info(&pool->event), "Pool(idle=1, active=0, reserved=0, max=1)");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectInfoAndRelease(pool, "Pool(idle=1, active=0, reserved=0, max=1)");
   });
 }
 
@@ -300,8 +295,7 @@ TEST_F(PoolStrictTest, FactoryLeavingItsResultUndefinedIsReported) {
               Strings{"zend_async_pool_factory_fn: Pool#1 Pool(idle=0, "
                       "active=1, reserved=0, max=2): returned true but left "
                       "the resource undefined; taken as a failed creation"});
-    EXPECT_EQ(Info(&pool->event), "Pool(idle=0, active=0, reserved=0, max=2)");
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectInfoAndRelease(pool, "Pool(idle=0, active=0, reserved=0, max=2)");
   });
 }
 

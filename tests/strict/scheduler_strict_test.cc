@@ -13,8 +13,6 @@
 namespace zar::strict_testing {
 namespace {
 
-using Strings = std::vector<std::string>;
-
 class SchedulerStrictTest : public StrictTest {};
 
 std::string microtask_error;

@@ -107,6 +107,15 @@ std::string Info(zend_async_event_t* event) {
   return text;
 }
 
+void ExpectInfoAndRelease(zend_async_pool_t* pool, const std::string& info) {
+  EXPECT_EQ(Info(&pool->event), info);
+  ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+}
+
+void Ignore(zend_async_event_t*, zend_async_event_callback_t*, void*,
+            zend_object*) {}
+void KeepCallback(zend_async_event_callback_t*, zend_async_event_t*) {}
+
 std::string TakeException() {
   if (EG(exception) == nullptr) return "";
   char text[256];

@@ -58,7 +58,19 @@ class StrictTest : public ::testing::Test {
   uint32_t objects_alive_ = 0;
 };
 
+// Diagnostics() and other lists of lines, compared whole.
+using Strings = std::vector<std::string>;
+
 std::vector<std::string> Diagnostics();
+
+// A callback's handlers for a callback the test itself owns (static or on
+// its stack): notifications are ignored, disposal frees nothing.
+void Ignore(zend_async_event_t*, zend_async_event_callback_t*, void*,
+            zend_object*);
+void KeepCallback(zend_async_event_callback_t*, zend_async_event_t*);
+
+// The pool's info() is `info`; then the caller's reference is let go.
+void ExpectInfoAndRelease(zend_async_pool_t* pool, const std::string& info);
 
 // A pool of ints made by a C factory: int(1), int(2), ... (counting per
 // test). The caller owns the pool reference.
