@@ -417,6 +417,14 @@ TEST_F(TraceTest, FilesystemWatchStartChangeStop) {
   EXPECT_LT(change, stop);
 }
 
+// A pool's counts as its trace lines end: "(idle=I active=A reserved=R
+// waiters=W)".
+std::string PoolCounts(int idle, int active, int reserved, int waiters) {
+  return "(idle=" + std::to_string(idle) + " active=" + std::to_string(active) +
+         " reserved=" + std::to_string(reserved) +
+         " waiters=" + std::to_string(waiters) + ")";
+}
+
 TEST_F(TraceTest, PoolEvents) {
   made = 0;
   std::string a, b, c;
@@ -467,60 +475,51 @@ TEST_F(TraceTest, PoolEvents) {
     ZEND_ASYNC_POOL_RELEASE(picky, &held);
     ZEND_ASYNC_EVENT_RELEASE(&picky->event);
   });
-  const std::string stats0 = "(idle=0 active=1 reserved=0 waiters=0)";
+  const std::string stats0 = PoolCounts(0, 1, 0, 0);
   EXPECT_TRUE(Has("[trace] main pool create Pool#1 (min=0 max=1)"));
   EXPECT_TRUE(
       Has("[trace] main pool try-acquire Pool#1 -> new int(1) " + stats0));
   EXPECT_TRUE(Has("[trace] main pool try-acquire Pool#1 -> none " + stats0));
-  EXPECT_TRUE(Has("[trace] " + a +
-                  " pool acquire Pool#1 -> wait (idle=0 active=1 reserved=0 "
-                  "waiters=1)"));
-  EXPECT_TRUE(Has("[trace] " + c +
-                  " pool acquire Pool#1 -> wait (idle=0 active=1 reserved=0 "
-                  "waiters=3)"));
-  EXPECT_LT(IndexOf("[trace] main pool release Pool#1 int(1) -> idle (idle=1 "
-                    "active=0 reserved=0 waiters=3)"),
-            IndexOf("[trace] main pool reserve Pool#1 for " + a +
-                    " (idle=1 active=0 reserved=1 waiters=3)"));
+  EXPECT_TRUE(Has("[trace] " + a + " pool acquire Pool#1 -> wait " +
+                  PoolCounts(0, 1, 0, 1)));
+  EXPECT_TRUE(Has("[trace] " + c + " pool acquire Pool#1 -> wait " +
+                  PoolCounts(0, 1, 0, 3)));
+  EXPECT_LT(IndexOf("[trace] main pool release Pool#1 int(1) -> idle " +
+                    PoolCounts(1, 0, 0, 3)),
+            IndexOf("[trace] main pool reserve Pool#1 for " + a + " " +
+                    PoolCounts(1, 0, 1, 3)));
   EXPECT_TRUE(Has("[trace] main cancel " + a));
   EXPECT_LT(IndexOf("[trace] " + a +
-                    " pool wait Pool#1 -> Async\\AsyncCancellation "
-                    "\"Coroutine cancelled\" (idle=1 active=0 reserved=0 "
-                    "waiters=2)"),
-            IndexOf("[trace] " + a +
-                    " pool hand-on Pool#1 (idle=1 active=0 reserved=0 "
-                    "waiters=2)"));
-  EXPECT_LT(IndexOf("[trace] " + a +
-                    " pool hand-on Pool#1 (idle=1 active=0 reserved=0 "
-                    "waiters=2)"),
-            IndexOf("[trace] " + a + " pool reserve Pool#1 for " + b +
-                    " (idle=1 active=0 reserved=1 waiters=2)"));
+                    " pool wait Pool#1 -> Async\\AsyncCancellation \"Coroutine "
+                    "cancelled\" " +
+                    PoolCounts(1, 0, 0, 2)),
+            IndexOf("[trace] " + a + " pool hand-on Pool#1 " +
+                    PoolCounts(1, 0, 0, 2)));
+  EXPECT_LT(IndexOf("[trace] " + a + " pool hand-on Pool#1 " +
+                    PoolCounts(1, 0, 0, 2)),
+            IndexOf("[trace] " + a + " pool reserve Pool#1 for " + b + " " +
+                    PoolCounts(1, 0, 1, 2)));
   EXPECT_TRUE(Has("[trace] " + a +
                   " pool acquire Pool#1 -> fail Async\\AsyncCancellation "
-                  "\"Coroutine cancelled\" (idle=1 active=0 reserved=1 "
-                  "waiters=2)"));
-  EXPECT_TRUE(Has("[trace] " + b +
-                  " pool wait Pool#1 -> reserved (idle=1 active=0 reserved=0 "
-                  "waiters=1)"));
-  EXPECT_TRUE(Has("[trace] " + b +
-                  " pool acquire Pool#1 -> idle int(1) (idle=0 active=1 "
-                  "reserved=0 waiters=1)"));
-  EXPECT_TRUE(
-      Has("[trace] main pool close Pool#1 (idle=0 active=1 "
-          "reserved=0 waiters=1)"));
+                  "\"Coroutine cancelled\" " +
+                  PoolCounts(1, 0, 1, 2)));
+  EXPECT_TRUE(Has("[trace] " + b + " pool wait Pool#1 -> reserved " +
+                  PoolCounts(1, 0, 0, 1)));
+  EXPECT_TRUE(Has("[trace] " + b + " pool acquire Pool#1 -> idle int(1) " +
+                  PoolCounts(0, 1, 0, 1)));
+  EXPECT_TRUE(Has("[trace] main pool close Pool#1 " + PoolCounts(0, 1, 0, 1)));
   EXPECT_LT(IndexOf("[trace] main pool wake Pool#1 " + c +
                     " -> Async\\PoolException \"Pool is closed\""),
             IndexOf("[trace] main resume " + c +
                     " with Async\\PoolException \"Pool is closed\""));
-  EXPECT_LT(IndexOf("[trace] " + b +
-                    " pool release Pool#1 int(1) -> closed (idle=0 active=0 "
-                    "reserved=0 waiters=0)"),
+  EXPECT_LT(IndexOf("[trace] " + b + " pool release Pool#1 int(1) -> closed " +
+                    PoolCounts(0, 0, 0, 0)),
             IndexOf("[trace] " + b + " pool destroy Pool#1 int(1)"));
   EXPECT_TRUE(Has("[trace] main pool dispose Pool#1"));
   EXPECT_TRUE(Has("[trace] main pool acquire Pool#2 -> new int(2) " + stats0));
   EXPECT_LT(IndexOf("[trace] main pool reject Pool#2 int(2) by beforeRelease"),
-            IndexOf("[trace] main pool release Pool#2 int(2) -> rejected "
-                    "(idle=0 active=0 reserved=0 waiters=0)"));
+            IndexOf("[trace] main pool release Pool#2 int(2) -> rejected " +
+                    PoolCounts(0, 0, 0, 0)));
   EXPECT_TRUE(Has("[trace] main pool destroy Pool#2 int(2)"));
 }
 
