@@ -44,13 +44,13 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
+#include "tests/pool/support/resources.h"
 #include "tools/fuzz/fuzz_support.h"
 #include "zend_async_ref/testing/coroutines.h"
 #include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
-#include "ext/spl/spl_exceptions.h"
 #include "php.h"
 #include "zend_async_ref/strict.h"
 }
@@ -63,6 +63,9 @@ constexpr int kMaxSteps = 48;
 constexpr int kMaxDrainDelays = 500;
 
 using mock_zend::Zval;
+using zar::pool_testing::IdOf;
+using zar::pool_testing::NewObject;
+using zar::pool_testing::ThrowRuntime;
 using zar::testing::CoroutineRef;
 
 enum class FactoryMode { kOk, kThrows, kSuspends, kSuspendsThenThrows };
@@ -107,25 +110,6 @@ std::string Describe(const World& w) {
                            w.factories_running);
 }
 
-void Throw(const char* message) {
-  zend_throw_exception(spl_ce_RuntimeException, message, 0);
-}
-
-Zval NewResource(zend_long id) {
-  Zval object;
-  object_init(object.get());
-  zend_update_property_long(nullptr, object.obj(), ZEND_STRL("id"), id);
-  return object;
-}
-
-zend_long IdOf(const zval* resource) {
-  if (Z_TYPE_P(resource) != IS_OBJECT) return -1;
-  zval rv;
-  zval* id = zend_read_property(nullptr, Z_OBJ_P(resource), ZEND_STRL("id"),
-                                true, &rv);
-  return id != nullptr && Z_TYPE_P(id) == IS_LONG ? Z_LVAL_P(id) : -1;
-}
-
 // $object->method(...args): the result, or UNDEF with the exception left
 // in flight.
 Zval Call(zval* object, const char* method, zval* arg = nullptr) {
@@ -158,11 +142,11 @@ mock_zend::NativeBody Factory(World* w) {
     if (EG(exception) != nullptr) return;  // the suspension failed
     if (mode == FactoryMode::kThrows ||
         mode == FactoryMode::kSuspendsThenThrows) {
-      Throw("factory failed");
+      ThrowRuntime("factory failed");
       return;
     }
     const zend_long id = ++w->next_id;
-    Zval resource = NewResource(id);
+    Zval resource = NewObject(id);
     ZVAL_COPY(call.result(), resource.get());
     w->live.insert(id);
     w->made++;
@@ -181,7 +165,7 @@ mock_zend::NativeBody Destructor(World* w) {
     w->live.erase(id);
     w->destroyed++;
     if (w->destructor_throws) {
-      Throw("destructor failed");
+      ThrowRuntime("destructor failed");
     }
   };
 }
@@ -198,7 +182,7 @@ mock_zend::NativeBody Answer(const Verdict* mode, const char* failure) {
         ZVAL_FALSE(call.result());
         break;
       case Verdict::kThrows:
-        Throw(failure);
+        ThrowRuntime(failure);
         break;
       case Verdict::kSuspends:
         zar::testing::Delay(1);
@@ -416,7 +400,7 @@ void Step(World& w, uint8_t op, zar::fuzz::Input& in) {
         if (w.out.count(back.id) == 0) twice.push_back(back.resource.get());
       }
       if (pick % 2 == 0 || twice.empty()) {
-        Zval foreign = NewResource(-1 - pick);
+        Zval foreign = NewObject(-1 - pick);
         Call(w.pool.get(), "release", foreign.get());
       } else {
         Call(w.pool.get(), "release", twice[pick / 2 % twice.size()]);

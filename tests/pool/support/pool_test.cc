@@ -7,10 +7,6 @@
 
 #include "mock_zend/inspect.h"
 
-extern "C" {
-#include "ext/spl/spl_exceptions.h"
-}
-
 namespace zar::pool_testing {
 namespace {
 
@@ -67,25 +63,6 @@ Zval NewPhpPool(const PoolSpec& spec) {
   std::vector<zval*> pointers;
   for (size_t i = 0; i < argc; i++) pointers.push_back(args[i].get());
   return ConstructPool(pointers);
-}
-
-Zval NewObject(zend_long id) {
-  Zval object;
-  object_init(object.get());
-  zend_update_property_long(nullptr, object.obj(), ZEND_STRL("id"), id);
-  return object;
-}
-
-zend_long IdOf(const zval* object) {
-  if (Z_TYPE_P(object) != IS_OBJECT) return -1;
-  zval rv;
-  zval* id =
-      zend_read_property(nullptr, Z_OBJ_P(object), ZEND_STRL("id"), true, &rv);
-  return id != nullptr && Z_TYPE_P(id) == IS_LONG ? Z_LVAL_P(id) : -1;
-}
-
-void ThrowRuntime(const std::string& message) {
-  zend_throw_exception(spl_ce_RuntimeException, message.c_str(), 0);
 }
 
 namespace {

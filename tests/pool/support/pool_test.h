@@ -40,6 +40,7 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/methods.h"
 #include "mock_zend/zval.h"
+#include "tests/pool/support/resources.h"
 #include "tests/support/implementation.h"
 #include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"
@@ -130,12 +131,7 @@ mock_zend::NativeBody CountingFactory(int* made, Log* log = nullptr);
 // A destructor logging "destroy(R)" and counting.
 mock_zend::NativeBody CountingDestructor(int* destroyed, Log* log = nullptr);
 
-// A stdClass object with property `id`.
-Zval NewObject(zend_long id);
-// The `id` property of an object, or -1.
-zend_long IdOf(const zval* object);
-// Throws RuntimeException(message).
-void ThrowRuntime(const std::string& message);
+// NewObject(id), IdOf(object), ThrowRuntime(message): resources.h.
 
 // ---- A pool through the ABI (C users)
 // -----------------------------------------
