@@ -14,8 +14,7 @@ using PoolAcquireReleaseTest = PoolTest;
 
 // A2 004
 TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+  RunWithPool(2, [&] {
     Zval first = TryAcquire(pool);
     EXPECT_EQ(Render(first), "1");
     EXPECT_EQ(IdleCount(pool), 0);
@@ -29,7 +28,7 @@ TEST_F(PoolAcquireReleaseTest, ReleasedResourceIsReusedByTheNextAcquire) {
     EXPECT_EQ(Render(again), "1");
     EXPECT_POOL_TALLY(pool, made);
     Release(pool, again);
-  }));
+  });
   EXPECT_EQ(made, 1);
 }
 
@@ -161,8 +160,7 @@ TEST_F(PoolAcquireReleaseTest, SameResourceIsReusedAcrossCycles) {
 
 // A2 024 (pool_concurrent_acquire)
 TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+  RunWithPool(2, [&] {
     for (int c = 1; c <= 3; c++) {
       Spawn([&, c] {
         Zval resource = Acquire(pool);
@@ -171,7 +169,7 @@ TEST_F(PoolAcquireReleaseTest, CoroutinesWithoutSuspensionShareOneResource) {
         EXPECT_POOL_TALLY(pool, made);
       });
     }
-  }));
+  });
   EXPECT_EQ(Joined(log), "c1:1 c2:1 c3:1");
   EXPECT_EQ(made, 1);
 }
@@ -218,8 +216,7 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
   int holders = 0;
   int peak = 0;
   int completed = 0;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+  RunWithPool(2, [&] {
     for (int i = 0; i < 5; i++) {
       Spawn([&] {
         Zval resource = Acquire(pool);
@@ -233,7 +230,7 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
         completed++;
       });
     }
-  }));
+  });
   EXPECT_EQ(completed, 5);
   EXPECT_EQ(peak, 2);
   EXPECT_EQ(IdleCount(pool), 2);
@@ -243,8 +240,7 @@ TEST_F(PoolAcquireReleaseTest, ConcurrentWorkersNeverExceedMax) {
 // A2 037
 TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
   int processed = 0;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
+  RunWithPool(3, [&] {
     for (int i = 0; i < 10; i++) {
       Spawn([&] {
         Zval resource = Acquire(pool);
@@ -254,7 +250,7 @@ TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
         EXPECT_POOL_TALLY(pool, made);
       });
     }
-  }));
+  });
   EXPECT_EQ(processed, 10);
   EXPECT_EQ(Count(pool), 3);
   EXPECT_EQ(IdleCount(pool), Count(pool));
@@ -264,15 +260,8 @@ TEST_F(PoolAcquireReleaseTest, ProducerConsumerTasksAllProcessed) {
 TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
   bool release_now = false;
   zend_long active_while_held = -1;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 15});
-    for (int i = 0; i < 15; i++) {
-      Spawn([&] {
-        Zval resource = Acquire(pool);
-        while (!release_now) Yield();
-        Release(pool, resource);
-      });
-    }
+  RunWithPool(15, [&] {
+    SpawnHolders(pool, 15, release_now);
     Yield();  // every worker acquires and waits at the barrier
     active_while_held = ActiveCount(pool);
     EXPECT_POOL_TALLY(pool, made);
@@ -286,7 +275,7 @@ TEST_F(PoolAcquireReleaseTest, IdleRingGrowsPastItsInitialCapacity) {
     EXPECT_GE(again.lval(), 1);
     EXPECT_LE(again.lval(), 15);
     Release(pool, again);
-  }));
+  });
   EXPECT_EQ(active_while_held, 15);
   EXPECT_EQ(made, 15);
 }

@@ -112,6 +112,20 @@ class PoolCApiTest : public PoolTest {
         with_hooks ? BeforeRelease : nullptr, min, max, 0);
   }
 
+  // NewPool(0, 1, with_hooks) whose one resource `held` now holds.
+  zend_async_pool_t* NewHeldPool(zval* held, bool with_hooks = false) {
+    zend_async_pool_t* pool = NewPool(0, 1, with_hooks);
+    EXPECT_TRUE(TryAcquire(pool, held));
+    return pool;
+  }
+
+  // The pool against the handlers' tally, then the owner's reference let
+  // go.
+  void ExpectTallyAndRelease(zend_async_pool_t* pool) {
+    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
+    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+  }
+
   Handlers handlers_;
 };
 
@@ -124,6 +138,16 @@ void AcquireAndLog(zend_async_pool_t* pool, const std::string& name,
     ZVAL_UNDEF(out);
     h->log.push_back(name + " " + TakeExceptionText());
   }
+}
+
+// A coroutine acquiring (AcquireAndLog, no timeout) and releasing what it
+// got.
+void SpawnAcquirer(zend_async_pool_t* pool, const char* name) {
+  Spawn([pool, name] {
+    zval r;
+    AcquireAndLog(pool, name, 0, &r);
+    if (!Z_ISUNDEF(r)) Release(pool, &r);
+  });
 }
 
 TEST_F(PoolCApiTest, NewPoolIsAllInternalAndPreWarms) {
@@ -147,8 +171,7 @@ TEST_F(PoolCApiTest, NewPoolIsAllInternalAndPreWarms) {
     zend_string* info = pool->event.info(&pool->event);
     EXPECT_STREQ(ZSTR_VAL(info), "Pool(idle=2, active=0, reserved=0, max=4)");
     zend_string_release(info);
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 make 2 destroy 1 destroy 2");
 }
@@ -169,11 +192,7 @@ TEST_F(PoolCApiTest, ExtraSizeGivesTheCallerZeroedBytesThePoolNeverTouches) {
 
     zval held;
     ASSERT_TRUE(Acquire(pool, &held, 0));
-    Spawn([pool] {
-      zval r;
-      AcquireAndLog(pool, "W", 0, &r);
-      if (!Z_ISUNDEF(r)) Release(pool, &r);
-    });
+    SpawnAcquirer(pool, "W");
     Yield();
     EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
     Release(pool, &held);
@@ -280,13 +299,7 @@ TEST_F(PoolCApiTest, FailedFactoryWakesAWaiter) {
     zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
     ASSERT_TRUE(Acquire(pool, &held, 0));
-    for (const char* name : {"W1", "W2"}) {
-      Spawn([pool, name] {
-        zval r;
-        AcquireAndLog(pool, name, 0, &r);
-        if (!Z_ISUNDEF(r)) Release(pool, &r);
-      });
-    }
+    for (const char* name : {"W1", "W2"}) SpawnAcquirer(pool, name);
     Yield();
     h->reject_releases = true;
     h->factory_throws = true;
@@ -296,8 +309,7 @@ TEST_F(PoolCApiTest, FailedFactoryWakesAWaiter) {
     pool->before_release.internal = BeforeRelease;
     Release(pool, &held);
     Yield();
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log),
             "make 1 destroy 1 W1 RuntimeException: factory down "
@@ -319,17 +331,15 @@ TEST_F(PoolCApiTest, ReleaseDoesNotBarge) {
       });
     }
     YieldTimes(20);
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 A0 B0 A1 B1 A2 B2 destroy 1");
 }
 
 TEST_F(PoolCApiTest, AcquireTimesOut) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
+    zend_async_pool_t* pool = NewHeldPool(&held);
     zval r;
     AcquireAndLog(pool, "main", 5, &r);
     EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
@@ -343,31 +353,24 @@ TEST_F(PoolCApiTest, AcquireTimesOut) {
 
 TEST_F(PoolCApiTest, TryAcquireNeverTakesAReservedPlace) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
-    Spawn([pool] {
-      zval r;
-      AcquireAndLog(pool, "waiter", 0, &r);
-      Release(pool, &r);
-    });
+    zend_async_pool_t* pool = NewHeldPool(&held);
+    SpawnAcquirer(pool, "waiter");
     Yield();
     Release(pool, &held);  // reserved for the waiter
     EXPECT_EQ(StatsOf(&pool->event).reserved, 1u);
     zval stolen;
     EXPECT_FALSE(TryAcquire(pool, &stolen));
     Yield();
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 waiter got 1 destroy 1");
 }
 
 TEST_F(PoolCApiTest, RejectedReleaseFreesCapacityForAWaiter) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewPool(0, 1, /*with_hooks=*/true);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
+    zend_async_pool_t* pool = NewHeldPool(&held, /*with_hooks=*/true);
     Spawn([pool] {
       zval r;
       AcquireAndLog(pool, "waiter", 0, &r);
@@ -378,23 +381,16 @@ TEST_F(PoolCApiTest, RejectedReleaseFreesCapacityForAWaiter) {
     h->reject_releases = true;
     Release(pool, &held);
     Yield();
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log), "make 1 destroy 1 make 2 waiter got 2 destroy 2");
 }
 
 TEST_F(PoolCApiTest, CloseWakesEveryWaiterWithPoolClosed) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
-    for (const char* name : {"W1", "W2"}) {
-      Spawn([pool, name] {
-        zval r;
-        AcquireAndLog(pool, name, 0, &r);
-      });
-    }
+    zend_async_pool_t* pool = NewHeldPool(&held);
+    for (const char* name : {"W1", "W2"}) SpawnAcquirer(pool, name);
     Yield();
     ZEND_ASYNC_POOL_CLOSE(pool);
     EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(&pool->event));
@@ -403,8 +399,7 @@ TEST_F(PoolCApiTest, CloseWakesEveryWaiterWithPoolClosed) {
     zval r;
     EXPECT_FALSE(Acquire(pool, &r, 0));
     h->log.push_back(TakeExceptionText());
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log),
             "make 1 W2 Async\\PoolException: Pool is closed "
@@ -463,8 +458,7 @@ TEST_F(PoolCApiTest, PointerResourcesAreNeverTouched) {
     Release(pool, &a);
     h->reject_releases = true;
     Release(pool, &c);
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log),
             "make p1 make p2 check p1 check p2 make p3 destroy p3 destroy p2 "
@@ -515,8 +509,7 @@ TEST_F(PoolCApiTest, HealthcheckWithCHandlers) {
     zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(Factory, Destructor, Healthy,
                                                   nullptr, nullptr, 2, 3, 2);
     Delay(10);
-    EXPECT_POOL_TALLY(pool, h->made - h->destroyed);
-    ZEND_ASYNC_EVENT_RELEASE(&pool->event);
+    ExpectTallyAndRelease(pool);
   }));
   ASSERT_GE(h->log.size(), 5u);
   EXPECT_EQ(h->log[0], "make 1");
@@ -542,14 +535,9 @@ TEST_F(PoolCApiTest, ReleasingThePoolEventDisposesItOnce) {
 
 TEST_F(PoolCApiTest, WaiterHoldsThePoolEvent) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = NewPool(0, 1);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
-    Spawn([pool] {
-      zval r;
-      AcquireAndLog(pool, "waiter", 0, &r);
-      Release(pool, &r);
-    });
+    zend_async_pool_t* pool = NewHeldPool(&held);
+    SpawnAcquirer(pool, "waiter");
     Yield();
     // The owner's and the waiting coroutine's waker's (zend_async_resume_when
     // without trans_event); an acquire may hold one more of its own, which

@@ -9,7 +9,6 @@
 
 #include <ostream>
 
-#include "mock_zend/class_builder.h"
 #include "tests/pool/support/pool_test.h"
 
 namespace zar::pool_testing {
@@ -83,8 +82,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
   int acquired = 0;
   int released = 0;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+  RunWithPool(2, [&] {
     for (int id = 0; id < 4; id++) {
       Spawn([&] {
         for (int i = 0; i < 3; i++) {
@@ -97,7 +95,7 @@ TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
         }
       });
     }
-  }));
+  });
   EXPECT_EQ(acquired, 12);
   EXPECT_EQ(released, 12);
   EXPECT_EQ(ActiveCount(pool), 0);
@@ -106,8 +104,7 @@ TEST_F(PoolChaosTest, FourWorkersTimesThreeOnMaxTwo) {
 TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
   int got = 0;
   int nulls = 0;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     for (int i = 0; i < 2; i++) {
       Spawn([&] {
         Zval resource = TryAcquire(pool);
@@ -120,7 +117,7 @@ TEST_F(PoolChaosTest, ConcurrentTryAcquireGotPlusNullIsTwo) {
         Release(pool, resource);
       });
     }
-  }));
+  });
   EXPECT_EQ(got + nulls, 2);
   EXPECT_EQ(got, 1);
   EXPECT_EQ(ActiveCount(pool), 0);
@@ -184,30 +181,15 @@ struct Counts {
 };
 
 Zval NewCountingStrategy(Counts* counts) {
-  static int classes = 0;
-  zend_string* name =
-      zend_string_init(ZEND_STRL("Async\\CircuitBreakerStrategy"), false);
-  zend_class_entry* iface = zend_lookup_class(name);
-  zend_string_release(name);
-  zend_class_entry* ce =
-      mock_zend::ClassBuilder("CountingStrategy" + std::to_string(++classes))
-          .Implements(iface)
-          .Method("reportSuccess",
-                  [counts](mock_zend::Call&) { counts->success++; })
-          .Method("reportFailure",
-                  [counts](mock_zend::Call&) { counts->failure++; })
-          .Method("shouldRecover",
-                  [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); })
-          .Build();
-  Zval object;
-  object_init_ex(object.get(), ce);
-  return object;
+  return NewStrategy(
+      "CountingStrategy", [counts](mock_zend::Call&) { counts->success++; },
+      [counts](mock_zend::Call&) { counts->failure++; },
+      [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); });
 }
 
 TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
   Counts counts;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 2});
+  RunWithPool(2, [&] {
     Zval strategy = NewCountingStrategy(&counts);
     SetStrategy(pool, strategy.get());
     for (int i = 0; i < 3; i++) {
@@ -217,7 +199,7 @@ TEST_F(PoolChaosTest, RecordingStrategyCountsThreeSuccesses) {
         Release(pool, resource);
       });
     }
-  }));
+  });
   EXPECT_EQ(counts.success, 3);
   EXPECT_EQ(counts.failure, 0);
 }

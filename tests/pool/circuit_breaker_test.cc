@@ -2,14 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
 #include "tests/pool/support/pool_test.h"
 
 namespace zar::pool_testing {
 namespace {
-
-using PoolCircuitBreakerTest = PoolTest;
 
 struct StrategyRecord {
   int success = 0;
@@ -20,51 +17,54 @@ struct StrategyRecord {
   bool throws = false;
 };
 
-zend_class_entry* StrategyInterface() {
-  zend_string* name =
-      zend_string_init(ZEND_STRL("Async\\CircuitBreakerStrategy"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  return ce;
-}
-
 // An object of a userland class implementing Async\CircuitBreakerStrategy
 // that records every call into `record`.
 Zval NewRecordingStrategy(StrategyRecord* record) {
-  static int classes = 0;
-  zend_class_entry* ce =
-      mock_zend::ClassBuilder("RecordingStrategy" + std::to_string(++classes))
-          .Implements(StrategyInterface())
-          .Method("reportSuccess",
-                  [record](mock_zend::Call& call) {
-                    record->success++;
-                    record->sources.push_back(Z_TYPE_P(call.arg(0)) == IS_OBJECT
-                                                  ? Z_OBJ_P(call.arg(0))
-                                                  : nullptr);
-                    if (record->throws) ThrowRuntime("strategy failed");
-                  })
-          .Method(
-              "reportFailure",
-              [record](mock_zend::Call& call) {
-                record->failure++;
-                record->sources.push_back(Z_TYPE_P(call.arg(0)) == IS_OBJECT
-                                              ? Z_OBJ_P(call.arg(0))
-                                              : nullptr);
-                zend_object* error = Z_OBJ_P(call.arg(1));
-                record->errors.push_back(mock_zend::ClassName(error) + ": " +
-                                         mock_zend::ExceptionMessage(error));
-                if (record->throws) ThrowRuntime("strategy failed");
-              })
-          .Method("shouldRecover",
-                  [record](mock_zend::Call& call) {
-                    record->should_recover++;
-                    ZVAL_TRUE(call.result());
-                  })
-          .Build();
-  Zval object;
-  object_init_ex(object.get(), ce);
-  return object;
+  return NewStrategy(
+      "RecordingStrategy",
+      [record](mock_zend::Call& call) {
+        record->success++;
+        record->sources.push_back(Z_TYPE_P(call.arg(0)) == IS_OBJECT
+                                      ? Z_OBJ_P(call.arg(0))
+                                      : nullptr);
+        if (record->throws) ThrowRuntime("strategy failed");
+      },
+      [record](mock_zend::Call& call) {
+        record->failure++;
+        record->sources.push_back(Z_TYPE_P(call.arg(0)) == IS_OBJECT
+                                      ? Z_OBJ_P(call.arg(0))
+                                      : nullptr);
+        zend_object* error = Z_OBJ_P(call.arg(1));
+        record->errors.push_back(mock_zend::ClassName(error) + ": " +
+                                 mock_zend::ExceptionMessage(error));
+        if (record->throws) ThrowRuntime("strategy failed");
+      },
+      [record](mock_zend::Call& call) {
+        record->should_recover++;
+        ZVAL_TRUE(call.result());
+      });
 }
+
+// $pool->setCircuitBreakerStrategy(a new recording strategy): the pool
+// keeps the strategy.
+void SetRecordingStrategy(Zval& pool, StrategyRecord* record) {
+  Zval strategy = NewRecordingStrategy(record);
+  SetStrategy(pool, strategy.get());
+}
+
+class PoolCircuitBreakerTest : public PoolTest {
+ protected:
+  // A new pool (CountingFactory(&made), the defaults) with a recording
+  // strategy into `record`.
+  Zval NewRecordedPool() {
+    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
+    SetRecordingStrategy(pool, &record);
+    return pool;
+  }
+
+  // The calls the strategy of the scenario saw.
+  StrategyRecord record;
+};
 
 // A10 040
 TEST_F(PoolCircuitBreakerTest, StatesAreSetByActivateDeactivateRecover) {
@@ -145,11 +145,8 @@ TEST_F(PoolCircuitBreakerTest, RecoveringAdmitsRequests) {
 
 // A10 044
 TEST_F(PoolCircuitBreakerTest, SettingAndClearingTheStrategyHasNoSideEffects) {
-  StrategyRecord record;
   EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zval strategy = NewRecordingStrategy(&record);
-    SetStrategy(pool, strategy.get());
+    Zval pool = NewRecordedPool();
     EXPECT_EQ(TakeExceptionText(), "");
     Zval null_strategy = Zval::Null();
     SetStrategy(pool, null_strategy.get());
@@ -161,13 +158,11 @@ TEST_F(PoolCircuitBreakerTest, SettingAndClearingTheStrategyHasNoSideEffects) {
 
 // A10 045
 TEST_F(PoolCircuitBreakerTest, SuccessfulReleaseReportsSuccessWithThePool) {
-  StrategyRecord record;
   zend_object* pool_object = nullptr;
   EXPECT_TRUE(RunMain([&] {
     pool = NewPhpPool({.factory = CountingFactory(&made), .min = 1});
     pool_object = pool.obj();
-    Zval strategy = NewRecordingStrategy(&record);
-    SetStrategy(pool, strategy.get());
+    SetRecordingStrategy(pool, &record);
     Spawn([&] {
       Zval resource = Acquire(pool);
       Release(pool, resource);
@@ -182,14 +177,12 @@ TEST_F(PoolCircuitBreakerTest, SuccessfulReleaseReportsSuccessWithThePool) {
 
 // A10 052
 TEST_F(PoolCircuitBreakerTest, RejectedReleaseReportsValidationFailure) {
-  StrategyRecord record;
   EXPECT_TRUE(RunMain([&] {
     Zval pool = NewPhpPool({.factory = CountingFactory(&made),
                             .before_release = [](mock_zend::Call& call) {
                               ZVAL_FALSE(call.result());
                             }});
-    Zval strategy = NewRecordingStrategy(&record);
-    SetStrategy(pool, strategy.get());
+    SetRecordingStrategy(pool, &record);
     Zval resource = Acquire(pool);
     Release(pool, resource);
   }));
@@ -202,14 +195,8 @@ TEST_F(PoolCircuitBreakerTest, RejectedReleaseReportsValidationFailure) {
 // A10 066
 TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
   bool released = false;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Spawn([&] {
-      Zval resource = Acquire(pool);
-      YieldTimes(2);
-      Release(pool, resource);  // reserves the resource for W1
-      released = true;
-    });
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 2, &released);  // its release reserves it for W1
     for (const char* name : {"W1", "W2"}) {
       Spawn([&, name] {
         Zval resource = Acquire(pool);
@@ -219,7 +206,7 @@ TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
     }
     ASSERT_TRUE(YieldUntil([&] { return released; }));
     CallMethod(pool.get(), "deactivate");
-  }));
+  });
   EXPECT_EQ(log, (Log{"W1 Async\\ServiceUnavailableException: Service is "
                       "unavailable (circuit breaker is open)",
                       "W2 Async\\ServiceUnavailableException: Service is "
@@ -233,12 +220,9 @@ TEST_F(PoolCircuitBreakerTest, DeactivateHandsReservationOn) {
 }
 
 TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
-  StrategyRecord record;
   record.throws = true;
   EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zval strategy = NewRecordingStrategy(&record);
-    SetStrategy(pool, strategy.get());
+    Zval pool = NewRecordedPool();
     Zval resource = Acquire(pool);
     Release(pool, resource);
     EXPECT_EQ(TakeExceptionText(), "");
@@ -248,8 +232,7 @@ TEST_F(PoolCircuitBreakerTest, StrategyExceptionsAreSwallowed) {
 }
 
 TEST_F(PoolCircuitBreakerTest, ParkedWaitersAreNotWokenByDeactivate) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     Zval held = Acquire(pool);
     Spawn([&] {
       Zval resource = Acquire(pool);
@@ -263,16 +246,13 @@ TEST_F(PoolCircuitBreakerTest, ParkedWaitersAreNotWokenByDeactivate) {
     log.push_back("still parked");
     CallMethod(pool.get(), "activate");
     Release(pool, held);
-  }));
+  });
   EXPECT_EQ(Joined(log), "still parked waiter 1");
 }
 
 TEST_F(PoolCircuitBreakerTest, ShouldRecoverIsNeverCalled) {
-  StrategyRecord record;
   EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool({.factory = CountingFactory(&made)});
-    Zval strategy = NewRecordingStrategy(&record);
-    SetStrategy(pool, strategy.get());
+    Zval pool = NewRecordedPool();
     CallMethod(pool.get(), "deactivate");
     TryAcquire(pool);
     Zval resource = Acquire(pool);

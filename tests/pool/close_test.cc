@@ -93,8 +93,7 @@ TEST_F(PoolCloseTest, DestroyingThePoolObjectClosesThePool) {
 // A7 032
 TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
   Zval held;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     held = TryAcquire(pool);
     Spawn([&] {
       log.push_back("Waiter: trying to acquire");
@@ -110,7 +109,7 @@ TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
       log.push_back("Closer: done");
     });
     log.push_back("Main: done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "Main: done Waiter: trying to acquire Closer: closing pool "
             "Closer: done Waiter: Pool is closed");
@@ -120,8 +119,7 @@ TEST_F(PoolCloseTest, CloseWakesAWaiterAfterCloseReturns) {
 // A7 036
 TEST_F(PoolCloseTest, CloseWakesAllWaiters) {
   Zval held;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     held = TryAcquire(pool);
     for (const char* name : {"W1", "W2", "W3"}) {
       Spawn([&, name] {
@@ -134,7 +132,7 @@ TEST_F(PoolCloseTest, CloseWakesAllWaiters) {
       Close(pool);
       EXPECT_POOL_TALLY(pool, made);
     });
-  }));
+  });
   // Drained from the newest waiter.
   EXPECT_EQ(Joined(log),
             "W3 Async\\PoolException: Pool is closed "
@@ -187,11 +185,7 @@ TEST_F(PoolCloseTest, EveryIdleResourceIsDestroyedEvenIfDestructorsThrow) {
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
-                    .destructor =
-                        [this](mock_zend::Call& call) {
-                          log.push_back("destroy(" + Render(call.arg(0)) + ")");
-                          ThrowRuntime("failed " + Render(call.arg(0)));
-                        },
+                    .destructor = ThrowingDestructor(&log, "failed", true),
                     .min = 3});
     Close(pool);
     zend_object* exception = mock_zend::TakeException();
@@ -215,12 +209,7 @@ TEST_F(PoolCloseTest, CloseWithAReservedResourceDestroysItOnce) {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
                        .max = 1});
-    Spawn([&] {
-      Zval resource = Acquire(pool);
-      YieldTimes(2);
-      Release(pool, resource);  // reserves the resource for the waiter
-      released = true;
-    });
+    SpawnHolder(pool, 2, &released);  // its release reserves it for the waiter
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back("Waiter " + TakeExceptionText());

@@ -170,15 +170,11 @@ TEST_F(PoolCreationTest, FactoryExceptionDuringPreWarmPropagates) {
 
 TEST_F(PoolCreationTest, PoolIsFinalCountableAndACircuitBreaker) {
   EXPECT_TRUE(RunMain([&] {
-    zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-    zend_class_entry* ce = zend_lookup_class(name);
-    zend_string_release(name);
+    zend_class_entry* ce = LookupClass("Async\\Pool");
     ASSERT_NE(ce, nullptr);
     EXPECT_TRUE(ce->ce_flags & ZEND_ACC_FINAL);
     EXPECT_TRUE(instanceof_function(ce, zend_ce_countable));
-    name = zend_string_init(ZEND_STRL("Async\\CircuitBreaker"), false);
-    zend_class_entry* breaker = zend_lookup_class(name);
-    zend_string_release(name);
+    zend_class_entry* breaker = LookupClass("Async\\CircuitBreaker");
     ASSERT_NE(breaker, nullptr);
     EXPECT_TRUE(instanceof_function(ce, breaker));
   }));
@@ -193,11 +189,7 @@ TEST_F(PoolCreationTest, PoolIsNotCloneable) {
 
 TEST_F(PoolCreationTest, UnconstructedPoolReportsNotInitialized) {
   EXPECT_TRUE(RunMain([&] {
-    zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-    zend_class_entry* ce = zend_lookup_class(name);
-    zend_string_release(name);
-    Zval pool;
-    object_init_ex(pool.get(), ce);
+    Zval pool = NewUnconstructedPool();
     EXPECT_TRUE(TryAcquire(pool).undef());
     EXPECT_EQ(TakeExceptionText(),
               "Async\\PoolException: Pool is not initialized");
@@ -222,12 +214,7 @@ TEST_F(PoolCreationTest, UnconstructedPoolReportsNotInitialized) {
 // does not exist.
 TEST_F(PoolCreationTest, UnconstructedPoolCircuitBreakerReportsNotInitialized) {
   EXPECT_TRUE(RunMain([&] {
-    zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-    zend_class_entry* ce = zend_lookup_class(name);
-    zend_string_release(name);
-    ASSERT_NE(ce, nullptr);
-    Zval pool;
-    object_init_ex(pool.get(), ce);
+    Zval pool = NewUnconstructedPool();
     Log log;
     for (const char* method :
          {"getState", "activate", "deactivate", "recover"}) {

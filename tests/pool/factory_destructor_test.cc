@@ -45,11 +45,7 @@ TEST_F(PoolFactoryDestructorTest, DestructorExceptionPropagatesFromClose) {
   EXPECT_TRUE(RunMain([&] {
     Zval pool =
         NewPhpPool({.factory = CountingFactory(&made),
-                    .destructor =
-                        [this](mock_zend::Call& call) {
-                          log.push_back("destroy(" + Render(call.arg(0)) + ")");
-                          ThrowRuntime("Destructor failed");
-                        },
+                    .destructor = ThrowingDestructor(&log, "Destructor failed"),
                     .min = 1});
     Close(pool);
     EXPECT_EQ(TakeExceptionText(), "RuntimeException: Destructor failed");

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <functional>
+#include <string>
+
 #include "mock_zend/inspect.h"
 #include "tests/pool/support/pool_test.h"
 
@@ -19,8 +22,7 @@ using PoolFailureModesTest = PoolTest;
 TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
   constexpr int kWorkers = 8;
   constexpr int kRounds = 4;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
+  RunWithPool(3, [&] {
     for (int id = 0; id < kWorkers; id++) {
       Spawn([&, id] {
         for (int round = 0; round < kRounds; round++) {
@@ -32,7 +34,7 @@ TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
         }
       });
     }
-  }));
+  });
   Log expected;
   for (int round = 0; round < kRounds; round++) {
     for (int id = 0; id < kWorkers; id++)
@@ -45,8 +47,7 @@ TEST_F(PoolFailureModesTest, ReleaserNeverRestealsItsSlotUnderLoad) {
 // A waiter removed from the middle of the queue (its timeout) keeps the
 // others in arrival order.
 TEST_F(PoolFailureModesTest, TimedOutMiddleWaiterKeepsTheOrderOfTheOthers) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     Zval held = Acquire(pool);
     const std::pair<const char*, zend_long> waiters[] = {
         {"W1", 0}, {"W2", 2}, {"W3", 0}, {"W4", 0}};
@@ -64,7 +65,7 @@ TEST_F(PoolFailureModesTest, TimedOutMiddleWaiterKeepsTheOrderOfTheOthers) {
     Delay(10);  // W2 times out while everybody waits
     log.push_back("release");
     Release(pool, held);
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "W2 Async\\TimeoutException: Operation has been cancelled by "
             "timeout release W1 served W3 served "
@@ -79,6 +80,31 @@ bool CFactory(zend_async_pool_t*, zval* result) {
   return true;
 }
 void CDestructor(zend_async_pool_t*, zval*) { c_destroyed++; }
+
+// A C pool of at most one resource, which `held` now holds (the C
+// handlers' counters start again from 0).
+zend_async_pool_t* NewHeldCPool(zval* held) {
+  c_made = c_destroyed = 0;
+  zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(CFactory, CDestructor, nullptr,
+                                                nullptr, nullptr, 0, 1, 0);
+  EXPECT_TRUE(TryAcquire(pool, held));
+  return pool;
+}
+
+// A waiter acquiring from `pool` with `timeout_ms`, logging "<name> got R"
+// (and releasing R) or "<name> <Class: message>".
+std::function<void()> CWaiter(Log& log, zend_async_pool_t* pool,
+                              std::string name, zend_long timeout_ms) {
+  return [&log, pool, name, timeout_ms] {
+    zval r;
+    if (Acquire(pool, &r, timeout_ms)) {
+      log.push_back(name + " got " + Render(&r));
+      Release(pool, &r);
+    } else {
+      log.push_back(name + " " + TakeExceptionText());
+    }
+  };
+}
 
 // A reactor timer whose callback releases a resource into a pool (from the
 // reactor, not from a coroutine).
@@ -111,30 +137,11 @@ void ArmRelease(zend_async_pool_t* pool, zval* resource, uint32_t ms) {
 // W1 runs), a release picks W1 as the oldest waiter. W1 leaves with its
 // TimeoutException and must hand the place to W2.
 TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
-  c_made = c_destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
-        CFactory, CDestructor, nullptr, nullptr, nullptr, 0, 1, 0);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
-    CoroutineRef w1(Spawn([&, pool] {
-      zval r;
-      if (Acquire(pool, &r, 5)) {
-        log.push_back("W1 got " + Render(&r));
-        Release(pool, &r);
-      } else {
-        log.push_back("W1 " + TakeExceptionText());
-      }
-    }));
-    CoroutineRef w2(Spawn([&, pool] {
-      zval r;
-      if (Acquire(pool, &r, 0)) {
-        log.push_back("W2 got " + Render(&r));
-        Release(pool, &r);
-      } else {
-        log.push_back("W2 " + TakeExceptionText());
-      }
-    }));
+    zend_async_pool_t* pool = NewHeldCPool(&held);
+    CoroutineRef w1(Spawn(CWaiter(log, pool, "W1", 5)));
+    CoroutineRef w2(Spawn(CWaiter(log, pool, "W2", 0)));
     Yield();  // both park; W1's 5 ms timer starts first
     ArmRelease(pool, &held, 5);
     usleep(20 * 1000);  // both timers are due by the next reactor pass
@@ -152,25 +159,11 @@ TEST_F(PoolFailureModesTest, TimeoutOfTheChosenWaiterHandsThePlaceOn) {
 // The same race with a cancellation arriving first: the cancelled waiter
 // is still queued when the release picks it.
 TEST_F(PoolFailureModesTest, CancellationOfTheChosenWaiterHandsThePlaceOn) {
-  c_made = c_destroyed = 0;
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
-        CFactory, CDestructor, nullptr, nullptr, nullptr, 0, 1, 0);
     zval held;
-    ASSERT_TRUE(TryAcquire(pool, &held));
-    auto waiter = [&, pool](const char* name) {
-      return [&, pool, name] {
-        zval r;
-        if (Acquire(pool, &r, 0)) {
-          log.push_back(std::string(name) + " got " + Render(&r));
-          Release(pool, &r);
-        } else {
-          log.push_back(std::string(name) + " " + TakeExceptionText());
-        }
-      };
-    };
-    CoroutineRef w1(Spawn(waiter("W1")));
-    Spawn(waiter("W2"));
+    zend_async_pool_t* pool = NewHeldCPool(&held);
+    CoroutineRef w1(Spawn(CWaiter(log, pool, "W1", 0)));
+    Spawn(CWaiter(log, pool, "W2", 0));
     Yield();
     Cancel(w1.get());      // W1 queued with its cancellation
     Release(pool, &held);  // ... and chosen by this release

@@ -10,21 +10,6 @@ namespace {
 
 using PoolGcTest = PoolTest;
 
-// A stdClass "holder" with the pool in its property `pool`, and a closure
-// that uses the holder: holder -> Pool -> closure -> holder.
-struct Cycle {
-  Zval holder;
-  Zval closure;
-};
-
-Cycle NewCycle(mock_zend::NativeBody body) {
-  Cycle cycle;
-  object_init(cycle.holder.get());
-  mock_zend::MakeCallable(cycle.closure.get(), std::move(body),
-                          {cycle.holder.get()});
-  return cycle;
-}
-
 // A11 053: the cycle through the factory.
 TEST_F(PoolGcTest, CycleThroughTheFactoryIsCollected) {
   int collected = 0;
@@ -38,12 +23,8 @@ TEST_F(PoolGcTest, CycleThroughTheFactoryIsCollected) {
     Zval pool = ConstructPool({cycle.closure.get(), destructor.get(),
                                null.get(), null.get(), null.get(), min.get()});
     ASSERT_FALSE(pool.undef()) << TakeExceptionText();
-    zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
-                         pool.get());
     // unset($holder, $closure, $pool, $destructor)
-    cycle.holder.Reset();
-    cycle.closure.Reset();
-    pool.Reset();
+    LeaveCycle(cycle, pool);
     destructor.Reset();
     collected = gc_collect_cycles();
   }));
@@ -71,13 +52,9 @@ TEST_F(PoolGcTest, CyclesThroughEveryCallableAndTheStrategyAreCollected) {
       Zval pool = ConstructPool(args);
       ASSERT_FALSE(pool.undef()) << TakeExceptionText();
       if (position == 5) {
-        zend_string* name =
-            zend_string_init(ZEND_STRL("Async\\CircuitBreakerStrategy"), false);
-        zend_class_entry* iface = zend_lookup_class(name);
-        zend_string_release(name);
         zend_class_entry* ce =
             mock_zend::ClassBuilder("CycleStrategy")
-                .Implements(iface)
+                .Implements(LookupClass("Async\\CircuitBreakerStrategy"))
                 .Property("holder")
                 .Method("reportSuccess", [](mock_zend::Call&) {})
                 .Method("reportFailure", [](mock_zend::Call&) {})
@@ -89,12 +66,8 @@ TEST_F(PoolGcTest, CyclesThroughEveryCallableAndTheStrategyAreCollected) {
                              cycle.holder.get());
         SetStrategy(pool, strategy.get());
       }
-      zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
-                           pool.get());
-      cycle.holder.Reset();
-      cycle.closure.Reset();
+      LeaveCycle(cycle, pool);
       factory.Reset();
-      pool.Reset();
       EXPECT_GT(zend_objects_store_live_count(), baseline);
       EXPECT_GE(gc_collect_cycles(), 3);
       EXPECT_EQ(zend_objects_store_live_count(), baseline);

@@ -16,18 +16,13 @@ TEST_F(PoolHealthcheckTest, UnhealthyIdleResourceIsReplacedToKeepMin) {
   std::map<zend_long, int> checks;
   Log destroyed_log;
   EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool(
-        {.factory = CountingFactory(&made),
-         .destructor = CountingDestructor(&destroyed, &destroyed_log),
-         .healthcheck =
-             [&](mock_zend::Call& call) {
-               const zend_long id = Z_LVAL_P(call.arg(0));
-               checks[id]++;
-               ZVAL_BOOL(call.result(), id != 1);
-             },
-         .min = 2,
-         .max = 4,
-         .healthcheck_interval = 5});
+    Zval pool = NewCheckedPool(
+        [&](mock_zend::Call& call) {
+          const zend_long id = Z_LVAL_P(call.arg(0));
+          checks[id]++;
+          ZVAL_BOOL(call.result(), id != 1);
+        },
+        2, 4, 5, &destroyed_log);
     Delay(40);
     EXPECT_POOL_TALLY(pool, made - destroyed);
     EXPECT_EQ(Count(pool), 2) << "refilled up to min";
@@ -46,21 +41,16 @@ TEST_F(PoolHealthcheckTest, HealthcheckExceptionMeansUnhealthyAndIsSwallowed) {
   Log destroyed_log;
   int checked = 0;
   EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool(
-        {.factory = CountingFactory(&made),
-         .destructor = CountingDestructor(&destroyed, &destroyed_log),
-         .healthcheck =
-             [&](mock_zend::Call& call) {
-               checked++;
-               if (Z_LVAL_P(call.arg(0)) == 1) {
-                 ThrowRuntime("unhealthy");
-                 return;
-               }
-               ZVAL_TRUE(call.result());
-             },
-         .min = 2,
-         .max = 4,
-         .healthcheck_interval = 5});
+    Zval pool = NewCheckedPool(
+        [&](mock_zend::Call& call) {
+          checked++;
+          if (Z_LVAL_P(call.arg(0)) == 1) {
+            ThrowRuntime("unhealthy");
+            return;
+          }
+          ZVAL_TRUE(call.result());
+        },
+        2, 4, 5, &destroyed_log);
     Delay(30);
     EXPECT_EQ(TakeExceptionText(), "");
     EXPECT_POOL_TALLY(pool, made - destroyed);

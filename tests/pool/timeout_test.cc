@@ -13,8 +13,7 @@ using PoolTimeoutTest = PoolTest;
 TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
   std::string caught;
   Zval held;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     held = TryAcquire(pool);
     Spawn([&] {
       Zval resource = Acquire(pool, 50);
@@ -22,7 +21,7 @@ TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
       caught = TakeExceptionText();
       EXPECT_POOL_TALLY(pool, made);
     });
-  }));
+  });
   EXPECT_EQ(caught,
             "Async\\TimeoutException: Operation has been cancelled by timeout");
   Release(pool, held);
@@ -35,8 +34,7 @@ TEST_F(PoolTimeoutTest, AcquireTimesOutWithTimeoutException) {
 
 // A5 038
 TEST_F(PoolTimeoutTest, OneMillisecondTimeoutThenTryAcquireAfterRelease) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back("outer got " + Render(resource));
@@ -52,7 +50,7 @@ TEST_F(PoolTimeoutTest, OneMillisecondTimeoutThenTryAcquireAfterRelease) {
       Release(pool, again);
       EXPECT_POOL_TALLY(pool, made);
     });
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "outer got 1 inner Async\\TimeoutException: Operation has been "
             "cancelled by timeout tryAcquire 1");
@@ -61,17 +59,13 @@ TEST_F(PoolTimeoutTest, OneMillisecondTimeoutThenTryAcquireAfterRelease) {
 // A5 055
 TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
   Zval held;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     held = TryAcquire(pool);
     Zval resource = Acquire(pool, 50);
     EXPECT_TRUE(resource.undef());
     zend_object* exception = EG(exception);
     ASSERT_NE(exception, nullptr);
-    zend_string* name =
-        zend_string_init(ZEND_STRL("Async\\PoolException"), false);
-    zend_class_entry* pool_exception = zend_lookup_class(name);
-    zend_string_release(name);
+    zend_class_entry* pool_exception = LookupClass("Async\\PoolException");
     ASSERT_NE(pool_exception, nullptr);
     EXPECT_FALSE(instanceof_function(exception->ce, pool_exception));
     log.push_back(TakeExceptionText());
@@ -79,7 +73,7 @@ TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
     Zval after = Acquire(pool);
     EXPECT_TRUE(after.undef());
     log.push_back(TakeExceptionText());
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "Async\\TimeoutException: Operation has been cancelled by timeout "
             "Async\\PoolException: Pool is closed");
@@ -88,8 +82,7 @@ TEST_F(PoolTimeoutTest, TimeoutExceptionIsNotAPoolException) {
 }
 
 TEST_F(PoolTimeoutTest, ZeroOrNegativeTimeoutWaitsForever) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     Spawn([&] {
       Zval resource = Acquire(pool);
       Delay(20);  // longer than any timeout a 0 could be mistaken for
@@ -103,25 +96,20 @@ TEST_F(PoolTimeoutTest, ZeroOrNegativeTimeoutWaitsForever) {
         Release(pool, resource);
       });
     }
-  }));
+  });
   EXPECT_EQ(Joined(log), "timeout 0 got 1 timeout -5 got 1");
 }
 
 TEST_F(PoolTimeoutTest, WaiterServedBeforeItsTimeoutKeepsNoTimer) {
   std::string got;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Spawn([&] {
-      Zval resource = Acquire(pool);
-      Yield();
-      Release(pool, resource);
-    });
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 1);
     Spawn([&] {
       Zval resource = Acquire(pool, 10000);
       got = Render(resource);
       Release(pool, resource);
     });
-  }));
+  });
   // The request ends at once: the 10 s timer was disposed with the wait.
   EXPECT_EQ(got, "1");
 }

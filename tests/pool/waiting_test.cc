@@ -9,23 +9,9 @@ namespace {
 
 using PoolWaitingTest = PoolTest;
 
-// A holder that releases its resource after two yields and says so:
-// release() reserves the resource for the oldest waiter before it returns,
-// so once `released` holds, a woken waiter holds a reservation and has not
-// run yet.
-void SpawnHolder(Zval& pool, bool& released) {
-  Spawn([&pool, &released] {
-    Zval resource = Acquire(pool);
-    YieldTimes(2);
-    Release(pool, resource);
-    released = true;
-  });
-}
-
 // A4 029
 TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back("c1 got " + Render(resource));
@@ -41,7 +27,7 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
       EXPECT_POOL_TALLY(pool, made);
       Release(pool, resource);
     });
-  }));
+  });
   EXPECT_EQ(Joined(log), "c1 got 1 c2 sees idle=0 c1 releases c2 got 1");
   EXPECT_EQ(Count(pool), 1);
   EXPECT_EQ(made, 1);
@@ -49,13 +35,8 @@ TEST_F(PoolWaitingTest, AcquireBlocksUntilRelease) {
 
 // A4 030
 TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Spawn([&] {
-      Zval resource = Acquire(pool);
-      YieldTimes(5);
-      Release(pool, resource);
-    });
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 5);
     for (const char* name : {"A", "B", "C"}) {
       Spawn([&, name] {
         Zval resource = Acquire(pool);
@@ -64,7 +45,7 @@ TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
         Release(pool, resource);
       });
     }
-  }));
+  });
   EXPECT_EQ(Joined(log), "A:1 B:1 C:1");
   EXPECT_EQ(made, 1);
 }
@@ -73,8 +54,7 @@ TEST_F(PoolWaitingTest, MultipleWaitersAreAllServedWithTheOneResource) {
 TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
   zend_long holder_result = 0;
   zend_long waiter_result = 0;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     Spawn([&] {
       Zval resource = Acquire(pool);
       holder_result = resource.lval();
@@ -86,7 +66,7 @@ TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
       waiter_result = resource.lval();
       Release(pool, resource);
     });
-  }));
+  });
   EXPECT_EQ(holder_result, 1);
   EXPECT_EQ(waiter_result, 1);
   EXPECT_EQ(Count(pool), 1);
@@ -94,13 +74,8 @@ TEST_F(PoolWaitingTest, ReleaseWakesTheWaiter) {
 
 // A4 035
 TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    Spawn([&] {
-      Zval resource = Acquire(pool);
-      Yield();
-      Release(pool, resource);
-    });
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 1);
     for (const char* name : {"A", "B", "C"}) {
       Spawn([&, name] {
         Zval resource = Acquire(pool);
@@ -110,7 +85,7 @@ TEST_F(PoolWaitingTest, AllWaitersHoldingAcrossASuspensionAreServed) {
         EXPECT_POOL_TALLY(pool, made);
       });
     }
-  }));
+  });
   EXPECT_EQ(Joined(log), "A served B served C served");
 }
 
@@ -155,8 +130,7 @@ TEST_F(PoolWaitingTest, BrokenReleaseWakesAParkedWaiter) {
 
 // A4 058 (issue #235)
 TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     for (const char* name : {"A", "B"}) {
       Spawn([&, name] {
         for (int i = 0; i < 3; i++) {
@@ -168,15 +142,14 @@ TEST_F(PoolWaitingTest, ReleaseDoesNotBarge) {
         }
       });
     }
-  }));
+  });
   EXPECT_EQ(Joined(log), "A0 B0 A1 B1 A2 B2");
   EXPECT_EQ(made, 1);
 }
 
 // A4 059
 TEST_F(PoolWaitingTest, WaitersServedInOrder) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     for (int id = 0; id < 6; id++) {
       Spawn([&, id] {
         for (int round = 0; round < 3; round++) {
@@ -189,7 +162,7 @@ TEST_F(PoolWaitingTest, WaitersServedInOrder) {
         }
       });
     }
-  }));
+  });
   EXPECT_EQ(Joined(log), "0 1 2 3 4 5 0 1 2 3 4 5 0 1 2 3 4 5");
   EXPECT_EQ(made, 1);
 }
@@ -197,9 +170,8 @@ TEST_F(PoolWaitingTest, WaitersServedInOrder) {
 // A4 060
 TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
   bool released = false;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    SpawnHolder(pool, released);
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 2, &released);
     CoroutineRef w1(Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back(
@@ -216,7 +188,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
     Cancel(w1.get());
     Await(w1.get());
     EXPECT_POOL_TALLY(pool, made);
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "W1 Async\\AsyncCancellation: Coroutine cancelled W2 acquired 1");
   EXPECT_EQ(IdleCount(pool), 1);
@@ -226,9 +198,8 @@ TEST_F(PoolWaitingTest, CancelledWaiterHandsWakeupOn) {
 // A4 061
 TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
   bool released = false;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    SpawnHolder(pool, released);
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 2, &released);
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back("Waiter acquired " + Render(resource));
@@ -238,7 +209,7 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
     Zval stolen = TryAcquire(pool);
     log.push_back("tryAcquire " + Render(stolen));
     EXPECT_POOL_TALLY(pool, made);
-  }));
+  });
   EXPECT_EQ(Joined(log), "tryAcquire null Waiter acquired 1");
   EXPECT_EQ(IdleCount(pool), 1);
 }
@@ -246,9 +217,8 @@ TEST_F(PoolWaitingTest, TryAcquireRespectsReservation) {
 // A4 062
 TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
   bool released = false;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    SpawnHolder(pool, released);
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 2, &released);
     CoroutineRef waiter(Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back("waiter " + (resource.undef() ? TakeExceptionText()
@@ -267,7 +237,7 @@ TEST_F(PoolWaitingTest, CancelledWaiterKeepsResourceIdle) {
     Zval later = Acquire(pool);
     log.push_back("later " + Render(later));
     Release(pool, later);
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "waiter Async\\AsyncCancellation: Coroutine cancelled later 1");
   EXPECT_EQ(made, 1);
@@ -284,7 +254,7 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
          .before_release =
              [](mock_zend::Call& call) { ZVAL_FALSE(call.result()); },
          .max = 1});
-    SpawnHolder(pool, released);
+    SpawnHolder(pool, 2, &released);
     CoroutineRef w1(Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back(
@@ -311,15 +281,8 @@ TEST_F(PoolWaitingTest, CapacityWakeupHandedOnAfterCancellation) {
 // A4 065
 TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
   bool release_now = false;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 3});
-    for (int i = 0; i < 3; i++) {
-      Spawn([&] {
-        Zval resource = Acquire(pool);
-        while (!release_now) Yield();
-        Release(pool, resource);
-      });
-    }
+  RunWithPool(3, [&] {
+    SpawnHolders(pool, 3, release_now);
     Spawn([&] {
       Zval resource = Acquire(pool);
       log.push_back("Waiter acquired");
@@ -343,7 +306,7 @@ TEST_F(PoolWaitingTest, SurplusStaysAvailable) {
     for (Zval& taken : surplus) {
       if (!taken.is_null()) Release(pool, taken);
     }
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "idle=3 tryAcquire got tryAcquire got tryAcquire null Waiter "
             "acquired");

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <unordered_map>
 
+#include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
 
 namespace zar::pool_testing {
@@ -28,6 +30,25 @@ void PoolTest::SetUp() {
 void PoolTest::TearDown() {
   pool.Reset();
   RequestFixture::TearDown();
+}
+
+void PoolTest::RunWithPool(zend_long max, const std::function<void()>& main) {
+  EXPECT_TRUE(RunMain([&] {
+    pool = NewPhpPool({.factory = CountingFactory(&made), .max = max});
+    main();
+  }));
+}
+
+Zval PoolTest::NewCheckedPool(mock_zend::NativeBody healthcheck, zend_long min,
+                              zend_long max, zend_long interval_ms,
+                              Log* destroyed_log) {
+  return NewPhpPool(
+      {.factory = CountingFactory(&made),
+       .destructor = CountingDestructor(&destroyed, destroyed_log),
+       .healthcheck = std::move(healthcheck),
+       .min = min,
+       .max = max,
+       .healthcheck_interval = interval_ms});
 }
 
 // ---- Async\Pool -------------------------------------------------------------
@@ -63,6 +84,72 @@ Zval NewPhpPool(const PoolSpec& spec) {
   std::vector<zval*> pointers;
   for (size_t i = 0; i < argc; i++) pointers.push_back(args[i].get());
   return ConstructPool(pointers);
+}
+
+zend_class_entry* LookupClass(const char* name) {
+  zend_string* key = zend_string_init(name, strlen(name), false);
+  zend_class_entry* ce = zend_lookup_class(key);
+  zend_string_release(key);
+  return ce;
+}
+
+Zval NewUnconstructedPool() {
+  Zval pool;
+  zend_class_entry* ce = LookupClass("Async\\Pool");
+  EXPECT_NE(ce, nullptr);
+  if (ce != nullptr) object_init_ex(pool.get(), ce);
+  return pool;
+}
+
+Zval NewStrategy(const std::string& name, mock_zend::NativeBody report_success,
+                 mock_zend::NativeBody report_failure,
+                 mock_zend::NativeBody should_recover) {
+  static int classes = 0;
+  zend_class_entry* ce =
+      mock_zend::ClassBuilder(name + std::to_string(++classes))
+          .Implements(LookupClass("Async\\CircuitBreakerStrategy"))
+          .Method("reportSuccess", std::move(report_success))
+          .Method("reportFailure", std::move(report_failure))
+          .Method("shouldRecover", std::move(should_recover))
+          .Build();
+  Zval object;
+  object_init_ex(object.get(), ce);
+  return object;
+}
+
+Cycle NewCycle(mock_zend::NativeBody body) {
+  Cycle cycle;
+  object_init(cycle.holder.get());
+  mock_zend::MakeCallable(cycle.closure.get(), std::move(body),
+                          {cycle.holder.get()});
+  return cycle;
+}
+
+void LeaveCycle(Cycle& cycle, Zval& pool) {
+  zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
+                       pool.get());
+  cycle.holder.Reset();
+  cycle.closure.Reset();
+  pool.Reset();
+}
+
+void SpawnHolder(Zval& pool, int yields, bool* released) {
+  Spawn([&pool, yields, released] {
+    Zval resource = Acquire(pool);
+    YieldTimes(yields);
+    Release(pool, resource);
+    if (released != nullptr) *released = true;
+  });
+}
+
+void SpawnHolders(Zval& pool, int holders, const bool& release_now) {
+  for (int i = 0; i < holders; i++) {
+    Spawn([&pool, &release_now] {
+      Zval resource = Acquire(pool);
+      while (!release_now) Yield();
+      Release(pool, resource);
+    });
+  }
 }
 
 namespace {
@@ -135,6 +222,15 @@ mock_zend::NativeBody CountingDestructor(int* destroyed, Log* log) {
   return [destroyed, log](mock_zend::Call& call) {
     ++*destroyed;
     if (log != nullptr) log->push_back("destroy(" + Render(call.arg(0)) + ")");
+  };
+}
+
+mock_zend::NativeBody ThrowingDestructor(Log* log, const std::string& message,
+                                         bool naming_the_resource) {
+  return [log, message, naming_the_resource](mock_zend::Call& call) {
+    const std::string resource = Render(call.arg(0));
+    log->push_back("destroy(" + resource + ")");
+    ThrowRuntime(naming_the_resource ? message + " " + resource : message);
   };
 }
 

@@ -84,6 +84,16 @@ class PoolTest : public zar::testing::AsyncTest {
   int made = 0;
   int destroyed = 0;
   Zval pool;
+
+  // Runs `main` as the request's main script (expecting it to return), with
+  // `pool` a new Async\Pool(CountingFactory(&made), max: max) first.
+  void RunWithPool(zend_long max, const std::function<void()>& main);
+
+  // new Async\Pool(CountingFactory(&made), CountingDestructor(&destroyed,
+  // destroyed_log), healthcheck, min: min, max: max, healthcheckInterval:
+  // interval_ms): the object, or UNDEF with the exception pending.
+  Zval NewCheckedPool(mock_zend::NativeBody healthcheck, zend_long min,
+                      zend_long max, zend_long interval_ms, Log* destroyed_log);
 };
 
 // ---- Async\Pool (userland path)
@@ -130,6 +140,44 @@ void SetStrategy(Zval& pool, zval* strategy);
 mock_zend::NativeBody CountingFactory(int* made, Log* log = nullptr);
 // A destructor logging "destroy(R)" and counting.
 mock_zend::NativeBody CountingDestructor(int* destroyed, Log* log = nullptr);
+// A destructor logging "destroy(R)" into `log` and throwing
+// RuntimeException(message), or RuntimeException(message + " R") when
+// `naming_the_resource`.
+mock_zend::NativeBody ThrowingDestructor(Log* log, const std::string& message,
+                                         bool naming_the_resource = false);
+
+// The class or interface declared as `name` (e.g. "Async\\Pool"), or NULL.
+zend_class_entry* LookupClass(const char* name);
+// An Async\Pool object whose __construct never ran.
+Zval NewUnconstructedPool();
+
+// An object of a new userland class "<name>N" (N counting the classes made)
+// implementing Async\CircuitBreakerStrategy with these methods.
+Zval NewStrategy(const std::string& name, mock_zend::NativeBody report_success,
+                 mock_zend::NativeBody report_failure,
+                 mock_zend::NativeBody should_recover);
+
+// A stdClass "holder" and a closure (running `body`) that uses the holder;
+// once the holder keeps a pool made with the closure, the three form a
+// cycle: holder -> Pool -> closure -> holder.
+struct Cycle {
+  Zval holder;
+  Zval closure;
+};
+Cycle NewCycle(mock_zend::NativeBody body);
+// $holder->pool = $pool; unset($holder, $closure, $pool): what is left of
+// the cycle is reachable only through itself.
+void LeaveCycle(Cycle& cycle, Zval& pool);
+
+// Spawns a holder: it acquires from `pool`, yields `yields` times, releases
+// and then sets `*released` (when given). release() reserves the resource
+// for the oldest waiter before it returns, so once `*released` holds, a
+// woken waiter holds a reservation and has not run yet.
+void SpawnHolder(Zval& pool, int yields, bool* released = nullptr);
+
+// Spawns `holders` coroutines that each acquire from `pool`, wait (yielding)
+// until `release_now` holds, and release.
+void SpawnHolders(Zval& pool, int holders, const bool& release_now);
 
 // NewObject(id), IdOf(object), ThrowRuntime(message): resources.h.
 

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
 
 #include "core/pool/pool.h"
 #include "tests/pool/support/pool_test.h"
@@ -29,43 +32,40 @@ zend_async_pool_t* NewCPool(uint32_t min, uint32_t max) {
                              nullptr, min, max, 0);
 }
 
-TEST_F(PoolConfigTest, NewPoolRefusesMaxSizeZero) {
+// In one request, ZEND_ASYNC_NEW_POOL refuses each (min, max) of `sizes`:
+// NULL, with `error` thrown, and its factory never called.
+void ExpectNewPoolRefused(
+    std::initializer_list<std::pair<uint32_t, uint32_t>> sizes,
+    const std::string& error) {
   factory_calls = 0;
-  EXPECT_TRUE(RunMain([&] {
-    EXPECT_EQ(NewCPool(0, 0), nullptr);
-    EXPECT_EQ(TakeExceptionText(),
-              "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #7 ($max_size) "
-              "must be >= 1");
+  EXPECT_TRUE(zar::testing::RunMain([&] {
+    for (const auto& [min, max] : sizes) {
+      EXPECT_EQ(NewCPool(min, max), nullptr);
+      EXPECT_EQ(TakeExceptionText(), error);
+    }
   }));
   EXPECT_EQ(factory_calls, 0);
 }
 
+TEST_F(PoolConfigTest, NewPoolRefusesMaxSizeZero) {
+  ExpectNewPoolRefused({{0, 0}},
+                       "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #7 "
+                       "($max_size) must be >= 1");
+}
+
 TEST_F(PoolConfigTest, NewPoolRefusesMinSizeAboveMaxSize) {
-  factory_calls = 0;
-  EXPECT_TRUE(RunMain([&] {
-    EXPECT_EQ(NewCPool(3, 2), nullptr);
-    EXPECT_EQ(TakeExceptionText(),
-              "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) "
-              "must be <= max_size");
-  }));
-  EXPECT_EQ(factory_calls, 0);
+  ExpectNewPoolRefused({{3, 2}},
+                       "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #6 "
+                       "($min_size) must be <= max_size");
 }
 
 // 2**31 is also what PDO::ATTR_POOL_MIN => 2**31 passes down (with max
 // raised to it).
 TEST_F(PoolConfigTest, NewPoolRefusesAMinSizeItCannotPreWarm) {
-  factory_calls = 0;
-  EXPECT_TRUE(RunMain([&] {
-    EXPECT_EQ(NewCPool(uint32_t{1} << 31, uint32_t{1} << 31), nullptr);
-    EXPECT_EQ(TakeExceptionText(),
-              "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) "
-              "must be <= 1048576");
-    EXPECT_EQ(NewCPool(core::kMaxPoolMinSize + 1, UINT32_MAX), nullptr);
-    EXPECT_EQ(TakeExceptionText(),
-              "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #6 ($min_size) "
-              "must be <= 1048576");
-  }));
-  EXPECT_EQ(factory_calls, 0);
+  ExpectNewPoolRefused({{uint32_t{1} << 31, uint32_t{1} << 31},
+                        {core::kMaxPoolMinSize + 1, UINT32_MAX}},
+                       "ValueError: ZEND_ASYNC_NEW_POOL(): Argument #6 "
+                       "($min_size) must be <= 1048576");
 }
 
 TEST_F(PoolConfigTest, NewPoolAcceptsTheLargestMinSizeAndAnyMaxSize) {

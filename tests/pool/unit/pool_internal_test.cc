@@ -31,13 +31,14 @@ zend_async_pool_t* AbiPoolOf(Zval& pool) {
 
 uint64_t Reserved(Zval& pool) { return StatsOf(EventOf(pool)).reserved; }
 
-// A holder that releases its resource after two yields.
-void SpawnHolder(Zval& pool) {
-  Spawn([&pool] {
-    Zval resource = Acquire(pool);
-    YieldTimes(2);
-    Release(pool, resource);
-  });
+// ZEND_ASYNC_NEW_POOL with at most one resource, the int 1.
+zend_async_pool_t* NewOneResourcePool() {
+  return ZEND_ASYNC_NEW_POOL(
+      [](zend_async_pool_t*, zval* result) {
+        ZVAL_LONG(result, 1);
+        return true;
+      },
+      nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
 }
 
 TEST_F(PoolInternalTest, ThePoolObjectIsAnEventReferenceToItsPool) {
@@ -52,24 +53,14 @@ TEST_F(PoolInternalTest, ThePoolObjectIsAnEventReferenceToItsPool) {
 
 TEST_F(PoolInternalTest, AnUnconstructedPoolObjectHasNoEvent) {
   EXPECT_TRUE(RunMain([&] {
-    zend_string* name = zend_string_init(ZEND_STRL("Async\\Pool"), false);
-    zend_class_entry* ce = zend_lookup_class(name);
-    zend_string_release(name);
-    ASSERT_NE(ce, nullptr);
-    Zval pool;
-    object_init_ex(pool.get(), ce);
+    Zval pool = NewUnconstructedPool();
     EXPECT_EQ(EventOf(pool), nullptr);
   }));
 }
 
 TEST_F(PoolInternalTest, NewPoolObjIsAnEventReferenceToThePool) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
-        [](zend_async_pool_t*, zval* result) {
-          ZVAL_LONG(result, 1);
-          return true;
-        },
-        nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
+    zend_async_pool_t* pool = NewOneResourcePool();
     ASSERT_NE(pool, nullptr);
     zend_object* object = ZEND_ASYNC_NEW_POOL_OBJ(pool);
     ASSERT_NE(object, nullptr);
@@ -103,12 +94,7 @@ TEST_F(PoolInternalTest, CountElementsHandlerCountsIdlePlusActive) {
 // so the pool outlives its last owner until the acquire returns.
 TEST_F(PoolInternalTest, AWaitingAcquireHoldsItsOwnPoolReference) {
   EXPECT_TRUE(RunMain([&] {
-    zend_async_pool_t* pool = ZEND_ASYNC_NEW_POOL(
-        [](zend_async_pool_t*, zval* result) {
-          ZVAL_LONG(result, 1);
-          return true;
-        },
-        nullptr, nullptr, nullptr, nullptr, 0, 1, 0);
+    zend_async_pool_t* pool = NewOneResourcePool();
     ASSERT_NE(pool, nullptr);
     zval held;
     ASSERT_TRUE(ZEND_ASYNC_POOL_TRY_ACQUIRE(pool, &held));
@@ -130,23 +116,21 @@ TEST_F(PoolInternalTest, AWaitingAcquireHoldsItsOwnPoolReference) {
 // The reservation counter (the event's info()) of the conformance tests
 // whose PHP-made pools cannot be reached through the ABI.
 TEST_F(PoolInternalTest, ReleaseReservesForTheWokenWaiterUntilItRuns) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    SpawnHolder(pool);
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 2);
     Spawn([&] {
       Zval resource = Acquire(pool);
       Release(pool, resource);
     });
     ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
     EXPECT_EQ(IdleCount(pool), 1);
-  }));
+  });
   EXPECT_EQ(Reserved(pool), 0u);
 }
 
 TEST_F(PoolInternalTest, CloseLeavesNoReservation) {
   Zval held;
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
+  RunWithPool(1, [&] {
     held = TryAcquire(pool);
     for (int i = 0; i < 3; i++) {
       Spawn([&] {
@@ -158,7 +142,7 @@ TEST_F(PoolInternalTest, CloseLeavesNoReservation) {
       YieldTimes(3);
       Close(pool);
     });
-  }));
+  });
   EXPECT_EQ(Reserved(pool), 0u);
   Release(pool, held);
 }
@@ -168,7 +152,7 @@ TEST_F(PoolInternalTest, CloseWithAReservedResourceLeavesNoReservation) {
     pool = NewPhpPool({.factory = CountingFactory(&made),
                        .destructor = CountingDestructor(&destroyed),
                        .max = 1});
-    SpawnHolder(pool);
+    SpawnHolder(pool, 2);
     Spawn([&] {
       Zval resource = Acquire(pool);
       TakeExceptionText();
@@ -181,9 +165,8 @@ TEST_F(PoolInternalTest, CloseWithAReservedResourceLeavesNoReservation) {
 }
 
 TEST_F(PoolInternalTest, DeactivateLeavesNoReservation) {
-  EXPECT_TRUE(RunMain([&] {
-    pool = NewPhpPool({.factory = CountingFactory(&made), .max = 1});
-    SpawnHolder(pool);
+  RunWithPool(1, [&] {
+    SpawnHolder(pool, 2);
     for (int i = 0; i < 2; i++) {
       Spawn([&] {
         Zval resource = Acquire(pool);
@@ -192,7 +175,7 @@ TEST_F(PoolInternalTest, DeactivateLeavesNoReservation) {
     }
     ASSERT_TRUE(YieldUntil([&] { return Reserved(pool) == 1; }));
     CallMethod(pool.get(), "deactivate");
-  }));
+  });
   EXPECT_EQ(Reserved(pool), 0u);
 }
 
@@ -227,21 +210,6 @@ TEST_F(PoolInternalTest, InFlightExceptionIsParkedAroundBeforeRelease) {
   EXPECT_EQ(destroyed, 1);
 }
 
-// A stdClass "holder" with the pool in its property `pool`, and a closure
-// that uses the holder: holder -> Pool -> closure -> holder.
-struct Cycle {
-  Zval holder;
-  Zval closure;
-};
-
-Cycle NewCycle(mock_zend::NativeBody body) {
-  Cycle cycle;
-  object_init(cycle.holder.get());
-  mock_zend::MakeCallable(cycle.closure.get(), std::move(body),
-                          {cycle.holder.get()});
-  return cycle;
-}
-
 // A PHP-made pool a C owner also holds is not reported: collecting its
 // wrapper must not free what the C owner still uses.
 TEST_F(PoolInternalTest, PoolSharedWithACOwnerIsNotReported) {
@@ -251,11 +219,7 @@ TEST_F(PoolInternalTest, PoolSharedWithACOwnerIsNotReported) {
     Zval pool = ConstructPool({cycle.closure.get()});
     zend_async_event_t* event = EventOf(pool);
     ZEND_ASYNC_EVENT_ADD_REF(event);  // the C owner
-    zend_update_property(nullptr, cycle.holder.obj(), ZEND_STRL("pool"),
-                         pool.get());
-    cycle.holder.Reset();
-    cycle.closure.Reset();
-    pool.Reset();
+    LeaveCycle(cycle, pool);
     EXPECT_EQ(gc_collect_cycles(), 0);
     // The C owner can still use the pool (its factory closure is alive).
     auto* abi_pool = reinterpret_cast<zend_async_pool_t*>(event);

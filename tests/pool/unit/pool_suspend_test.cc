@@ -70,6 +70,9 @@ bool PausingBeforeAcquire(zend_async_pool_t*, zval*) {
   return true;
 }
 
+constexpr char kClosed[] =
+    "acquire failed: Async\\PoolException: Pool is closed";
+
 class PoolOwnerLetsGoTest : public PoolSuspendTest {
  protected:
   void SetUp() override {
@@ -102,6 +105,14 @@ class PoolOwnerLetsGoTest : public PoolSuspendTest {
     });
   }
 
+  // A `start`: an acquire suspended (2 ms) inside its factory or its
+  // beforeAcquire hook, as `pause_ms` says.
+  void AcquireSuspendedIn(zend_ulong* pause_ms, zend_async_pool_t* pool) {
+    *pause_ms = 2;
+    SpawnAcquire(pool);
+    Yield();
+  }
+
   // The request: a pool of (min, max); `start` spawns the calls (and sets
   // the pauses) and yields until they are inside their factory, hook or
   // wait; then the owner (closes, with `close`, and) lets go of its
@@ -132,12 +143,14 @@ class PoolOwnerLetsGoTest : public PoolSuspendTest {
     EXPECT_EQ(c_made, made);
     EXPECT_EQ(c_destroyed, destroyed);
   }
+  // The same, the log ending with an acquire failed as the pool closed.
+  void ExpectFailedAcquire(const std::string& log_before, int made,
+                           int destroyed) {
+    ExpectOutcome(log_before + " " + kClosed, made, destroyed);
+  }
 
   Log log;
 };
-
-constexpr char kClosed[] =
-    "acquire failed: Async\\PoolException: Pool is closed";
 
 // The case of the issue: made 1, destroyed 0 before. The factory suspends,
 // the owner lets go of its (last) reference; when the factory returns the
@@ -145,14 +158,9 @@ constexpr char kClosed[] =
 TEST_F(PoolOwnerLetsGoTest,
        AcquireWhoseFactorySuspendsWhileTheOwnerLetsGoFailsAndDestroysIt) {
   OwnerLetsGoWhile(0, 2, [&](zend_async_pool_t* pool) {
-    factory_pause_ms = 2;
-    SpawnAcquire(pool);
-    Yield();
+    AcquireSuspendedIn(&factory_pause_ms, pool);
   });
-  ExpectOutcome(
-      std::string("factory suspends owner lets go made 1 destroy(1) ") +
-          kClosed,
-      1, 1);
+  ExpectFailedAcquire("factory suspends owner lets go made 1 destroy(1)", 1, 1);
 }
 
 // The usual way an owner disposes of a pool, close then let go, while the
@@ -163,15 +171,11 @@ TEST_F(
   OwnerLetsGoWhile(
       0, 2,
       [&](zend_async_pool_t* pool) {
-        factory_pause_ms = 2;
-        SpawnAcquire(pool);
-        Yield();
+        AcquireSuspendedIn(&factory_pause_ms, pool);
       },
       /*close=*/true);
-  ExpectOutcome(std::string("factory suspends owner closes and lets go made 1 "
-                            "destroy(1) ") +
-                    kClosed,
-                1, 1);
+  ExpectFailedAcquire(
+      "factory suspends owner closes and lets go made 1 destroy(1)", 1, 1);
 }
 
 TEST_F(PoolOwnerLetsGoTest,
@@ -196,14 +200,10 @@ TEST_F(PoolOwnerLetsGoTest,
 TEST_F(PoolOwnerLetsGoTest,
        AcquireWhoseBeforeAcquireSuspendsWhileTheOwnerLetsGoFailsAndDestroysIt) {
   OwnerLetsGoWhile(1, 2, [&](zend_async_pool_t* pool) {
-    before_acquire_pause_ms = 2;
-    SpawnAcquire(pool);
-    Yield();
+    AcquireSuspendedIn(&before_acquire_pause_ms, pool);
   });
-  ExpectOutcome(std::string("made 1 beforeAcquire suspends owner lets go "
-                            "destroy(1) ") +
-                    kClosed,
-                1, 1);
+  ExpectFailedAcquire("made 1 beforeAcquire suspends owner lets go destroy(1)",
+                      1, 1);
 }
 
 // Two acquires inside their factories when the owner lets go: the first to
@@ -239,8 +239,7 @@ TEST_F(PoolOwnerLetsGoTest,
     Release(pool, &held);  // idle, reserved for the waiter
     ExpectTally(pool);
   });
-  ExpectOutcome(std::string("made 1 owner lets go destroy(1) ") + kClosed, 1,
-                1);
+  ExpectFailedAcquire("made 1 owner lets go destroy(1)", 1, 1);
 }
 
 // A closed pool the owner still holds hands out what a suspended factory
@@ -316,21 +315,15 @@ TEST_F(PoolSuspendTest, HealthcheckThatSuspendsWarnsAndIsTakenAsUnhealthy) {
   int checks = 0;
   Log destroyed_log;
   EXPECT_TRUE(RunMain([&] {
-    Zval pool = NewPhpPool(
-        {.factory = CountingFactory(&made),
-         .destructor = CountingDestructor(&destroyed, &destroyed_log),
-         .healthcheck =
-             [&](mock_zend::Call& call) {
-               if (++checks == 1) {
-                 EXPECT_FALSE(SuspendOnce())
-                     << "refused in the scheduler context";
-                 return;  // the refusal is pending: unhealthy
-               }
-               ZVAL_TRUE(call.result());
-             },
-         .min = 1,
-         .max = 2,
-         .healthcheck_interval = 2});
+    Zval pool = NewCheckedPool(
+        [&](mock_zend::Call& call) {
+          if (++checks == 1) {
+            EXPECT_FALSE(SuspendOnce()) << "refused in the scheduler context";
+            return;  // the refusal is pending: unhealthy
+          }
+          ZVAL_TRUE(call.result());
+        },
+        1, 2, 2, &destroyed_log);
     WaitForChecks(checks, 2);
     EXPECT_POOL_TALLY(pool, made - destroyed);
     Close(pool);
@@ -343,6 +336,14 @@ TEST_F(PoolSuspendTest, HealthcheckThatSuspendsWarnsAndIsTakenAsUnhealthy) {
   EXPECT_EQ(made, 2) << "resource 1 replaced";
   EXPECT_EQ(destroyed, 2);
   EXPECT_EQ(Joined(destroyed_log), "destroy(1) destroy(2)");
+}
+
+// A healthcheck counting its calls in `*checks` that finds the resource
+// unhealthy at the first call only.
+mock_zend::NativeBody FirstCheckFails(int* checks) {
+  return [checks](mock_zend::Call& call) {
+    ZVAL_BOOL(call.result(), ++*checks != 1);
+  };
 }
 
 // The healthcheck finds resource 1 unhealthy and the replacement factory
@@ -365,10 +366,7 @@ void ExpectReplacementSkipped(const std::function<void()>& fail,
                                   ZVAL_LONG(call.result(), ++made);
                                 },
                             .destructor = CountingDestructor(&destroyed),
-                            .healthcheck =
-                                [&](mock_zend::Call& call) {
-                                  ZVAL_BOOL(call.result(), ++checks != 1);
-                                },
+                            .healthcheck = FirstCheckFails(&checks),
                             .min = 1,
                             .max = 2,
                             .healthcheck_interval = 2});
@@ -422,10 +420,7 @@ void ExpectDestructorContained(const std::function<void()>& fail,
                                 [&](mock_zend::Call&) {
                                   if (++destroyed == 1) fail();
                                 },
-                            .healthcheck =
-                                [&](mock_zend::Call& call) {
-                                  ZVAL_BOOL(call.result(), ++checks != 1);
-                                },
+                            .healthcheck = FirstCheckFails(&checks),
                             .min = 1,
                             .max = 2,
                             .healthcheck_interval = 2});
