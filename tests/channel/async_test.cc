@@ -9,8 +9,6 @@
 namespace zar::channel_testing {
 namespace {
 
-using ChannelAsyncTest = ChannelTest;
-
 // $future->isCompleted() as "completed=yes|no".
 std::string Completed(Zval& future) {
   Zval completed = CallMethod(future.get(), "isCompleted");
@@ -31,12 +29,20 @@ void Drop(Zval& future) {
   future = Zval();
 }
 
+class ChannelAsyncTest : public ChannelTest {
+ protected:
+  // $future = $channel->recvAsync(), pending; Drop($future); logs
+  // "dropped".
+  void DropPendingFuture() {
+    Zval future = CallMethod(channel.get(), "recvAsync");
+    Drop(future);
+    log.push_back("dropped");
+  }
+};
+
 // 019-channel_recvAsync_with_data
 TEST_F(ChannelAsyncTest, RecvAsyncCompletesAtOnceWithBufferedValues) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({2});
+  RunWithChannel(2, [&] {
     Send(channel, Zval::String("value1"));
     Send(channel, Zval::String("value2"));
     Spawn([&] {
@@ -45,10 +51,10 @@ TEST_F(ChannelAsyncTest, RecvAsyncCompletesAtOnceWithBufferedValues) {
       log.push_back(Completed(first) + "," + Completed(second));
       log.push_back("future1=" + Await(first));
       log.push_back("future2=" + Await(second));
-      log.push_back("count=" + std::to_string(Count(channel)));
+      LogCount();
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "Done completed=yes,completed=yes future1='value1' "
             "future2='value2' count=0");
@@ -56,10 +62,7 @@ TEST_F(ChannelAsyncTest, RecvAsyncCompletesAtOnceWithBufferedValues) {
 
 // 020-channel_recvAsync_closed
 TEST_F(ChannelAsyncTest, RecvAsyncOnClosedChannelIsRejectedWithCloseException) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Close(channel);
     Spawn([&] {
       Zval future = CallMethod(channel.get(), "recvAsync");
@@ -67,33 +70,27 @@ TEST_F(ChannelAsyncTest, RecvAsyncOnClosedChannelIsRejectedWithCloseException) {
       log.push_back(Await(future));
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "Done completed=yes Async\\ChannelException: Channel is closed");
 }
 
 // Values buffered before close are still handed out by recvAsync().
 TEST_F(ChannelAsyncTest, RecvAsyncAfterCloseStillGetsBufferedValue) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Send(channel, Zval::String("kept"));
     Close(channel);
     Zval kept = CallMethod(channel.get(), "recvAsync");
     Zval empty = CallMethod(channel.get(), "recvAsync");
     log.push_back(Await(kept));
     log.push_back(Await(empty));
-  }));
+  });
   EXPECT_EQ(Joined(log), "'kept' Async\\ChannelException: Channel is closed");
 }
 
 // 029-channel_recvAsync_pending
 TEST_F(ChannelAsyncTest, PendingRecvAsyncCompletesWhenValueArrives) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       Zval future = CallMethod(channel.get(), "recvAsync");
       log.push_back("pending " + Completed(future));
@@ -103,9 +100,9 @@ TEST_F(ChannelAsyncTest, PendingRecvAsyncCompletesWhenValueArrives) {
         log.push_back(std::string("sendAsync=") + (sent ? "true" : "false"));
       });
       log.push_back("received=" + Await(future));
-      log.push_back("count=" + std::to_string(Count(channel)));
+      LogCount();
     });
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "pending completed=no sendAsync=true received='hello' count=0");
 }
@@ -113,11 +110,8 @@ TEST_F(ChannelAsyncTest, PendingRecvAsyncCompletesWhenValueArrives) {
 // A pending future on a rendezvous is a receiver: a parked send() hands
 // its value to it and returns.
 TEST_F(ChannelAsyncTest, PendingRecvAsyncTakesRendezvousSend) {
-  Log log;
-  Zval channel;
   Zval future;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     future = CallMethod(channel.get(), "recvAsync");
     Spawn([&] {
       Send(channel, Zval::String("direct"));
@@ -125,16 +119,13 @@ TEST_F(ChannelAsyncTest, PendingRecvAsyncTakesRendezvousSend) {
     });
     log.push_back(Await(future));
     future = Zval();
-  }));
+  });
   EXPECT_EQ(Joined(log), "sent 'direct'");
 }
 
 // 030-channel_recvAsync_pending_close
 TEST_F(ChannelAsyncTest, PendingRecvAsyncIsRejectedWhenChannelCloses) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       Zval future = CallMethod(channel.get(), "recvAsync");
       Spawn([&] {
@@ -144,20 +135,15 @@ TEST_F(ChannelAsyncTest, PendingRecvAsyncIsRejectedWhenChannelCloses) {
       });
       log.push_back("caught " + Await(future));
     });
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "closing caught Async\\ChannelException: Channel is closed");
 }
 
 // 066-channel_recvAsync_future_dropped
 TEST_F(ChannelAsyncTest, DroppedPendingFutureLeavesTheQueue) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    Zval future = CallMethod(channel.get(), "recvAsync");
-    Drop(future);
-    log.push_back("dropped");
+  RunWithChannel(0, [&] {
+    DropPendingFuture();
     Spawn([&] {
       Delay(20);
       // Nobody receives: the value is staged in the rendezvous slot.
@@ -167,14 +153,13 @@ TEST_F(ChannelAsyncTest, DroppedPendingFutureLeavesTheQueue) {
     });
     Delay(60);
     log.push_back("recv=" + Render(Recv(channel)));
-  }));
+  });
   EXPECT_EQ(Joined(log), "dropped sendAsync=true count=1 recv='hello'");
 }
 
 // 067-channel_recvAsync_in_await_any (the await-any's loser is dropped
 // while its waiter is queued on its channel)
 TEST_F(ChannelAsyncTest, LoserFutureOfTwoChannelsLeavesItsQueue) {
-  Log log;
   Zval first;
   Zval second;
   EXPECT_TRUE(RunMain([&] {
@@ -197,30 +182,22 @@ TEST_F(ChannelAsyncTest, LoserFutureOfTwoChannelsLeavesItsQueue) {
 
 // 068-channel_recvAsync_dropped_then_close
 TEST_F(ChannelAsyncTest, CloseAfterDroppedFutureRejectsNothing) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    Zval future = CallMethod(channel.get(), "recvAsync");
-    Drop(future);
-    log.push_back("dropped");
+  RunWithChannel(0, [&] {
+    DropPendingFuture();
     Spawn([&] {
       Close(channel);
       log.push_back("closed");
     });
     Yield();
     log.push_back("ok");
-  }));
+  });
   EXPECT_EQ(Joined(log), "dropped closed ok");
   EXPECT_TRUE(zar::testing::ErrorLog().empty());
 }
 
 // 077-channel_recvAsync_does_not_take_reserved_value
 TEST_F(ChannelAsyncTest, RecvAsyncDoesNotTakeReservedValue) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Spawn([&] { log.push_back("R1=" + Render(Recv(channel))); });
     Yield();
     Send(channel, Zval::String("first"));  // reserved for R1, which has not run
@@ -228,7 +205,7 @@ TEST_F(ChannelAsyncTest, RecvAsyncDoesNotTakeReservedValue) {
     log.push_back(Completed(future));
     Spawn([&] { Send(channel, Zval::String("second")); });
     log.push_back("future=" + Await(future));
-  }));
+  });
   EXPECT_EQ(Joined(log), "completed=no R1='first' future='second'");
 }
 
@@ -238,11 +215,8 @@ TEST_F(ChannelAsyncTest, RecvAsyncDoesNotTakeReservedValue) {
 // oldest value when it runs (upstream's rule): "a" wakes R1, "b" completes
 // the future with "a", R1 then takes "b".
 TEST_F(ChannelAsyncTest, FutureAndCoroutineReceiversServedInArrivalOrder) {
-  Log log;
-  Zval channel;
   Zval future;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({3});
+  RunWithChannel(3, [&] {
     Spawn([&] { log.push_back("R1=" + Render(Recv(channel))); });
     Yield();
     future = CallMethod(channel.get(), "recvAsync");
@@ -254,34 +228,28 @@ TEST_F(ChannelAsyncTest, FutureAndCoroutineReceiversServedInArrivalOrder) {
     SendAsync(channel, Zval::String("c"));
     log.push_back("future=" + Await(future));
     future = Zval();
-  }));
+  });
   EXPECT_EQ(Joined(log), "future completed=yes future='a' R1='b' R2='c'");
 }
 
 // A future cancelled while queued gives up its turn: the next value goes
 // to whoever receives next.
 TEST_F(ChannelAsyncTest, CancelledPendingFutureIsSkipped) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Zval future = CallMethod(channel.get(), "recvAsync");
     CallMethod(future.get(), "cancel");
     CallMethod(future.get(), "ignore");
     SendAsync(channel, Zval::String("kept"));
-    log.push_back("count=" + std::to_string(Count(channel)));
+    LogCount();
     log.push_back("recv=" + Render(Recv(channel)));
-  }));
+  });
   EXPECT_EQ(Joined(log), "count=1 recv='kept'");
 }
 
 // A value that completes a pending future frees its slot for a parked
 // sender.
 TEST_F(ChannelAsyncTest, ServedFutureFreesSlotForParkedSender) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Send(channel, Zval::String("one"));
     Spawn([&] {
       Send(channel, Zval::String("two"));
@@ -292,7 +260,7 @@ TEST_F(ChannelAsyncTest, ServedFutureFreesSlotForParkedSender) {
     log.push_back(Completed(future) + " " + Await(future));
     Yield();
     log.push_back("recv=" + Render(Recv(channel)));
-  }));
+  });
   EXPECT_EQ(Joined(log), "completed=yes 'one' sent two recv='two'");
 }
 

@@ -49,7 +49,6 @@ TEST_F(ChannelCApiTest, NewChannelHasEveryOperation) {
 }
 
 TEST_F(ChannelCApiTest, BufferedSendThenReceiveIsFifo) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(3);
     for (zend_long i = 1; i <= 3; i++) EXPECT_TRUE(c.Send(i));
@@ -59,7 +58,6 @@ TEST_F(ChannelCApiTest, BufferedSendThenReceiveIsFifo) {
 }
 
 TEST_F(ChannelCApiTest, UnbufferedSendParksUntilReceived) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(0);
     Spawn([&] {
@@ -74,7 +72,6 @@ TEST_F(ChannelCApiTest, UnbufferedSendParksUntilReceived) {
 }
 
 TEST_F(ChannelCApiTest, CloseFailsSendAndReceiveWithTheException) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(1);
     EXPECT_TRUE(c.Send(1));
@@ -91,7 +88,6 @@ TEST_F(ChannelCApiTest, CloseFailsSendAndReceiveWithTheException) {
 
 // receive with result NULL waits for a value without taking it.
 TEST_F(ChannelCApiTest, ReceiveWithoutResultOnlyWaits) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(1);
     Spawn([&] {
@@ -110,7 +106,6 @@ TEST_F(ChannelCApiTest, ReceiveWithoutResultOnlyWaits) {
 // A fired cancellation ends the wait: false with no exception; the
 // channel stays usable.
 TEST_F(ChannelCApiTest, CancellationEndsTheWaitWithoutAnException) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(1);
     zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(5, false);
@@ -127,7 +122,6 @@ TEST_F(ChannelCApiTest, CancellationEndsTheWaitWithoutAnException) {
 }
 
 TEST_F(ChannelCApiTest, CloseWakesEveryCWaiter) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(0);
     Spawn([&] { log.push_back("r:" + c.Receive()); });
@@ -154,7 +148,6 @@ TEST_F(ChannelCApiTest, ExtraBytesFollowTheChannelZeroed) {
 
 // The object for a C channel speaks to the same channel.
 TEST_F(ChannelCApiTest, ObjectWrapsTheSameChannel) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     CChannel c(2);
     EXPECT_TRUE(c.Send(1));

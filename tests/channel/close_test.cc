@@ -11,7 +11,6 @@ using ChannelCloseTest = ChannelTest;
 
 // 004-channel_close, 014-channel_double_close, 062-channel_idempotent_close
 TEST_F(ChannelCloseTest, CloseIsIdempotent) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval channel = NewPhpChannel({3});
     log.push_back(IsClosed(channel) ? "closed" : "open");
@@ -27,42 +26,33 @@ TEST_F(ChannelCloseTest, CloseIsIdempotent) {
 
 // 005-channel_exception_on_closed_send
 TEST_F(ChannelCloseTest, SendOnAClosedChannelThrows) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({3});
+  RunWithChannel(3, [&] {
     Close(channel);
     Spawn([&] {
       Send(channel, Zval::String("value"));
       log.push_back(TakeChannelException());
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log), "Done Async\\ChannelException: Channel is closed");
 }
 
 // 006-channel_exception_on_closed_recv
 TEST_F(ChannelCloseTest, RecvOnAClosedEmptyChannelThrows) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({3});
+  RunWithChannel(3, [&] {
     Close(channel);
     Spawn([&] {
       Zval value = Recv(channel);
       log.push_back(value.undef() ? TakeChannelException() : Render(value));
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log), "Done Async\\ChannelException: Channel is closed");
 }
 
 // 015-channel_recv_closed_with_data
 TEST_F(ChannelCloseTest, ValuesBufferedBeforeCloseAreStillReceived) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({3});
+  RunWithChannel(3, [&] {
     for (const char* value : {"one", "two", "three"})
       Send(channel, Zval::String(value));
     Close(channel);
@@ -74,7 +64,7 @@ TEST_F(ChannelCloseTest, ValuesBufferedBeforeCloseAreStillReceived) {
       }
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "closed-with-3 Done 'one' 'two' 'three' "
             "Async\\ChannelException: Channel is closed");
@@ -82,10 +72,7 @@ TEST_F(ChannelCloseTest, ValuesBufferedBeforeCloseAreStillReceived) {
 
 // 022-channel_dtor_wakes_waiters, 045-channel_close_reason_explicit
 TEST_F(ChannelCloseTest, CloseWakesAParkedReceiver) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       log.push_back("receiver-waiting");
       Zval value = Recv(channel);
@@ -98,7 +85,7 @@ TEST_F(ChannelCloseTest, CloseWakesAParkedReceiver) {
       log.push_back("closer-done");
     });
     log.push_back("main-done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "main-done receiver-waiting closer-closing closer-done "
             "Async\\ChannelException: Channel is closed");
@@ -106,10 +93,7 @@ TEST_F(ChannelCloseTest, CloseWakesAParkedReceiver) {
 
 // 024-channel_close_interrupts_waiters
 TEST_F(ChannelCloseTest, CloseWakesASenderWaitingForSpace) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Send(channel, Zval::String("fill"));
     Spawn([&] {
       log.push_back("sender-waiting");
@@ -122,7 +106,7 @@ TEST_F(ChannelCloseTest, CloseWakesASenderWaitingForSpace) {
       log.push_back("closed");
     });
     log.push_back("main-done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "main-done sender-waiting closer closed "
             "Async\\ChannelException: Channel is closed");
@@ -130,10 +114,7 @@ TEST_F(ChannelCloseTest, CloseWakesASenderWaitingForSpace) {
 
 // 026-channel_close_wakes_sender
 TEST_F(ChannelCloseTest, CloseWakesASenderBehindAnUnbufferedValue) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     log.push_back(SendAsync(channel, Zval::String("block")) ? "filled"
                                                             : "not-filled");
     Spawn([&] {
@@ -145,7 +126,7 @@ TEST_F(ChannelCloseTest, CloseWakesASenderBehindAnUnbufferedValue) {
       Close(channel);
       log.push_back("closed");
     });
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "filled sender-waiting closed "
             "Async\\ChannelException: Channel is closed");
@@ -154,7 +135,6 @@ TEST_F(ChannelCloseTest, CloseWakesASenderBehindAnUnbufferedValue) {
 // Every waiter is woken, receivers and senders alike, each with the
 // exception.
 TEST_F(ChannelCloseTest, CloseWakesEveryWaiter) {
-  Log log;
   Zval receivers;
   Zval senders;
   EXPECT_TRUE(RunMain([&] {
@@ -188,10 +168,7 @@ TEST_F(ChannelCloseTest, CloseWakesEveryWaiter) {
 
 // 069-channel0_send_close_split_brain
 TEST_F(ChannelCloseTest, UnmatchedRendezvousValueDoesNotOutliveClose) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       Send(channel, Zval::Long(42));
       log.push_back(EG(exception) ? "send: " + TakeChannelException()
@@ -204,17 +181,14 @@ TEST_F(ChannelCloseTest, UnmatchedRendezvousValueDoesNotOutliveClose) {
       log.push_back(value.undef() ? "recv: " + TakeChannelException()
                                   : "recv=" + Render(value));
     });
-  }));
+  });
   EXPECT_EQ(log, (Log{"send: Async\\ChannelException: Channel is closed",
                       "recv: Async\\ChannelException: Channel is closed"}));
 }
 
 // 081-channel0_committed_value_survives_close
 TEST_F(ChannelCloseTest, CommittedRendezvousValueSurvivesClose) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       Zval value = Recv(channel);
       log.push_back(value.undef() ? TakeExceptionText()
@@ -227,16 +201,13 @@ TEST_F(ChannelCloseTest, CommittedRendezvousValueSurvivesClose) {
       Close(channel);
       log.push_back("closed");
     });
-  }));
+  });
   EXPECT_EQ(Joined(log), "send-ok closed recv=7");
 }
 
 // 082-channel0_close_while_sender_awaits_ack
 TEST_F(ChannelCloseTest, CloseAfterTheValueWasTakenDoesNotFailItsSender) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       Send(channel, Zval::String("the-value"));
       log.push_back(EG(exception) ? "sender " + TakeChannelException()
@@ -245,17 +216,14 @@ TEST_F(ChannelCloseTest, CloseAfterTheValueWasTakenDoesNotFailItsSender) {
     Yield();
     log.push_back("recv " + Render(Recv(channel)));
     Close(channel);
-  }));
+  });
   EXPECT_EQ(Joined(log), "recv 'the-value' sender delivered");
 }
 
 // Awaiting the channel object waits for close (the event is notified with
 // the close exception).
 TEST_F(ChannelCloseTest, AwaitingTheChannelEndsAtClose) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Spawn([&] {
       zend_async_event_t* event = ZEND_ASYNC_OBJECT_TO_EVENT(channel.obj());
       const bool resumed = zar::testing::WaitFor(event);
@@ -264,7 +232,7 @@ TEST_F(ChannelCloseTest, AwaitingTheChannelEndsAtClose) {
     Yield();
     log.push_back("closing");
     Close(channel);
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "closing resumed:Async\\ChannelException: Channel is closed");
 }
@@ -272,7 +240,6 @@ TEST_F(ChannelCloseTest, AwaitingTheChannelEndsAtClose) {
 // A wrapper object that is not the channel's last owner leaves it open
 // when it goes.
 TEST_F(ChannelCloseTest, WrapperDestructionLeavesAChannelACUserHolds) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     zend_async_channel_t* channel = ZEND_ASYNC_NEW_CHANNEL(1, false, false);
     ASSERT_NE(channel, nullptr);

@@ -9,6 +9,14 @@ namespace {
 
 using ChannelCreationTest = ChannelTest;
 
+// new Async\Channel(...args), which must throw: the exception as "Class:
+// message" (taken).
+std::string ConstructionError(std::initializer_list<zend_long> args) {
+  Zval channel = NewPhpChannel(args);
+  EXPECT_TRUE(channel.undef());
+  return TakeExceptionText();
+}
+
 // 001-channel_construct
 TEST_F(ChannelCreationTest, ConstructorSetsTheCapacity) {
   EXPECT_TRUE(RunMain([&] {
@@ -25,9 +33,7 @@ TEST_F(ChannelCreationTest, ConstructorSetsTheCapacity) {
 // 012-channel_negative_capacity_error
 TEST_F(ChannelCreationTest, NegativeCapacityIsAValueError) {
   EXPECT_TRUE(RunMain([&] {
-    Zval channel = NewPhpChannel({-1});
-    EXPECT_TRUE(channel.undef());
-    EXPECT_EQ(TakeExceptionText(),
+    EXPECT_EQ(ConstructionError({-1}),
               "ValueError: Async\\Channel::__construct(): Argument #1 "
               "($capacity) must be between 0 and 2147483647");
   }));
@@ -35,9 +41,7 @@ TEST_F(ChannelCreationTest, NegativeCapacityIsAValueError) {
 
 TEST_F(ChannelCreationTest, CapacityAboveInt32MaxIsAValueError) {
   EXPECT_TRUE(RunMain([&] {
-    Zval channel = NewPhpChannel({zend_long{INT32_MAX} + 1});
-    EXPECT_TRUE(channel.undef());
-    EXPECT_EQ(TakeExceptionText(),
+    EXPECT_EQ(ConstructionError({zend_long{INT32_MAX} + 1}),
               "ValueError: Async\\Channel::__construct(): Argument #1 "
               "($capacity) must be between 0 and 2147483647");
   }));
@@ -45,12 +49,10 @@ TEST_F(ChannelCreationTest, CapacityAboveInt32MaxIsAValueError) {
 
 TEST_F(ChannelCreationTest, NegativeTimeoutsAreValueErrors) {
   EXPECT_TRUE(RunMain([&] {
-    Zval producer = NewPhpChannel({0, -1});
-    EXPECT_EQ(TakeExceptionText(),
+    EXPECT_EQ(ConstructionError({0, -1}),
               "ValueError: Async\\Channel::__construct(): Argument #2 "
               "($noProducerTimeout) must be between 0 and 2147483647");
-    Zval consumer = NewPhpChannel({0, 0, -1});
-    EXPECT_EQ(TakeExceptionText(),
+    EXPECT_EQ(ConstructionError({0, 0, -1}),
               "ValueError: Async\\Channel::__construct(): Argument #3 "
               "($noConsumerTimeout) must be between 0 and 2147483647");
   }));
@@ -58,7 +60,6 @@ TEST_F(ChannelCreationTest, NegativeTimeoutsAreValueErrors) {
 
 // 009-channel_capacity_methods, 025-channel_state_consistency
 TEST_F(ChannelCreationTest, CountsFollowSendsAndReceives) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval channel = NewPhpChannel({3});
     log.push_back(State(channel));
@@ -83,7 +84,6 @@ TEST_F(ChannelCreationTest, CountsFollowSendsAndReceives) {
 
 // 007-channel_sendAsync
 TEST_F(ChannelCreationTest, SendAsyncFailsWhenFullOrClosed) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval channel = NewPhpChannel({2});
     log.push_back(SendAsync(channel, Zval::Long(1)) ? "true" : "false");
@@ -99,7 +99,6 @@ TEST_F(ChannelCreationTest, SendAsyncFailsWhenFullOrClosed) {
 
 // 016-channel_sendAsync_closed
 TEST_F(ChannelCreationTest, SendAsyncAfterCloseLeavesTheCount) {
-  Log log;
   EXPECT_TRUE(RunMain([&] {
     Zval channel = NewPhpChannel({1});
     log.push_back(SendAsync(channel, Zval::String("test")) ? "true" : "false");
@@ -113,10 +112,7 @@ TEST_F(ChannelCreationTest, SendAsyncAfterCloseLeavesTheCount) {
 
 // 023-channel_unbuffered_sendAsync
 TEST_F(ChannelCreationTest, UnbufferedSendAsyncFillsTheOneSlot) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     log.push_back(SendAsync(channel, Zval::String("one")) ? "true" : "false");
     log.push_back(State(channel));
     log.push_back(SendAsync(channel, Zval::String("two")) ? "true" : "false");
@@ -125,7 +121,7 @@ TEST_F(ChannelCreationTest, UnbufferedSendAsyncFillsTheOneSlot) {
       log.push_back(State(channel));
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "true count=1 empty=N full=Y false Done got 'one' "
             "count=0 empty=Y full=N");

@@ -14,8 +14,6 @@ using ChannelDeadlockTest = ChannelTest;
 
 // 041-channel_deadlock_hard_no_producers
 TEST_F(ChannelDeadlockTest, ReceiverWithNoProducerClosesTheChannel) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 20, 0, true);
     Spawn([&] {
@@ -31,15 +29,13 @@ TEST_F(ChannelDeadlockTest, ReceiverWithNoProducerClosesTheChannel) {
 
 // 042-channel_deadlock_hard_no_consumers
 TEST_F(ChannelDeadlockTest, SenderWithNoConsumerClosesTheChannel) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 0, 20, true);
     Spawn([&] {
       Send(channel, Zval::Long(1));
       log.push_back(EG(exception) ? TakeChannelException("NO_CONSUMERS")
                                   : "sent");
-      log.push_back("count=" + std::to_string(Count(channel)));
+      LogCount();
     });
   }));
   EXPECT_EQ(Joined(log),
@@ -48,8 +44,6 @@ TEST_F(ChannelDeadlockTest, SenderWithNoConsumerClosesTheChannel) {
 
 // 043-channel_deadlock_disabled
 TEST_F(ChannelDeadlockTest, ZeroTimeoutsNeverClose) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 0, 0, true);
     Spawn([&] {
@@ -64,8 +58,6 @@ TEST_F(ChannelDeadlockTest, ZeroTimeoutsNeverClose) {
 // 044-channel_deadlock_timer_reset: progress re-arms the timer; it
 // measures one wait, not the sum of them.
 TEST_F(ChannelDeadlockTest, ProgressRestartsTheTimer) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 200, 200, true);
     Spawn([&] {
@@ -84,8 +76,6 @@ TEST_F(ChannelDeadlockTest, ProgressRestartsTheTimer) {
 
 // 046-channel_deadlock_wakes_all_waiters
 TEST_F(ChannelDeadlockTest, DeadlockWakesEveryWaiterWithTheReason) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 20, 0, true);
     for (int i = 1; i <= 3; i++) {
@@ -105,8 +95,6 @@ TEST_F(ChannelDeadlockTest, DeadlockWakesEveryWaiterWithTheReason) {
 // A soft timer (the default) is HIDDEN: it does not keep the request
 // alive, but it fires while something else does.
 TEST_F(ChannelDeadlockTest, SoftTimerFiresWhileTheRequestIsAlive) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 20, 0, false);
     Spawn([&] {
@@ -124,8 +112,6 @@ TEST_F(ChannelDeadlockTest, SoftTimerFiresWhileTheRequestIsAlive) {
 
 // A timeout longer than the wait never fires, and closing stops it.
 TEST_F(ChannelDeadlockTest, CloseStopsTheTimer) {
-  Log log;
-  Zval channel;
   EXPECT_TRUE(RunMain([&] {
     channel = NewPhpChannel(0, 20, 0, true);
     Spawn([&] {
@@ -149,8 +135,6 @@ TEST_F(ChannelDeadlockTest, LoneReceiverIsCancelledByTheSchedulersDeadlock) {
   ExpectUncaught(
       "Async\\DeadlockError: Deadlock detected: no active coroutines, 1 "
       "coroutines in waiting");
-  Log log;
-  Zval channel;
   EXPECT_FALSE(RunMain([&] {
     channel = NewPhpChannel(0, 0, 0, false);
     Spawn([&] {

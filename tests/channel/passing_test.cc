@@ -12,10 +12,7 @@ using ChannelPassingTest = ChannelTest;
 
 // 002-channel_buffered_basic
 TEST_F(ChannelPassingTest, BufferedSendsDoNotWaitForTheReceiver) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({3});
+  RunWithChannel(3, [&] {
     Spawn([&] {
       for (zend_long i = 1; i <= 3; i++) {
         log.push_back("send" + std::to_string(i));
@@ -28,16 +25,13 @@ TEST_F(ChannelPassingTest, BufferedSendsDoNotWaitForTheReceiver) {
       for (int i = 0; i < 3; i++) log.push_back(Render(Recv(channel)));
     });
     log.push_back("Done");
-  }));
+  });
   EXPECT_EQ(Joined(log), "Done send1 send2 send3 sent receiving 1 2 3");
 }
 
 // 003-channel_unbuffered_rendezvous
 TEST_F(ChannelPassingTest, UnbufferedSendWaitsUntilTheValueIsTaken) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       log.push_back("sender:about-to-send");
       Send(channel, Zval::String("hello"));
@@ -48,7 +42,7 @@ TEST_F(ChannelPassingTest, UnbufferedSendWaitsUntilTheValueIsTaken) {
       log.push_back("receiver:got:" + Render(Recv(channel)));
     });
     log.push_back("main:done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "main:done sender:about-to-send receiver:about-to-recv "
             "receiver:got:'hello' sender:completed");
@@ -56,10 +50,7 @@ TEST_F(ChannelPassingTest, UnbufferedSendWaitsUntilTheValueIsTaken) {
 
 // 013-channel_blocking_on_full
 TEST_F(ChannelPassingTest, SendWaitsWhileTheBufferIsFull) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({2});
+  RunWithChannel(2, [&] {
     Spawn([&] {
       for (zend_long i = 1; i <= 3; i++) {
         log.push_back("send" + std::to_string(i));
@@ -74,7 +65,7 @@ TEST_F(ChannelPassingTest, SendWaitsWhileTheBufferIsFull) {
       log.push_back("got" + Render(Recv(channel)));
     });
     log.push_back("main-done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "main-done send1 send2 send3 receiver-waits recv got1 "
             "send3-completed");
@@ -82,10 +73,7 @@ TEST_F(ChannelPassingTest, SendWaitsWhileTheBufferIsFull) {
 
 // 021-channel_capacity_one
 TEST_F(ChannelPassingTest, CapacityOneHandsOverInOrder) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     log.push_back(State(channel));
     Send(channel, Zval::String("one"));
     log.push_back(State(channel));
@@ -99,7 +87,7 @@ TEST_F(ChannelPassingTest, CapacityOneHandsOverInOrder) {
       log.push_back("recv2=" + Render(Recv(channel)));
     });
     log.push_back("main-done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "count=0 empty=Y full=N count=1 empty=N full=Y main-done "
             "sending-two recv1='one' sent-two recv2='two'");
@@ -107,10 +95,7 @@ TEST_F(ChannelPassingTest, CapacityOneHandsOverInOrder) {
 
 // 018-channel_different_types
 TEST_F(ChannelPassingTest, ValuesOfEveryTypePassUnchanged) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({10});
+  RunWithChannel(10, [&] {
     Zval values[6];
     ZVAL_NULL(values[0].get());
     ZVAL_TRUE(values[1].get());
@@ -133,16 +118,13 @@ TEST_F(ChannelPassingTest, ValuesOfEveryTypePassUnchanged) {
                         ? "same-object"
                         : "other:" + Render(received));
     });
-  }));
+  });
   EXPECT_EQ(Joined(log), "null true 42 3.500000 'string' [1, 2] same-object");
 }
 
 // 010-channel_multiple_senders
 TEST_F(ChannelPassingTest, ManySendersOneReceiver) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({2});
+  RunWithChannel(2, [&] {
     for (int i = 1; i <= 3; i++) {
       Spawn([&, i] {
         Send(channel, Zval::String("from-" + std::to_string(i)));
@@ -156,7 +138,7 @@ TEST_F(ChannelPassingTest, ManySendersOneReceiver) {
       Close(channel);
     });
     log.push_back("main-done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "main-done sender1:sent sender2:sent sender3:sent "
             "receiver:'from-1''from-2''from-3'");
@@ -164,10 +146,7 @@ TEST_F(ChannelPassingTest, ManySendersOneReceiver) {
 
 // 011-channel_multiple_receivers
 TEST_F(ChannelPassingTest, ManyReceiversShareTheValuesUntilClose) {
-  Log log;
-  Zval channel;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
+  RunWithChannel(0, [&] {
     Spawn([&] {
       for (zend_long i = 1; i <= 3; i++) {
         log.push_back("send" + std::to_string(i));
@@ -189,7 +168,7 @@ TEST_F(ChannelPassingTest, ManyReceiversShareTheValuesUntilClose) {
       });
     }
     log.push_back("main-done");
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "main-done send1 A:got1 send2 send3 A:got2 closed B:got3 "
             "B:Async\\ChannelException: Channel is closed "

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "tests/channel/support/channel_test.h"
 
 extern "C" {
@@ -13,8 +16,6 @@ extern "C" {
 namespace zar::channel_testing {
 namespace {
 
-using ChannelTokenTest = ChannelTest;
-
 // The PHP object of `coroutine` as a zval (a new reference).
 Zval ObjectOf(zend_coroutine_t* coroutine) {
   zval object;
@@ -22,45 +23,41 @@ Zval ObjectOf(zend_coroutine_t* coroutine) {
   return Zval::Adopt(&object);
 }
 
+// The previous exception of `exception`, or NULL.
+zend_object* PreviousOf(zend_object* exception) {
+  zval rv;
+  zval* previous =
+      zend_read_property_ex(zend_get_exception_base(exception), exception,
+                            ZSTR_KNOWN(ZEND_STR_PREVIOUS), 1, &rv);
+  return previous != nullptr && Z_TYPE_P(previous) == IS_OBJECT
+             ? Z_OBJ_P(previous)
+             : nullptr;
+}
+
 // The pending exception as "Class: message", with its previous' class
 // after " <- " when it has one (taken).
 std::string TakeWithPrevious() {
-  zend_object* exception = EG(exception);
-  std::string previous;
-  if (exception != nullptr) {
-    zval rv;
-    zval* prev =
-        zend_read_property_ex(zend_get_exception_base(exception), exception,
-                              ZSTR_KNOWN(ZEND_STR_PREVIOUS), 1, &rv);
-    if (prev != nullptr && Z_TYPE_P(prev) == IS_OBJECT) {
-      previous = std::string(" <- ") + ZSTR_VAL(Z_OBJCE_P(prev)->name);
-    }
-  }
-  return TakeExceptionText() + previous;
+  zend_object* previous = EG(exception) ? PreviousOf(EG(exception)) : nullptr;
+  const std::string tail =
+      previous ? std::string(" <- ") + ZSTR_VAL(previous->ce->name) : "";
+  return TakeExceptionText() + tail;
 }
 
 // The pending exception as "Class: message", then " <- Class: message" of
 // its previous when it has one (taken).
 std::string TakeWithPreviousMessage() {
-  zend_object* exception = EG(exception);
-  std::string previous;
-  if (exception != nullptr) {
-    zval rv;
-    zval* prev =
-        zend_read_property_ex(zend_get_exception_base(exception), exception,
-                              ZSTR_KNOWN(ZEND_STR_PREVIOUS), 1, &rv);
-    if (prev != nullptr && Z_TYPE_P(prev) == IS_OBJECT) {
-      zval message_rv;
-      zval* message = zend_read_property_ex(
-          zend_get_exception_base(Z_OBJ_P(prev)), Z_OBJ_P(prev),
-          ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &message_rv);
-      previous = std::string(" <- ") + ZSTR_VAL(Z_OBJCE_P(prev)->name) + ": " +
-                 (message != nullptr && Z_TYPE_P(message) == IS_STRING
-                      ? Z_STRVAL_P(message)
-                      : "");
-    }
-  }
-  return TakeExceptionText() + previous;
+  zend_object* previous = EG(exception) ? PreviousOf(EG(exception)) : nullptr;
+  if (previous == nullptr) return TakeExceptionText();
+  zval rv;
+  zval* message =
+      zend_read_property_ex(zend_get_exception_base(previous), previous,
+                            ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &rv);
+  const std::string tail = std::string(" <- ") + ZSTR_VAL(previous->ce->name) +
+                           ": " +
+                           (message != nullptr && Z_TYPE_P(message) == IS_STRING
+                                ? Z_STRVAL_P(message)
+                                : "");
+  return TakeExceptionText() + tail;
 }
 
 // A pending Async\Future token and the FutureState that settles it.
@@ -85,23 +82,76 @@ void FailState(Zval& state, const char* message) {
   CallMethod(state.get(), "error", {error.get()});
 }
 
+// How a failed call's exception is logged: TakeWithPrevious or
+// TakeWithPreviousMessage.
+using TakeText = std::string (*)();
+
+class ChannelTokenTest : public ChannelTest {
+ protected:
+  // $channel->recv($token): the value received, or the exception as `take`
+  // renders it.
+  std::string RecvWith(Zval& token, TakeText take) {
+    Zval value = CallMethod(channel.get(), "recv", {token.get()});
+    return value.undef() ? take() : Render(value);
+  }
+
+  // $channel->send($value, $token): "sent", or the exception as `take`
+  // renders it.
+  std::string SendWith(const char* value, Zval& token, TakeText take) {
+    Zval sent = Zval::String(value);
+    CallMethod(channel.get(), "send", {sent.get(), token.get()});
+    return EG(exception) ? take() : "sent";
+  }
+
+  // A coroutine's object as the token: it completes in 5 ms (UNDEF, the
+  // test failed, when the coroutine has no object).
+  static Zval TimerToken() {
+    zend_coroutine_t* timer = Spawn([] { Delay(5); });
+    if (!ZEND_ASYNC_EVENT_IS_ZEND_OBJ(&timer->event)) {
+      ADD_FAILURE() << "the coroutine is no Completable object";
+      return Zval();
+    }
+    return ObjectOf(timer);
+  }
+
+  // Runs `main` with a channel of `capacity`, full (of "fill") when
+  // `filled` so that a send waits, and a pending Async\Future token; once
+  // the request ended, the call consumed the token (let go now): no "never
+  // used" or "unhandled" warning was logged.
+  void RunWithFutureToken(zend_long capacity, bool filled,
+                          const std::function<void()>& main) {
+    RunWithChannel(capacity, [&] {
+      if (filled) SendAsync(channel, Zval::String("fill"));
+      future_token = NewFutureToken();
+      main();
+    });
+    future_token = FutureToken();
+    EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  }
+
+  // Spawns a coroutine logging "signalling" and completing the token.
+  void SpawnSignaller() {
+    Spawn([this] {
+      log.push_back("signalling");
+      Zval null;
+      CallMethod(future_token.state.get(), "complete", {null.get()});
+    });
+  }
+
+  FutureToken future_token;
+};
+
 // 027-channel_recv_timeout (a token that completes while recv waits)
 TEST_F(ChannelTokenTest, RecvThrowsWhenItsTokenCompletes) {
-  Log log;
-  Zval channel;
   Zval token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    zend_coroutine_t* timer = Spawn([] { Delay(5); });
-    ASSERT_TRUE(ZEND_ASYNC_EVENT_IS_ZEND_OBJ(&timer->event));
-    token = ObjectOf(timer);
+  RunWithChannel(0, [&] {
+    token = TimerToken();
     Spawn([&] {
       log.push_back("waiting");
-      Zval value = CallMethod(channel.get(), "recv", {token.get()});
-      log.push_back(value.undef() ? TakeWithPrevious() : Render(value));
-      log.push_back("count=" + std::to_string(Count(channel)));
+      log.push_back(RecvWith(token, TakeWithPrevious));
+      LogCount();
     });
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "waiting Async\\OperationCanceledException: Operation has been "
             "cancelled count=0");
@@ -109,21 +159,15 @@ TEST_F(ChannelTokenTest, RecvThrowsWhenItsTokenCompletes) {
 
 // 028-channel_send_timeout
 TEST_F(ChannelTokenTest, SendThrowsWhenItsTokenCompletes) {
-  Log log;
-  Zval channel;
   Zval token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    zend_coroutine_t* timer = Spawn([] { Delay(5); });
-    token = ObjectOf(timer);
+  RunWithChannel(0, [&] {
+    token = TimerToken();
     Spawn([&] {
-      Zval value = Zval::String("unsent");
-      CallMethod(channel.get(), "send", {value.get(), token.get()});
-      log.push_back(EG(exception) ? TakeWithPrevious() : "sent");
+      log.push_back(SendWith("unsent", token, TakeWithPrevious));
       // The withdrawn rendezvous value is not left behind.
-      log.push_back("count=" + std::to_string(Count(channel)));
+      LogCount();
     });
-  }));
+  });
   EXPECT_EQ(Joined(log),
             "Async\\OperationCanceledException: Operation has been cancelled "
             "count=0");
@@ -131,39 +175,28 @@ TEST_F(ChannelTokenTest, SendThrowsWhenItsTokenCompletes) {
 
 // 035-channel_recv_cancel_future_no_block
 TEST_F(ChannelTokenTest, RecvThatNeedNotWaitIgnoresItsToken) {
-  Log log;
-  Zval channel;
   Zval token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     Send(channel, Zval::String("ready"));
-    zend_coroutine_t* timer = Spawn([] { Delay(5); });
-    token = ObjectOf(timer);
-    Zval value = CallMethod(channel.get(), "recv", {token.get()});
-    log.push_back(value.undef() ? TakeWithPrevious() : Render(value));
-  }));
+    token = TimerToken();
+    log.push_back(RecvWith(token, TakeWithPrevious));
+  });
   EXPECT_EQ(Joined(log), "'ready'");
 }
 
 // 037/038-channel_*_cancel_future_pre_rejected: a token that already
 // completed fails the call at once and leaves the channel as it was.
 TEST_F(ChannelTokenTest, TokenAlreadyCompletedFailsTheCallAtOnce) {
-  Log log;
-  Zval channel;
   Zval token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
+  RunWithChannel(1, [&] {
     zend_coroutine_t* finished = Spawn([] {});
     token = ObjectOf(finished);
     Yield();
     Send(channel, Zval::String("kept"));
-    Zval value = CallMethod(channel.get(), "recv", {token.get()});
-    log.push_back(value.undef() ? TakeWithPrevious() : Render(value));
-    Zval other = Zval::String("other");
-    CallMethod(channel.get(), "send", {other.get(), token.get()});
-    log.push_back(TakeWithPrevious());
-    log.push_back("count=" + std::to_string(Count(channel)));
-  }));
+    log.push_back(RecvWith(token, TakeWithPrevious));
+    log.push_back(SendWith("other", token, TakeWithPrevious));
+    LogCount();
+  });
   EXPECT_EQ(Joined(log),
             "Async\\OperationCanceledException: Operation has been cancelled "
             "Async\\OperationCanceledException: Operation has been cancelled "
@@ -172,26 +205,13 @@ TEST_F(ChannelTokenTest, TokenAlreadyCompletedFailsTheCallAtOnce) {
 
 // 031-channel_recv_cancel_via_future
 TEST_F(ChannelTokenTest, RecvThrowsWhenItsFutureTokenCompletes) {
-  Log log;
-  Zval channel;
-  FutureToken token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    token = NewFutureToken();
+  RunWithFutureToken(0, false, [&] {
     Spawn([&] {
       log.push_back("waiting");
-      Zval value = CallMethod(channel.get(), "recv", {token.future.get()});
-      log.push_back(value.undef() ? TakeWithPreviousMessage() : Render(value));
+      log.push_back(RecvWith(future_token.future, TakeWithPreviousMessage));
     });
-    Spawn([&] {
-      log.push_back("signalling");
-      Zval null;
-      CallMethod(token.state.get(), "complete", {null.get()});
-    });
-  }));
-  // The call consumed the token: no "never used" or "unhandled" warning.
-  token = FutureToken();
-  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+    SpawnSignaller();
+  });
   EXPECT_EQ(Joined(log),
             "waiting signalling Async\\OperationCanceledException: Operation "
             "has been cancelled");
@@ -199,29 +219,15 @@ TEST_F(ChannelTokenTest, RecvThrowsWhenItsFutureTokenCompletes) {
 
 // 032-channel_send_cancel_via_future
 TEST_F(ChannelTokenTest, SendThrowsWhenItsFutureTokenCompletes) {
-  Log log;
-  Zval channel;
-  FutureToken token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    SendAsync(channel, Zval::String("fill"));
-    token = NewFutureToken();
+  RunWithFutureToken(0, true, [&] {
     Spawn([&] {
       log.push_back("waiting");
-      Zval value = Zval::String("blocked");
-      CallMethod(channel.get(), "send", {value.get(), token.future.get()});
-      log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
-      log.push_back("count=" + std::to_string(Count(channel)));
+      log.push_back(
+          SendWith("blocked", future_token.future, TakeWithPreviousMessage));
+      LogCount();
     });
-    Spawn([&] {
-      log.push_back("signalling");
-      Zval null;
-      CallMethod(token.state.get(), "complete", {null.get()});
-    });
-  }));
-  // The call consumed the token: no "never used" or "unhandled" warning.
-  token = FutureToken();
-  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+    SpawnSignaller();
+  });
   EXPECT_EQ(Joined(log),
             "waiting signalling Async\\OperationCanceledException: Operation "
             "has been cancelled count=1");
@@ -229,21 +235,12 @@ TEST_F(ChannelTokenTest, SendThrowsWhenItsFutureTokenCompletes) {
 
 // 033-channel_recv_cancel_via_future_error
 TEST_F(ChannelTokenTest, RecvThrowsWithFutureTokenErrorAsPrevious) {
-  Log log;
-  Zval channel;
-  FutureToken token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    token = NewFutureToken();
+  RunWithFutureToken(0, false, [&] {
     Spawn([&] {
-      Zval value = CallMethod(channel.get(), "recv", {token.future.get()});
-      log.push_back(value.undef() ? TakeWithPreviousMessage() : Render(value));
+      log.push_back(RecvWith(future_token.future, TakeWithPreviousMessage));
     });
-    Spawn([&] { FailState(token.state, "Custom cancel reason"); });
-  }));
-  // The call consumed the token: no "never used" or "unhandled" warning.
-  token = FutureToken();
-  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+    Spawn([&] { FailState(future_token.state, "Custom cancel reason"); });
+  });
   EXPECT_EQ(Joined(log),
             "Async\\OperationCanceledException: Operation has been cancelled "
             "<- RuntimeException: Custom cancel reason");
@@ -251,26 +248,16 @@ TEST_F(ChannelTokenTest, RecvThrowsWithFutureTokenErrorAsPrevious) {
 
 // 034-channel_send_cancel_via_future_error
 TEST_F(ChannelTokenTest, SendThrowsWithFutureTokenErrorAsPrevious) {
-  Log log;
-  Zval channel;
-  FutureToken token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({0});
-    SendAsync(channel, Zval::String("fill"));
-    token = NewFutureToken();
+  RunWithFutureToken(0, true, [&] {
     Spawn([&] {
-      Zval value = Zval::String("blocked");
-      CallMethod(channel.get(), "send", {value.get(), token.future.get()});
-      log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
+      log.push_back(
+          SendWith("blocked", future_token.future, TakeWithPreviousMessage));
     });
     Spawn([&] {
       Delay(10);
-      FailState(token.state, "Custom cancel reason");
+      FailState(future_token.state, "Custom cancel reason");
     });
-  }));
-  // The call consumed the token: no "never used" or "unhandled" warning.
-  token = FutureToken();
-  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  });
   EXPECT_EQ(Joined(log),
             "Async\\OperationCanceledException: Operation has been cancelled "
             "<- RuntimeException: Custom cancel reason");
@@ -278,21 +265,12 @@ TEST_F(ChannelTokenTest, SendThrowsWithFutureTokenErrorAsPrevious) {
 
 // 036-channel_send_cancel_future_no_block
 TEST_F(ChannelTokenTest, SendThatNeedNotWaitIgnoresItsFutureToken) {
-  Log log;
-  Zval channel;
-  FutureToken token;
-  EXPECT_TRUE(RunMain([&] {
-    channel = NewPhpChannel({1});
-    token = NewFutureToken();
+  RunWithFutureToken(1, false, [&] {
     Spawn([&] {
-      Zval value = Zval::String("value");
-      CallMethod(channel.get(), "send", {value.get(), token.future.get()});
-      log.push_back(EG(exception) ? TakeWithPreviousMessage() : "sent");
+      log.push_back(
+          SendWith("value", future_token.future, TakeWithPreviousMessage));
     });
-  }));
-  // The call consumed the token: no "never used" or "unhandled" warning.
-  token = FutureToken();
-  EXPECT_TRUE(zar::testing::ErrorLog().empty());
+  });
   EXPECT_EQ(Joined(log), "sent");
 }
 

@@ -16,6 +16,23 @@ Zval Construct(const std::vector<Zval>& params) {
 
 }  // namespace
 
+void ChannelTest::RunWithChannel(zend_long capacity,
+                                 const std::function<void()>& main) {
+  EXPECT_TRUE(RunMain([&] {
+    channel = NewPhpChannel({capacity});
+    main();
+  }));
+}
+
+void ChannelTest::LogCount() {
+  log.push_back("count=" + std::to_string(Count(channel)));
+}
+
+void ChannelTest::TearDown() {
+  channel.Reset();
+  AsyncTest::TearDown();
+}
+
 Zval NewPhpChannel(std::initializer_list<zend_long> args) {
   std::vector<Zval> params;
   for (zend_long arg : args) params.push_back(Zval::Long(arg));

@@ -6,8 +6,9 @@
 // engine calls internal methods).
 //
 //   ChannelTest        RequestFixture with the async extension under test
-//                      (zar::testing::AsyncModule()) loaded; its TearDown
-//                      fails on leaked blocks or live objects.
+//                      (zar::testing::AsyncModule()) loaded, keeping a log
+//                      and a channel; its TearDown fails on leaked blocks
+//                      or live objects.
 //   Spawn / Yield / YieldTimes / Delay / Cancel, CallMethod, New
 //                      from ZendAsyncRef::testing and mock_zend: a spawned
 //                      body runs when the spawner suspends or ends (FIFO).
@@ -39,8 +40,6 @@ extern "C" {
 
 namespace zar::channel_testing {
 
-using ChannelTest = zar::testing::AsyncTest;
-
 using mock_zend::CallMethod;
 using mock_zend::Render;
 using mock_zend::Zval;
@@ -53,6 +52,24 @@ using zar::testing::TakeExceptionClass;
 using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 using zar::testing::YieldTimes;
+
+class ChannelTest : public zar::testing::AsyncTest {
+ protected:
+  void TearDown() override;
+
+  // What most scenarios keep: the log of what happened, and the channel
+  // they work with, which outlives the script (a coroutine may still hold
+  // it after main returned) and is let go before the request ends.
+  Log log;
+  Zval channel;
+
+  // Runs `main` as the request's main script (expecting it to return), with
+  // `channel` a new Async\Channel($capacity) first.
+  void RunWithChannel(zend_long capacity, const std::function<void()>& main);
+
+  // Logs "count=N", N being channel's count().
+  void LogCount();
+};
 
 // new Async\Channel(...args); UNDEF with the exception pending.
 Zval NewPhpChannel(std::initializer_list<zend_long> args = {});
