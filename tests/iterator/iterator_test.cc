@@ -27,14 +27,36 @@ void InCoroutine(const std::function<void()>& body) {
   zar::testing::RunMain([&] { zar::testing::Spawn(body); });
 }
 
-// A handler iterator over `array` with `probe` in extended_data.
+// A handler iterator over `array` or the object iterator `source` with
+// `probe` in extended_data.
+zend_async_iterator_t* ProbeIterator(zval* array, zend_object_iterator* source,
+                                     Probe* probe, unsigned int concurrency,
+                                     zend_async_scope_t* scope) {
+  zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR_SCOPE(
+      array, source, nullptr, ProbeHandler, scope, concurrency, 0);
+  if (iterator != nullptr) iterator->extended_data = probe;
+  return iterator;
+}
+
 zend_async_iterator_t* HandlerIterator(Zval& array, Probe* probe,
                                        unsigned int concurrency = 0,
                                        zend_async_scope_t* scope = nullptr) {
-  zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR_SCOPE(
-      array.get(), nullptr, nullptr, ProbeHandler, scope, concurrency, 0);
-  if (iterator != nullptr) iterator->extended_data = probe;
-  return iterator;
+  return ProbeIterator(array.get(), nullptr, probe, concurrency, scope);
+}
+
+zend_async_iterator_t* SourceIterator(VectorIterator* source, Probe* probe,
+                                      unsigned int concurrency = 0,
+                                      zend_async_scope_t* scope = nullptr) {
+  return ProbeIterator(nullptr, &source->base, probe, concurrency, scope);
+}
+
+// Gives `iterator` a completion event recording its exceptions into
+// `exceptions` (when given) and counting its notifications into
+// `notifications`.
+void CountCompletions(zend_async_iterator_t* iterator, std::string* exceptions,
+                      int* notifications) {
+  iterator->completion_event = NewCompletionEvent(exceptions, nullptr);
+  CountNotifications(iterator->completion_event, notifications);
 }
 
 // A child scope of the current one that the test owns (pinned, so it
@@ -148,8 +170,7 @@ TEST_F(IteratorTest, AClosureReturningFalseStopsTheIteration) {
     Zval array = LongArray({1, 2, 3, 4});
     zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR(
         array.get(), nullptr, NewFcall(closure), nullptr, 0, 0);
-    iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    CountCompletions(iterator, nullptr, &notifications);
     iterator->run(iterator);
     EXPECT_EQ(EG(exception), nullptr);
     EXPECT_EQ(iterator->exception, nullptr);
@@ -203,9 +224,7 @@ TEST_F(IteratorTest, AnObjectIteratorIsRewoundThenWalkedLikeForeach) {
   InCoroutine([&] {
     Probe probe(&log);
     VectorIterator* source = NewVectorIterator(&items, &log);
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR(
-        nullptr, &source->base, nullptr, ProbeHandler, 0, 0);
-    iterator->extended_data = &probe;
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe);
     iterator->run(iterator);
     EXPECT_EQ(EG(exception), nullptr);
     Release(iterator);
@@ -229,8 +248,7 @@ TEST_F(IteratorTest,
     zend_async_scope_t* scope = NewChildScope();
     StartBystander(scope, &bystander);
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 0, scope);
-    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    CountCompletions(iterator, &exceptions, &notifications);
     iterator->run(iterator);
     // Moved out of EG(exception) into the iterator, and the scope cancelled.
     EXPECT_EQ(EG(exception), nullptr);
@@ -257,8 +275,7 @@ TEST_F(IteratorTest, ConcurrencyTwoRunsAtMostTwoHandlersAtOnceInOrder) {
   InCoroutine([&] {
     Zval array = LongArray({1, 2, 3, 4, 5});
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 2);
-    iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    CountCompletions(iterator, nullptr, &notifications);
     RunInCoroutineAndWait(iterator);
   });
   EXPECT_EQ(probe.max_running, 2);
@@ -488,11 +505,8 @@ TEST_F(IteratorTest, AnObjectIteratorThrowingInRewindStopsBeforeAnyCall) {
     VectorIterator* source = NewVectorIterator(&items, &log);
     source->throw_in = "rewind";
     zend_async_scope_t* scope = NewChildScope();
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR_SCOPE(
-        nullptr, &source->base, nullptr, ProbeHandler, scope, 0, 0);
-    iterator->extended_data = &probe;
-    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe, 0, scope);
+    CountCompletions(iterator, &exceptions, &notifications);
     iterator->run(iterator);
     EXPECT_EQ(EG(exception), nullptr);
     Release(iterator);
@@ -514,11 +528,8 @@ TEST_F(IteratorTest, AnObjectIteratorThrowingInCurrentStopsTheIteration) {
     VectorIterator* source = NewVectorIterator(&items, &log);
     source->throw_in = "current";
     zend_async_scope_t* scope = NewChildScope();
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR_SCOPE(
-        nullptr, &source->base, nullptr, ProbeHandler, scope, 0, 0);
-    iterator->extended_data = &probe;
-    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe, 0, scope);
+    CountCompletions(iterator, &exceptions, &notifications);
     iterator->run(iterator);
     Release(iterator);
     FreeVectorIterator(source);
@@ -540,9 +551,7 @@ TEST_F(IteratorTest, ASuspendingObjectIteratorHandsOutEachElementOnce) {
   InCoroutine([&] {
     VectorIterator* source = NewVectorIterator(&items, &source_log);
     source->yield_in = "next";
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR(
-        nullptr, &source->base, nullptr, ProbeHandler, 2, 0);
-    iterator->extended_data = &probe;
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe, 2);
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
     RunInCoroutineAndWait(iterator);
     FreeVectorIterator(source);
@@ -589,8 +598,7 @@ TEST_F(IteratorTest, CancellingTheScopeStopsTheWorkersWithoutAnException) {
     Zval array = LongArray({1, 2, 3, 4});
     zend_async_scope_t* scope = NewChildScope();
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 2, scope);
-    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    CountCompletions(iterator, &exceptions, &notifications);
     zend_async_event_t* completion = iterator->completion_event;
     ZEND_ASYNC_EVENT_ADD_REF(completion);
     iterator->run_in_coroutine(iterator, 0, false);
@@ -618,9 +626,7 @@ TEST_F(IteratorTest, AnObjectIteratorReachesTheConcurrencyLimit) {
   for (zend_long i = 1; i <= 8; i++) items.emplace_back(i, i);
   InCoroutine([&] {
     VectorIterator* source = NewVectorIterator(&items, nullptr);
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR(
-        nullptr, &source->base, nullptr, ProbeHandler, 4, 0);
-    iterator->extended_data = &probe;
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe, 4);
     iterator->completion_event = NewCompletionEvent(nullptr, nullptr);
     RunInCoroutineAndWait(iterator);
     FreeVectorIterator(source);
@@ -672,8 +678,7 @@ TEST_F(IteratorTest, AWorkerCancelledBeforeItStartsCompletesTheIteration) {
     Zval array = LongArray({1, 2});
     zend_async_scope_t* scope = NewChildScope();
     zend_async_iterator_t* iterator = HandlerIterator(array, &probe, 1, scope);
-    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    CountCompletions(iterator, &exceptions, &notifications);
     iterator->run_in_coroutine(iterator, 0, false);
     ZEND_ASYNC_SCOPE_CANCEL(
         scope,
@@ -698,9 +703,7 @@ TEST_F(IteratorTest, AnObjectIteratorWithoutKeyMethodGivesNullKeys) {
     zend_object_iterator_funcs funcs = *source->base.funcs;
     funcs.get_current_key = nullptr;
     source->base.funcs = &funcs;
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR(
-        nullptr, &source->base, nullptr, ProbeHandler, 0, 0);
-    iterator->extended_data = &probe;
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe);
     iterator->run(iterator);
     Release(iterator);
     FreeVectorIterator(source);
@@ -720,11 +723,8 @@ TEST_F(IteratorTest, AnObjectIteratorThrowingInNextStopsBeforeTheCall) {
     source->throw_in = "next";
     zend_async_scope_t* scope = NewChildScope();
     StartBystander(scope, &bystander);
-    zend_async_iterator_t* iterator = ZEND_ASYNC_NEW_ITERATOR_SCOPE(
-        nullptr, &source->base, nullptr, ProbeHandler, scope, 0, 0);
-    iterator->extended_data = &probe;
-    iterator->completion_event = NewCompletionEvent(&exceptions, nullptr);
-    CountNotifications(iterator->completion_event, &notifications);
+    zend_async_iterator_t* iterator = SourceIterator(source, &probe, 0, scope);
+    CountCompletions(iterator, &exceptions, &notifications);
     iterator->run(iterator);
     EXPECT_EQ(EG(exception), nullptr);
     Release(iterator);
