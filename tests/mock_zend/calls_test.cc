@@ -9,9 +9,12 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
+#include "tests/mock_zend/support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
+
+using zar::mock_zend_testing::CallFunctionByName;
 
 using mock_zend::Call;
 using mock_zend::ExceptionChain;
@@ -139,15 +142,10 @@ TEST_F(MockZendCallsTest, CallWithAnExceptionPendingDoesNotRunTheCallee) {
 
 TEST_F(MockZendCallsTest, GlobalFunctionsAreCalledByName) {
   zend_register_functions(nullptr, kFunctions, nullptr, MODULE_PERSISTENT);
-  zval name;
-  ZVAL_STRING(&name, "SUM");
   zval args[3];
   for (int i = 0; i < 3; i++) ZVAL_LONG(&args[i], i + 1);
-  zval result;
-  EXPECT_EQ(call_user_function(nullptr, nullptr, &name, &result, 3, args),
-            SUCCESS);
+  zval result = CallFunctionByName("SUM", 3, args);
   EXPECT_EQ(Z_LVAL(result), 6);
-  zval_ptr_dtor(&name);
 }
 
 TEST_F(MockZendCallsTest, MethodsAreCalledThroughArrayAndStringCallables) {
