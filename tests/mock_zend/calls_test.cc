@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mock_zend/callable.h"
@@ -304,19 +305,35 @@ TEST_F(MockZendCallsTest, CallableNamesFollowPhp) {
   zval_ptr_dtor(&value);
 }
 
-TEST_F(MockZendCallsTest, CallMethodReportsAnUndefinedMethod) {
-  zend_class_entry* ce = mock_zend::ClassBuilder("Plain").Build();
+// $object->method() through zend_call_method on a new object of `ce`: the
+// exception chain it threw (then cleared). `*returned`, when given, tells
+// whether zend_call_method returned the result zval (the call ran) rather
+// than nullptr.
+std::vector<std::string> ThrownByCalling(zend_class_entry* ce,
+                                         std::string_view method,
+                                         bool* returned = nullptr) {
   zval object;
   object_init_ex(&object, ce);
   zval result;
-  EXPECT_EQ(zend_call_method_with_0_params(Z_OBJ(object), nullptr, nullptr,
-                                           "nope", &result),
-            nullptr);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
-            (std::vector<std::string>{
-                "Error: Call to undefined method Plain::nope()"}));
+  ZVAL_UNDEF(&result);
+  zval* call_result =
+      zend_call_method(Z_OBJ(object), nullptr, nullptr, method.data(),
+                       method.size(), &result, 0, nullptr, nullptr);
+  if (returned != nullptr) *returned = call_result != nullptr;
+  zval_ptr_dtor(&result);
+  std::vector<std::string> chain = ExceptionChain(EG(exception));
   zend_clear_exception();
   zval_ptr_dtor(&object);
+  return chain;
+}
+
+TEST_F(MockZendCallsTest, CallMethodReportsAnUndefinedMethod) {
+  zend_class_entry* ce = mock_zend::ClassBuilder("Plain").Build();
+  bool returned = true;
+  EXPECT_EQ(ThrownByCalling(ce, "nope", &returned),
+            (std::vector<std::string>{
+                "Error: Call to undefined method Plain::nope()"}));
+  EXPECT_FALSE(returned);
 }
 
 TEST_F(MockZendCallsTest, CallMethodPassesArgumentsAndCachesTheLookup) {
@@ -435,15 +452,9 @@ TEST_F(MockZendCallsTest, AbstractMethodsThrowWhenCalled) {
   // clang-format on
   zend_register_functions(ce, abstract_entry, &ce->function_table,
                           MODULE_PERSISTENT);
-  zval object;
-  object_init_ex(&object, ce);
-  zend_call_method_with_0_params(Z_OBJ(object), nullptr, nullptr, "area",
-                                 nullptr);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
+  EXPECT_EQ(ThrownByCalling(ce, "area"),
             (std::vector<std::string>{
                 "Error: Cannot call abstract method Shape::area()"}));
-  zend_clear_exception();
-  zval_ptr_dtor(&object);
 }
 
 }  // namespace

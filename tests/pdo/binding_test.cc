@@ -9,7 +9,18 @@
 namespace zar::testing::pdo {
 namespace {
 
-class BindingTest : public PdoTest {};
+class BindingTest : public PdoTest {
+ protected:
+  // Runs `scenario` as the script on a PDO of `dsn` whose pool lends at
+  // most `max` connections.
+  void RunOnPool(const std::string& dsn, zend_long max,
+                 void (*scenario)(Pdo& pdo)) {
+    RunMain([&] {
+      Pdo pdo = Pdo::Open(dsn, PoolOptions(max));
+      scenario(pdo);
+    });
+  }
+};
 
 TEST_F(BindingTest, EachCoroutineGetsItsOwnConnection) {
   RunMain([&] {
@@ -238,17 +249,11 @@ void TransactionsTakeTheOnlySlotInTurn(Pdo& pdo) {
 }
 
 TEST_F(BindingTest, TransactionPinningOrderWithOneSlotMock) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(1));
-    TransactionsTakeTheOnlySlotInTurn(pdo);
-  });
+  RunOnPool("mock:dbname=shop", 1, TransactionsTakeTheOnlySlotInTurn);
 }
 
 TEST_F(BindingTest, TransactionPinningOrderWithOneSlotSqlite) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(1));
-    TransactionsTakeTheOnlySlotInTurn(pdo);
-  });
+  RunOnPool(SqliteDsn(), 1, TransactionsTakeTheOnlySlotInTurn);
 }
 
 // Behaviour: lastInsertId() answers for the running coroutine's slot; two
@@ -268,17 +273,11 @@ void LastInsertIdsArePerSlot(Pdo& pdo) {
 
 TEST_F(BindingTest, LastInsertIdIsPerSlot) {
   pdo_sim::mock::SetQueryLatency(1);
-  RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(4));
-    LastInsertIdsArePerSlot(pdo);
-  });
+  RunOnPool("mock:dbname=shop", 4, LastInsertIdsArePerSlot);
 }
 
 TEST_F(BindingTest, SqliteLastInsertIdIsPerSlot) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(4));
-    LastInsertIdsArePerSlot(pdo);
-  });
+  RunOnPool(SqliteDsn(), 4, LastInsertIdsArePerSlot);
 }
 
 }  // namespace
