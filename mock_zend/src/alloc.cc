@@ -96,15 +96,22 @@ void Unlink(BlockHeader* block) {
 
 BlockHeader* HeaderOf(void* ptr) { return static_cast<BlockHeader*>(ptr) - 1; }
 
-void* Allocate(size_t size, const char* file, uint32_t line) {
-  if (size > SIZE_MAX - sizeof(BlockHeader)) Overflow(1, size, 0);
-  auto* block = static_cast<BlockHeader*>(malloc(sizeof(BlockHeader) + size));
+// `block`, just (re)allocated with room for `size` bytes, recorded with
+// its allocation site and linked into the live list: the caller's
+// pointer. Out of memory (null) ends the process.
+void* Track(BlockHeader* block, size_t size, const char* file, uint32_t line) {
   if (block == nullptr) OutOfMemory();
   block->size = size;
   block->file = file;
   block->line = line;
   Link(block);
   return block + 1;
+}
+
+void* Allocate(size_t size, const char* file, uint32_t line) {
+  if (size > SIZE_MAX - sizeof(BlockHeader)) Overflow(1, size, 0);
+  return Track(static_cast<BlockHeader*>(malloc(sizeof(BlockHeader) + size)),
+               size, file, line);
 }
 
 }  // namespace
@@ -127,14 +134,9 @@ void* _erealloc(void* ptr, size_t size ZEND_FILE_LINE_DC) {
   if (size > SIZE_MAX - sizeof(BlockHeader)) Overflow(1, size, 0);
   BlockHeader* old_block = HeaderOf(ptr);
   Unlink(old_block);
-  auto* block =
-      static_cast<BlockHeader*>(realloc(old_block, sizeof(BlockHeader) + size));
-  if (block == nullptr) OutOfMemory();
-  block->size = size;
-  block->file = __zend_filename;
-  block->line = __zend_lineno;
-  Link(block);
-  return block + 1;
+  return Track(
+      static_cast<BlockHeader*>(realloc(old_block, sizeof(BlockHeader) + size)),
+      size, __zend_filename, __zend_lineno);
 }
 
 // The whole block moves with realloc, which keeps at least copy_size bytes.

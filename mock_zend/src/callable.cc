@@ -10,22 +10,35 @@
 #include <exception>
 #include <utility>
 
+#include "engine_internal.h"
+
 namespace mock_zend {
+
+namespace internal {
+
+void RunNativeBody(void* body, zend_object* closure,
+                   zend_execute_data* execute_data, zval* return_value,
+                   const char* where) {
+  Call call(closure, execute_data, return_value);
+  try {
+    (*static_cast<NativeBody*>(body))(call);
+  } catch (const std::exception& e) {
+    zend_throw_error(nullptr, "C++ exception in %s: %s", where, e.what());
+  } catch (...) {
+    zend_throw_error(nullptr, "C++ exception in %s", where);
+  }
+}
+
+void DeleteNativeBody(void* body) { delete static_cast<NativeBody*>(body); }
+
+}  // namespace internal
+
 namespace {
 
 void RunBody(zend_object* closure, zend_execute_data* execute_data,
              zval* return_value, void* data) {
-  Call call(closure, execute_data, return_value);
-  try {
-    (*static_cast<NativeBody*>(data))(call);
-  } catch (const std::exception& e) {
-    zend_throw_error(nullptr, "C++ exception in closure: %s", e.what());
-  } catch (...) {
-    zend_throw_error(nullptr, "C++ exception in closure");
-  }
+  internal::RunNativeBody(data, closure, execute_data, return_value, "closure");
 }
-
-void DeleteBody(void* data) { delete static_cast<NativeBody*>(data); }
 
 }  // namespace
 
@@ -40,7 +53,7 @@ zval* Call::use(uint32_t i) const {
 
 zend_object* NewClosure(NativeBody body, std::initializer_list<zval*> uses) {
   zend_object* closure = zend_mock_closure_new(
-      &RunBody, new NativeBody(std::move(body)), &DeleteBody);
+      &RunBody, new NativeBody(std::move(body)), &internal::DeleteNativeBody);
   for (zval* use : uses) zend_mock_closure_add_use(closure, use);
   return closure;
 }

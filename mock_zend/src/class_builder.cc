@@ -8,27 +8,15 @@
 
 #include "mock_zend/class_builder.h"
 
-#include <exception>
-
 #include "engine_internal.h"
 
 namespace mock_zend {
 namespace {
 
 void MethodTrampoline(INTERNAL_FUNCTION_PARAMETERS) {
-  auto* body =
-      static_cast<NativeBody*>(EX(func)->internal_function.reserved[0]);
-  Call call(nullptr, execute_data, return_value);
-  try {
-    (*body)(call);
-  } catch (const std::exception& e) {
-    zend_throw_error(nullptr, "C++ exception in method: %s", e.what());
-  } catch (...) {
-    zend_throw_error(nullptr, "C++ exception in method");
-  }
+  internal::RunNativeBody(EX(func)->internal_function.reserved[0], nullptr,
+                          execute_data, return_value, "method");
 }
-
-void DeleteBody(void* body) { delete static_cast<NativeBody*>(body); }
 
 }  // namespace
 
@@ -50,7 +38,8 @@ zend_class_entry* ClassBuilder::Build() {
     zend_function* fn = internal::NewInternalFunction(
         ce, name.data(), name.size(), &MethodTrampoline, ZEND_ACC_PUBLIC);
     fn->internal_function.reserved[0] = new NativeBody(std::move(body));
-    fn->internal_function.reserved[1] = reinterpret_cast<void*>(&DeleteBody);
+    fn->internal_function.reserved[1] =
+        reinterpret_cast<void*>(&internal::DeleteNativeBody);
     internal::AddMethod(ce, fn);
   }
   methods_.clear();

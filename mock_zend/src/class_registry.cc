@@ -275,27 +275,28 @@ void ClassTablesStartup() {
   zend_hash_init(EG(class_table), 64, nullptr, nullptr, true);
 }
 
+namespace {
+
+// Frees a table ClassTablesStartup made, after its entries (`free_entry`,
+// the last registered first: a class goes before the classes it extends);
+// `table` is left null. Nothing to do when it is null already.
+void FreeTable(HashTable*& table, void (*free_entry)(void*)) {
+  if (table == nullptr) return;
+  void* entry;
+  ZEND_HASH_REVERSE_FOREACH_PTR(table, entry) { free_entry(entry); }
+  ZEND_HASH_FOREACH_END();
+  zend_hash_destroy(table);
+  pefree(table, 1);
+  table = nullptr;
+}
+
+}  // namespace
+
 void ClassTablesShutdown() {
-  if (EG(class_table) != nullptr) {
-    void* ce;
-    ZEND_HASH_REVERSE_FOREACH_PTR(EG(class_table), ce) {
-      FreeClass(static_cast<zend_class_entry*>(ce));
-    }
-    ZEND_HASH_FOREACH_END();
-    zend_hash_destroy(EG(class_table));
-    pefree(EG(class_table), 1);
-    EG(class_table) = nullptr;
-  }
-  if (EG(function_table) != nullptr) {
-    void* fn;
-    ZEND_HASH_FOREACH_PTR(EG(function_table), fn) {
-      FreeFunction(static_cast<zend_function*>(fn));
-    }
-    ZEND_HASH_FOREACH_END();
-    zend_hash_destroy(EG(function_table));
-    pefree(EG(function_table), 1);
-    EG(function_table) = nullptr;
-  }
+  FreeTable(EG(class_table),
+            [](void* ce) { FreeClass(static_cast<zend_class_entry*>(ce)); });
+  FreeTable(EG(function_table),
+            [](void* fn) { FreeFunction(static_cast<zend_function*>(fn)); });
 }
 
 }  // namespace mock_zend::internal

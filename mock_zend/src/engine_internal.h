@@ -109,6 +109,19 @@ void RegisterClosureClass();
 zend_object* ClosureFromFunction(zend_function* fn);
 zend_function* ClosureFunction(zend_object* closure);
 
+// ---- C++ bodies (callable.cc) ----
+
+// Runs the NativeBody (mock_zend/callable.h) at `body` for a call of a
+// closure (`closure`) or of a method (nullptr). A C++ exception escaping
+// it never crosses the engine: it becomes an Error "C++ exception in
+// <where>: <what()>" (without ": <what()>" when it is no std::exception).
+void RunNativeBody(void* body, zend_object* closure,
+                   zend_execute_data* execute_data, zval* return_value,
+                   const char* where);
+// Deletes the NativeBody at `body`: the deleter of a closure's data and of
+// a method's reserved[0] (kept in reserved[1]).
+void DeleteNativeBody(void* body);
+
 // ---- Enums (enum.cc) ----
 
 // Releases the case objects created during this request.

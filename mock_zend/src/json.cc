@@ -206,57 +206,41 @@ class Encoder {
 
   void Literal(const char* text) { smart_str_appends(buf_, text); }
 
+  // An ASCII character: the escape an option asks for (PHP writes these
+  // with uppercase hex digits), else JSON's own escape ('/' kept with
+  // PHP_JSON_UNESCAPED_SLASHES), else \u00XX for another control
+  // character, else the character.
   void Ascii(unsigned char c) {
-    switch (c) {
-      case '"':
-        if (options_ & PHP_JSON_HEX_QUOT) {
-          Hex4(c);
-        } else {
-          smart_str_appendl(buf_, "\\\"", 2);
-        }
-        return;
-      case '\\':
-        smart_str_appendl(buf_, "\\\\", 2);
-        return;
-      case '/':
-        if (options_ & PHP_JSON_UNESCAPED_SLASHES) {
-          smart_str_appendc(buf_, '/');
-        } else {
-          smart_str_appendl(buf_, "\\/", 2);
-        }
-        return;
-      case '\b':
-        smart_str_appendl(buf_, "\\b", 2);
-        return;
-      case '\f':
-        smart_str_appendl(buf_, "\\f", 2);
-        return;
-      case '\n':
-        smart_str_appendl(buf_, "\\n", 2);
-        return;
-      case '\r':
-        smart_str_appendl(buf_, "\\r", 2);
-        return;
-      case '\t':
-        smart_str_appendl(buf_, "\\t", 2);
-        return;
-      // PHP writes these four escapes with uppercase hex digits.
-      case '<':
-        if (options_ & PHP_JSON_HEX_TAG) return Literal("\\u003C");
-        break;
-      case '>':
-        if (options_ & PHP_JSON_HEX_TAG) return Literal("\\u003E");
-        break;
-      case '&':
-        if (options_ & PHP_JSON_HEX_AMP) return Literal("\\u0026");
-        break;
-      case '\'':
-        if (options_ & PHP_JSON_HEX_APOS) return Literal("\\u0027");
-        break;
-      default:
-        if (c < 0x20) return Hex4(c);
-        break;
+    struct Escape {
+      unsigned char c;
+      int option;  // 0: JSON's own escape
+      const char* text;
+    };
+    static constexpr Escape kEscapes[] = {
+        {'"', PHP_JSON_HEX_QUOT, "\\u0022"},
+        {'<', PHP_JSON_HEX_TAG, "\\u003C"},
+        {'>', PHP_JSON_HEX_TAG, "\\u003E"},
+        {'&', PHP_JSON_HEX_AMP, "\\u0026"},
+        {'\'', PHP_JSON_HEX_APOS, "\\u0027"},
+        {'"', 0, "\\\""},
+        {'\\', 0, "\\\\"},
+        {'/', 0, "\\/"},
+        {'\b', 0, "\\b"},
+        {'\f', 0, "\\f"},
+        {'\n', 0, "\\n"},
+        {'\r', 0, "\\r"},
+        {'\t', 0, "\\t"},
+    };
+    const bool keep_slash = (options_ & PHP_JSON_UNESCAPED_SLASHES) != 0;
+    for (const Escape& escape : kEscapes) {
+      if (escape.c != c ||
+          (escape.option != 0 && !(options_ & escape.option))) {
+        continue;
+      }
+      if (c == '/' && keep_slash) break;
+      return Literal(escape.text);
     }
+    if (c < 0x20) return Hex4(c);
     smart_str_appendc(buf_, static_cast<char>(c));
   }
 

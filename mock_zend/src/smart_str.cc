@@ -38,34 +38,30 @@ size_t NewLen(size_t len) {
   return ((len + kOverhead + kPage - 1) & ~(kPage - 1)) - kOverhead;
 }
 
+// Room for at least `len` bytes in `str`: its first buffer, or the buffer
+// grown (a request one copies only the used bytes).
+void Grow(smart_str* str, size_t len, bool persistent) {
+  if (str->s == nullptr) {
+    str->a = len <= kStartLen ? kStartLen : NewLen(len);
+    str->s = zend_string_alloc(str->a, persistent);
+    ZSTR_LEN(str->s) = 0;
+    return;
+  }
+  str->a = NewLen(len);
+  const size_t size = _ZSTR_HEADER_SIZE + str->a + 1;
+  str->s = static_cast<zend_string*>(
+      persistent
+          ? perealloc(str->s, size, true)
+          : erealloc2(str->s, size, _ZSTR_HEADER_SIZE + ZSTR_LEN(str->s)));
+}
+
 }  // namespace
 
 extern "C" {
 
-void smart_str_erealloc(smart_str* str, size_t len) {
-  if (str->s == nullptr) {
-    str->a = len <= kStartLen ? kStartLen : NewLen(len);
-    str->s = zend_string_alloc(str->a, false);
-    ZSTR_LEN(str->s) = 0;
-  } else {
-    str->a = NewLen(len);
-    str->s = static_cast<zend_string*>(
-        erealloc2(str->s, _ZSTR_HEADER_SIZE + str->a + 1,
-                  _ZSTR_HEADER_SIZE + ZSTR_LEN(str->s)));
-  }
-}
+void smart_str_erealloc(smart_str* str, size_t len) { Grow(str, len, false); }
 
-void smart_str_realloc(smart_str* str, size_t len) {
-  if (str->s == nullptr) {
-    str->a = len <= kStartLen ? kStartLen : NewLen(len);
-    str->s = zend_string_alloc(str->a, true);
-    ZSTR_LEN(str->s) = 0;
-  } else {
-    str->a = NewLen(len);
-    str->s = static_cast<zend_string*>(
-        perealloc(str->s, _ZSTR_HEADER_SIZE + str->a + 1, true));
-  }
-}
+void smart_str_realloc(smart_str* str, size_t len) { Grow(str, len, true); }
 
 void smart_str_append_escaped(smart_str* str, const char* s, size_t l) {
   static const char kHex[] = "0123456789abcdef";

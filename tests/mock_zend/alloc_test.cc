@@ -12,19 +12,27 @@ namespace {
 
 class MockZendAllocTest : public zar::testing::RequestFixture {};
 
-TEST_F(MockZendAllocTest, EmallocBlocksAreCountedUntilFreed) {
+// The request allocator's live blocks and bytes when made; ExpectMore
+// checks how many more there are now.
+struct LiveCounts {
   const size_t blocks = zend_mm_live_blocks();
   const size_t bytes = zend_mm_live_bytes();
+
+  void ExpectMore(size_t more_blocks, size_t more_bytes) const {
+    EXPECT_EQ(zend_mm_live_blocks(), blocks + more_blocks);
+    EXPECT_EQ(zend_mm_live_bytes(), bytes + more_bytes);
+  }
+};
+
+TEST_F(MockZendAllocTest, EmallocBlocksAreCountedUntilFreed) {
+  const LiveCounts before;
   void* a = emalloc(10);
   void* b = emalloc(30);
-  EXPECT_EQ(zend_mm_live_blocks(), blocks + 2);
-  EXPECT_EQ(zend_mm_live_bytes(), bytes + 40);
+  before.ExpectMore(2, 40);
   efree(a);
-  EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
-  EXPECT_EQ(zend_mm_live_bytes(), bytes + 30);
+  before.ExpectMore(1, 30);
   efree(b);
-  EXPECT_EQ(zend_mm_live_blocks(), blocks);
-  EXPECT_EQ(zend_mm_live_bytes(), bytes);
+  before.ExpectMore(0, 0);
 }
 
 TEST_F(MockZendAllocTest, EfreeOfNullIsANoOp) {
@@ -45,20 +53,17 @@ TEST_F(MockZendAllocTest, EreallocKeepsTheContentAndTheAccounting) {
 }
 
 TEST_F(MockZendAllocTest, Erealloc2KeepsTheCopiedPrefixAndTheAccounting) {
-  const size_t blocks = zend_mm_live_blocks();
-  const size_t bytes = zend_mm_live_bytes();
+  const LiveCounts before;
   char* p = static_cast<char*>(emalloc(8));
   memcpy(p, "abcdefg", 8);
   p = static_cast<char*>(erealloc2(p, 4096, 8));
   EXPECT_STREQ(p, "abcdefg");
-  EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
-  EXPECT_EQ(zend_mm_live_bytes(), bytes + 4096);
+  before.ExpectMore(1, 4096);
   p = static_cast<char*>(erealloc2(p, 3, 3));
   EXPECT_EQ(std::string(p, 3), "abc");
-  EXPECT_EQ(zend_mm_live_bytes(), bytes + 3);
+  before.ExpectMore(1, 3);
   efree(p);
-  EXPECT_EQ(zend_mm_live_blocks(), blocks);
-  EXPECT_EQ(zend_mm_live_bytes(), bytes);
+  before.ExpectMore(0, 0);
 }
 
 TEST_F(MockZendAllocTest, Erealloc2OfNullAllocates) {
@@ -82,22 +87,26 @@ TEST_F(MockZendAllocTest, Erealloc2BlockIsReportedAtItsNewSite) {
       << report;
 }
 
+// "xyz" in a block of 4 grown with perealloc2 to `size` (the copied
+// prefix: the 4 bytes); the content must have come along.
+char* GrownXyz(size_t size, bool persistent) {
+  char* p = static_cast<char*>(pemalloc(4, persistent));
+  memcpy(p, "xyz", 4);
+  p = static_cast<char*>(perealloc2(p, size, 4, persistent));
+  EXPECT_STREQ(p, "xyz");
+  return p;
+}
+
 TEST_F(MockZendAllocTest, Perealloc2PersistentIsUntrackedAndKeepsContent) {
   const size_t blocks = zend_mm_live_blocks();
-  char* p = static_cast<char*>(pemalloc(4, 1));
-  memcpy(p, "xyz", 4);
-  p = static_cast<char*>(perealloc2(p, 1024, 4, 1));
-  EXPECT_STREQ(p, "xyz");
+  char* p = GrownXyz(1024, true);
   EXPECT_EQ(zend_mm_live_blocks(), blocks);
   pefree(p, 1);
 }
 
 TEST_F(MockZendAllocTest, Perealloc2NonPersistentIsTheRequestAllocator) {
   const size_t bytes = zend_mm_live_bytes();
-  char* p = static_cast<char*>(pemalloc(4, 0));
-  memcpy(p, "xyz", 4);
-  p = static_cast<char*>(perealloc2(p, 64, 4, 0));
-  EXPECT_STREQ(p, "xyz");
+  char* p = GrownXyz(64, false);
   EXPECT_EQ(zend_mm_live_bytes(), bytes + 64);
   pefree(p, 0);
   EXPECT_EQ(zend_mm_live_bytes(), bytes);

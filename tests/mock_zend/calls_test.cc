@@ -4,14 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
+#include "tests/mock_zend/support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
+
+using zar::mock_zend_testing::CallFunctionByName;
 
 using mock_zend::Call;
 using mock_zend::ExceptionChain;
@@ -139,15 +143,10 @@ TEST_F(MockZendCallsTest, CallWithAnExceptionPendingDoesNotRunTheCallee) {
 
 TEST_F(MockZendCallsTest, GlobalFunctionsAreCalledByName) {
   zend_register_functions(nullptr, kFunctions, nullptr, MODULE_PERSISTENT);
-  zval name;
-  ZVAL_STRING(&name, "SUM");
   zval args[3];
   for (int i = 0; i < 3; i++) ZVAL_LONG(&args[i], i + 1);
-  zval result;
-  EXPECT_EQ(call_user_function(nullptr, nullptr, &name, &result, 3, args),
-            SUCCESS);
+  zval result = CallFunctionByName("SUM", 3, args);
   EXPECT_EQ(Z_LVAL(result), 6);
-  zval_ptr_dtor(&name);
 }
 
 TEST_F(MockZendCallsTest, MethodsAreCalledThroughArrayAndStringCallables) {
@@ -306,19 +305,35 @@ TEST_F(MockZendCallsTest, CallableNamesFollowPhp) {
   zval_ptr_dtor(&value);
 }
 
-TEST_F(MockZendCallsTest, CallMethodReportsAnUndefinedMethod) {
-  zend_class_entry* ce = mock_zend::ClassBuilder("Plain").Build();
+// $object->method() through zend_call_method on a new object of `ce`: the
+// exception chain it threw (then cleared). `*returned`, when given, tells
+// whether zend_call_method returned the result zval (the call ran) rather
+// than nullptr.
+std::vector<std::string> ThrownByCalling(zend_class_entry* ce,
+                                         std::string_view method,
+                                         bool* returned = nullptr) {
   zval object;
   object_init_ex(&object, ce);
   zval result;
-  EXPECT_EQ(zend_call_method_with_0_params(Z_OBJ(object), nullptr, nullptr,
-                                           "nope", &result),
-            nullptr);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
-            (std::vector<std::string>{
-                "Error: Call to undefined method Plain::nope()"}));
+  ZVAL_UNDEF(&result);
+  zval* call_result =
+      zend_call_method(Z_OBJ(object), nullptr, nullptr, method.data(),
+                       method.size(), &result, 0, nullptr, nullptr);
+  if (returned != nullptr) *returned = call_result != nullptr;
+  zval_ptr_dtor(&result);
+  std::vector<std::string> chain = ExceptionChain(EG(exception));
   zend_clear_exception();
   zval_ptr_dtor(&object);
+  return chain;
+}
+
+TEST_F(MockZendCallsTest, CallMethodReportsAnUndefinedMethod) {
+  zend_class_entry* ce = mock_zend::ClassBuilder("Plain").Build();
+  bool returned = true;
+  EXPECT_EQ(ThrownByCalling(ce, "nope", &returned),
+            (std::vector<std::string>{
+                "Error: Call to undefined method Plain::nope()"}));
+  EXPECT_FALSE(returned);
 }
 
 TEST_F(MockZendCallsTest, CallMethodPassesArgumentsAndCachesTheLookup) {
@@ -437,15 +452,9 @@ TEST_F(MockZendCallsTest, AbstractMethodsThrowWhenCalled) {
   // clang-format on
   zend_register_functions(ce, abstract_entry, &ce->function_table,
                           MODULE_PERSISTENT);
-  zval object;
-  object_init_ex(&object, ce);
-  zend_call_method_with_0_params(Z_OBJ(object), nullptr, nullptr, "area",
-                                 nullptr);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
+  EXPECT_EQ(ThrownByCalling(ce, "area"),
             (std::vector<std::string>{
                 "Error: Cannot call abstract method Shape::area()"}));
-  zend_clear_exception();
-  zval_ptr_dtor(&object);
 }
 
 }  // namespace

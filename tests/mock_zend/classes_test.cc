@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,20 @@ std::vector<std::string> PropertyNames(const zend_class_entry* ce) {
     names.emplace_back(ZSTR_VAL(ce->property_names[i]));
   }
   return names;
+}
+
+// One instanceof question and the answer instanceof_function must give.
+struct Instanceof {
+  zend_class_entry* ce;
+  zend_class_entry* of;
+  bool expected;
+};
+
+void ExpectInstanceof(std::initializer_list<Instanceof> cases) {
+  for (const Instanceof& c : cases) {
+    EXPECT_EQ(instanceof_function(c.ce, c.of), c.expected)
+        << ZSTR_VAL(c.ce->name) << " instanceof " << ZSTR_VAL(c.of->name);
+  }
 }
 
 void Handler(INTERNAL_FUNCTION_PARAMETERS) {
@@ -193,34 +208,31 @@ TEST_F(MockZendClassesTest, InstanceofWalksParentsAndInterfaces) {
   zend_class_entry* child =
       mock_zend::ClassBuilder("Dog").Extends(parent).Build();
   zend_class_entry* other = mock_zend::ClassBuilder("Rock").Build();
-  EXPECT_TRUE(instanceof_function(child, child));
-  EXPECT_TRUE(instanceof_function(child, parent));
-  EXPECT_TRUE(instanceof_function(child, zend_ce_countable));
-  EXPECT_FALSE(instanceof_function(parent, child));
-  EXPECT_FALSE(instanceof_function(other, parent));
-  EXPECT_FALSE(instanceof_function(other, zend_ce_countable));
+  ExpectInstanceof({{child, child, true},
+                    {child, parent, true},
+                    {child, zend_ce_countable, true},
+                    {parent, child, false},
+                    {other, parent, false},
+                    {other, zend_ce_countable, false}});
 }
 
 TEST_F(MockZendClassesTest, BuiltinThrowablesFormPhpsHierarchy) {
-  EXPECT_TRUE(instanceof_function(spl_ce_InvalidArgumentException,
-                                  spl_ce_LogicException));
-  EXPECT_TRUE(instanceof_function(spl_ce_OutOfBoundsException,
-                                  spl_ce_RuntimeException));
-  EXPECT_TRUE(
-      instanceof_function(spl_ce_UnexpectedValueException, zend_ce_exception));
-  EXPECT_TRUE(
-      instanceof_function(zend_ce_argument_count_error, zend_ce_type_error));
-  EXPECT_TRUE(instanceof_function(zend_ce_division_by_zero_error,
-                                  zend_ce_arithmetic_error));
-  EXPECT_TRUE(instanceof_function(zend_ce_error_exception, zend_ce_exception));
-  EXPECT_TRUE(instanceof_function(zend_ce_exception, zend_ce_throwable));
-  EXPECT_TRUE(instanceof_function(zend_ce_value_error, zend_ce_throwable));
-  EXPECT_TRUE(instanceof_function(zend_ce_throwable, zend_ce_stringable));
-  EXPECT_TRUE(instanceof_function(zend_ce_cancellation, zend_ce_throwable));
-  EXPECT_FALSE(instanceof_function(zend_ce_cancellation, zend_ce_exception));
-  EXPECT_FALSE(instanceof_function(zend_ce_cancellation, zend_ce_error));
-  EXPECT_FALSE(instanceof_function(zend_ce_error, zend_ce_exception));
-  EXPECT_TRUE(instanceof_function(zend_ce_backed_enum, zend_ce_unit_enum));
+  ExpectInstanceof({
+      {spl_ce_InvalidArgumentException, spl_ce_LogicException, true},
+      {spl_ce_OutOfBoundsException, spl_ce_RuntimeException, true},
+      {spl_ce_UnexpectedValueException, zend_ce_exception, true},
+      {zend_ce_argument_count_error, zend_ce_type_error, true},
+      {zend_ce_division_by_zero_error, zend_ce_arithmetic_error, true},
+      {zend_ce_error_exception, zend_ce_exception, true},
+      {zend_ce_exception, zend_ce_throwable, true},
+      {zend_ce_value_error, zend_ce_throwable, true},
+      {zend_ce_throwable, zend_ce_stringable, true},
+      {zend_ce_cancellation, zend_ce_throwable, true},
+      {zend_ce_cancellation, zend_ce_exception, false},
+      {zend_ce_cancellation, zend_ce_error, false},
+      {zend_ce_error, zend_ce_exception, false},
+      {zend_ce_backed_enum, zend_ce_unit_enum, true},
+  });
   EXPECT_TRUE(zend_ce_closure->ce_flags & ZEND_ACC_FINAL);
   EXPECT_NE(zend_ce_traversable, nullptr);
 }

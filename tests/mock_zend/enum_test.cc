@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/mock_zend/support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
+
+using zar::mock_zend_testing::ExpectOnlyError;
 
 class MockZendEnumTest : public zar::testing::RequestFixture {
  protected:
@@ -105,11 +108,9 @@ TEST_F(MockZendEnumTest, RedefiningACaseIsAnError) {
   ExpectFatalErrors(
       {"Cannot redefine class constant Async\\CircuitBreakerState::ACTIVE"});
   zend_enum_add_case_cstr(pure_, "ACTIVE", nullptr);
-  ASSERT_EQ(zend_mock_error_count(), 1u);
-  EXPECT_EQ(zend_mock_error_type(0), E_CORE_ERROR);
-  EXPECT_STREQ(zend_mock_error_message(0),
-               "Cannot redefine class constant "
-               "Async\\CircuitBreakerState::ACTIVE");
+  ExpectOnlyError(E_CORE_ERROR,
+                  "Cannot redefine class constant "
+                  "Async\\CircuitBreakerState::ACTIVE");
 }
 
 }  // namespace

@@ -26,6 +26,15 @@ class MockZendExceptionParkTest : public zar::testing::RequestFixture {
   }
 };
 
+// Parks what is in flight, raises Error "raised" meanwhile and unparks in
+// `order`: the chain then in flight.
+Chain RaiseWhileParked(zend_mock_exception_order order) {
+  zend_mock_parked_exception parked = zend_mock_exception_park();
+  zend_throw_error(nullptr, "raised");
+  zend_mock_exception_unpark(&parked, order);
+  return ExceptionChain(EG(exception));
+}
+
 TEST_F(MockZendExceptionParkTest, ParkMovesBothExceptionSlotsOutOfEg) {
   zend_object* saved = zend_throw_exception(nullptr, "saved", 0);
   zend_exception_save();
@@ -57,10 +66,7 @@ TEST_F(MockZendExceptionParkTest,
        NothingParkedKeepsTheExceptionRaisedMeanwhileInEitherOrder) {
   for (zend_mock_exception_order order :
        {ZEND_MOCK_PARKED_BECOMES_PREVIOUS, ZEND_MOCK_PARKED_STAYS_CURRENT}) {
-    zend_mock_parked_exception parked = zend_mock_exception_park();
-    zend_throw_error(nullptr, "raised");
-    zend_mock_exception_unpark(&parked, order);
-    EXPECT_EQ(ExceptionChain(EG(exception)), (Chain{"Error: raised"}))
+    EXPECT_EQ(RaiseWhileParked(order), (Chain{"Error: raised"}))
         << "order " << order;
     zend_clear_exception();
   }
@@ -83,10 +89,7 @@ TEST_F(MockZendExceptionParkTest,
 TEST_F(MockZendExceptionParkTest,
        ParkedBecomesPreviousOfTheExceptionRaisedMeanwhile) {
   zend_throw_exception(nullptr, "parked", 0);
-  zend_mock_parked_exception parked = zend_mock_exception_park();
-  zend_throw_error(nullptr, "raised");
-  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
+  EXPECT_EQ(RaiseWhileParked(ZEND_MOCK_PARKED_BECOMES_PREVIOUS),
             (Chain{"Error: raised", "Exception: parked"}));
   EXPECT_EQ(EG(prev_exception), nullptr);
 }
@@ -101,21 +104,15 @@ TEST_F(MockZendExceptionParkTest,
   zend_clear_exception();
 
   zend_throw_exception(nullptr, "parked", 0);
-  zend_mock_parked_exception parked = zend_mock_exception_park();
-  zend_throw_error(nullptr, "raised");
-  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_BECOMES_PREVIOUS);
-  EXPECT_EQ(ExceptionChain(EG(exception)), by_php);
+  EXPECT_EQ(RaiseWhileParked(ZEND_MOCK_PARKED_BECOMES_PREVIOUS), by_php);
 }
 
 TEST_F(MockZendExceptionParkTest,
        ParkedStaysCurrentAndTheExceptionRaisedMeanwhileBecomesItsPrevious) {
   zend_object* thrown = zend_throw_exception(nullptr, "parked", 0);
-  zend_mock_parked_exception parked = zend_mock_exception_park();
-  zend_throw_error(nullptr, "raised");
-  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
-  EXPECT_EQ(EG(exception), thrown);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
+  EXPECT_EQ(RaiseWhileParked(ZEND_MOCK_PARKED_STAYS_CURRENT),
             (Chain{"Exception: parked", "Error: raised"}));
+  EXPECT_EQ(EG(exception), thrown);
   EXPECT_EQ(EG(prev_exception), nullptr);
 }
 
@@ -123,10 +120,7 @@ TEST_F(MockZendExceptionParkTest,
        ParkedStaysCurrentAppendsAfterTheParkedExceptionsOwnPrevious) {
   zend_throw_exception(nullptr, "cause", 0);
   zend_throw_exception(nullptr, "parked", 0);  // carries "cause"
-  zend_mock_parked_exception parked = zend_mock_exception_park();
-  zend_throw_error(nullptr, "raised");
-  zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
-  EXPECT_EQ(ExceptionChain(EG(exception)),
+  EXPECT_EQ(RaiseWhileParked(ZEND_MOCK_PARKED_STAYS_CURRENT),
             (Chain{"Exception: parked", "Exception: cause", "Error: raised"}));
 }
 

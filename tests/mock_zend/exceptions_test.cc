@@ -29,6 +29,26 @@ zend_object* NewException(zend_class_entry* ce, const char* message) {
   return Z_OBJ(z);
 }
 
+// Throws Exception "parked" and parks it with zend_exception_save_fast in
+// `*parked` (empty before); returns the exception.
+zend_object* ThrowAndParkFast(zend_object** parked) {
+  zend_object* thrown = zend_throw_exception(nullptr, "parked", 0);
+  zend_exception_save_fast(&EG(exception), parked);
+  return thrown;
+}
+
+// zend_exception_restore_fast puts `thrown`, parked alone in `*parked`,
+// back in flight with its single reference; clearing it then leaves no
+// object alive.
+void ExpectRestoredFast(zend_object* thrown, zend_object** parked) {
+  zend_exception_restore_fast(&EG(exception), parked);
+  EXPECT_EQ(EG(exception), thrown);
+  EXPECT_EQ(*parked, nullptr);
+  EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
+  zend_clear_exception();
+  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+}
+
 TEST_F(MockZendExceptionsTest, ThrowExceptionSetsClassMessageAndCode) {
   zend_object* thrown =
       zend_throw_exception(spl_ce_RuntimeException, "disk full", 28);
@@ -163,19 +183,13 @@ TEST_F(MockZendExceptionsTest, RestoreChainsTheParkedExceptionUnderANewOne) {
 }
 
 TEST_F(MockZendExceptionsTest, SaveFastParksTheExceptionInTheCallersSlot) {
-  zend_object* thrown = zend_throw_exception(nullptr, "parked", 0);
   zend_object* parked = nullptr;
-  zend_exception_save_fast(&EG(exception), &parked);
+  zend_object* thrown = ThrowAndParkFast(&parked);
   EXPECT_EQ(EG(exception), nullptr);
   EXPECT_EQ(parked, thrown);
   EXPECT_EQ(EG(prev_exception), nullptr);
   EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
-  zend_exception_restore_fast(&EG(exception), &parked);
-  EXPECT_EQ(EG(exception), thrown);
-  EXPECT_EQ(parked, nullptr);
-  EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
-  zend_clear_exception();
-  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+  ExpectRestoredFast(thrown, &parked);
 }
 
 TEST_F(MockZendExceptionsTest, SaveFastWithNothingInFlightParksNothing) {
@@ -189,9 +203,8 @@ TEST_F(MockZendExceptionsTest, SaveFastWithNothingInFlightParksNothing) {
 
 TEST_F(MockZendExceptionsTest,
        RestoreFastChainsTheParkedExceptionUnderANewOne) {
-  zend_throw_exception(nullptr, "parked", 0);
   zend_object* parked = nullptr;
-  zend_exception_save_fast(&EG(exception), &parked);
+  ThrowAndParkFast(&parked);
   zend_throw_error(nullptr, "newer");
   zend_exception_restore_fast(&EG(exception), &parked);
   EXPECT_EQ(ExceptionChain(EG(exception)),
@@ -218,16 +231,12 @@ TEST_F(MockZendExceptionsTest, SaveFastOverAParkedOneChainsItUnderTheNewOne) {
 }
 
 TEST_F(MockZendExceptionsTest, SaveFastKeepsTheParkedOneWhenNothingIsInFlight) {
-  zend_object* thrown = zend_throw_exception(nullptr, "parked", 0);
   zend_object* parked = nullptr;
-  zend_exception_save_fast(&EG(exception), &parked);
-  zend_exception_save_fast(&EG(exception), &parked);
+  zend_object* thrown = ThrowAndParkFast(&parked);
+  zend_exception_save_fast(&EG(exception), &parked);  // nothing in flight
   EXPECT_EQ(parked, thrown);
   EXPECT_EQ(GC_REFCOUNT(thrown), 1u);
-  zend_exception_restore_fast(&EG(exception), &parked);
-  EXPECT_EQ(EG(exception), thrown);
-  zend_clear_exception();
-  EXPECT_EQ(zend_objects_store_live_count(), 0u);
+  ExpectRestoredFast(thrown, &parked);
 }
 
 TEST_F(MockZendExceptionsTest,

@@ -5,13 +5,7 @@
 
 #include "Zend/zend_fibers.h"
 #include "php.h"
-
-#define C_CHECK(condition) \
-  do {                     \
-    if (!(condition)) {    \
-      return __LINE__;     \
-    }                      \
-  } while (0)
+#include "support/c_check.h"
 
 /* ---- Fiber types, as php-async's coroutine.h embeds them ---- */
 

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <iterator>
 #include <string>
 
 #include "tests/mock_zend/fibers_c.h"
+#include "tests/mock_zend/support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
@@ -14,6 +17,8 @@ extern "C" {
 }
 
 namespace {
+
+using zar::mock_zend_testing::ExpectOnlyError;
 
 class MockZendFibersTest : public zar::testing::RequestFixture {};
 
@@ -41,21 +46,21 @@ TEST_F(MockZendFibersTest, LayoutIsTheSameInCAndCxx) {
 }
 
 TEST_F(MockZendFibersTest, ContextFieldsAreInPhpsOrder) {
-  EXPECT_EQ(offsetof(zend_fiber_context, handle), 0u);
-  EXPECT_LT(offsetof(zend_fiber_context, handle),
-            offsetof(zend_fiber_context, kind));
-  EXPECT_LT(offsetof(zend_fiber_context, kind),
-            offsetof(zend_fiber_context, function));
-  EXPECT_LT(offsetof(zend_fiber_context, function),
-            offsetof(zend_fiber_context, cleanup));
-  EXPECT_LT(offsetof(zend_fiber_context, cleanup),
-            offsetof(zend_fiber_context, stack));
-  EXPECT_LT(offsetof(zend_fiber_context, stack),
-            offsetof(zend_fiber_context, status));
-  EXPECT_LT(offsetof(zend_fiber_context, status),
-            offsetof(zend_fiber_context, top_observed_frame));
-  EXPECT_LT(offsetof(zend_fiber_context, top_observed_frame),
-            offsetof(zend_fiber_context, reserved));
+  // PHP's field order: each offset past the one before.
+  const size_t offsets[] = {
+      offsetof(zend_fiber_context, handle),
+      offsetof(zend_fiber_context, kind),
+      offsetof(zend_fiber_context, function),
+      offsetof(zend_fiber_context, cleanup),
+      offsetof(zend_fiber_context, stack),
+      offsetof(zend_fiber_context, status),
+      offsetof(zend_fiber_context, top_observed_frame),
+      offsetof(zend_fiber_context, reserved),
+  };
+  EXPECT_EQ(offsets[0], 0u);
+  for (size_t i = 1; i < std::size(offsets); i++) {
+    EXPECT_LT(offsets[i - 1], offsets[i]) << "field " << i;
+  }
   EXPECT_EQ(offsetof(zend_fiber, std), 0u);
   EXPECT_EQ(sizeof(zend_fiber_context),
             7 * sizeof(void*) + ZEND_MAX_RESERVED_RESOURCES * sizeof(void*));
@@ -83,11 +88,10 @@ TEST_F(MockZendFibersTest, SwitchBlockNestsUntilEveryBlockIsUndone) {
 TEST_F(MockZendFibersTest, UnblockWithoutBlockWarnsAndStaysUnblocked) {
   zend_fiber_switch_unblock();
   EXPECT_FALSE(zend_fiber_switch_blocked());
-  ASSERT_EQ(zend_mock_error_count(), 1u);
-  EXPECT_EQ(zend_mock_error_type(0), E_CORE_WARNING);
-  EXPECT_EQ(LastError(),
-            "zend_fiber_switch_unblock() called without a matching "
-            "zend_fiber_switch_block()");
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectOnlyError(E_CORE_WARNING,
+                      "zend_fiber_switch_unblock() called without a matching "
+                      "zend_fiber_switch_block()"));
   zend_fiber_switch_block();
   EXPECT_TRUE(zend_fiber_switch_blocked());
   zend_fiber_switch_unblock();
@@ -107,9 +111,7 @@ TEST_F(MockZendFibersTest, InitContextFailsWithACoreErrorNamingIt) {
   EXPECT_EQ(context.stack, nullptr);
   EXPECT_EQ(context.function, nullptr);
   EXPECT_EQ(context.status, ZEND_FIBER_STATUS_DEAD);
-  ASSERT_EQ(zend_mock_error_count(), 1u);
-  EXPECT_EQ(zend_mock_error_type(0), E_CORE_ERROR);
-  EXPECT_EQ(LastError(), Unsupported("zend_fiber_init_context"));
+  ExpectOnlyError(E_CORE_ERROR, Unsupported("zend_fiber_init_context"));
 }
 
 TEST_F(MockZendFibersTest, InitContextInsideZendTryBailsOut) {

@@ -39,6 +39,17 @@ class MockZendGcTest : public zar::testing::RequestFixture {
     zend_update_property(nullptr, from, ZEND_STRL("next"), &value);
   }
 
+  // A new array, [object], holding a reference of its own to `object`.
+  static zval ArrayHolding(zend_object* object) {
+    zval array;
+    array_init(&array);
+    GC_ADDREF(object);
+    zval element;
+    ZVAL_OBJ(&element, object);
+    add_next_index_zval(&array, &element);
+    return array;
+  }
+
   std::vector<std::string> events_;
   zend_class_entry* node_ce_ = nullptr;
 };
@@ -126,12 +137,7 @@ TEST_F(MockZendGcTest, AnObjectHeldOnlyByALocalZvalIsNotGarbage) {
 
 TEST_F(MockZendGcTest, CyclesThroughArraysAndDynamicPropertiesAreFollowed) {
   zend_object* a = NewNode();
-  zval self_array;
-  array_init(&self_array);
-  GC_ADDREF(a);
-  zval a_zv;
-  ZVAL_OBJ(&a_zv, a);
-  add_next_index_zval(&self_array, &a_zv);
+  zval self_array = ArrayHolding(a);
   // a->items = [a]: the cycle runs through an array in a dynamic property.
   zend_update_property(nullptr, a, ZEND_STRL("items"), &self_array);
   zval_ptr_dtor(&self_array);
@@ -143,12 +149,7 @@ TEST_F(MockZendGcTest, CyclesThroughArraysAndDynamicPropertiesAreFollowed) {
 
 TEST_F(MockZendGcTest, ASharedArrayReferencedFromOutsideKeepsItsObjects) {
   zend_object* a = NewNode();
-  zval shared;
-  array_init(&shared);
-  GC_ADDREF(a);
-  zval a_zv;
-  ZVAL_OBJ(&a_zv, a);
-  add_next_index_zval(&shared, &a_zv);
+  zval shared = ArrayHolding(a);
   zend_update_property(nullptr, a, ZEND_STRL("items"), &shared);
   OBJ_RELEASE(a);
   // `shared` (refcount 2: here and in a->items) still reaches `a`.

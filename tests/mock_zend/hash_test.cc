@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "zend_async_ref/testing/request_fixture.h"
@@ -38,17 +39,34 @@ std::vector<zend_long> Values(HashTable* ht) {
   return values;
 }
 
+// zend_hash_str_add / zend_hash_index_add of the int `value`: the added
+// zval, or nullptr when the key was already there.
+zval* AddLong(HashTable* ht, std::string_view key, zend_long value) {
+  zval v = Long(value);
+  return zend_hash_str_add(ht, key.data(), key.size(), &v);
+}
+zval* AddLong(HashTable* ht, zend_ulong index, zend_long value) {
+  zval v = Long(value);
+  return zend_hash_index_add(ht, index, &v);
+}
+
+// Adds the values `from` to `to - 1`, each under the key value * `stride`;
+// a key already there fails the test.
+void AddLongs(HashTable* ht, zend_long from, zend_long to,
+              zend_ulong stride = 1) {
+  for (zend_long i = from; i < to; i++) {
+    ASSERT_NE(AddLong(ht, static_cast<zend_ulong>(i) * stride, i), nullptr)
+        << i;
+  }
+}
+
 TEST_F(MockZendHashTest, IterationFollowsInsertionOrderAcrossKeyKinds) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, nullptr, false);
-  zval v = Long(1);
-  zend_hash_str_add(&ht, ZEND_STRL("b"), &v);
-  v = Long(2);
-  zend_hash_index_add(&ht, 10, &v);
-  v = Long(3);
-  zend_hash_str_add(&ht, ZEND_STRL("a"), &v);
-  v = Long(4);
-  zend_hash_index_add(&ht, 2, &v);
+  AddLong(&ht, "b", 1);
+  AddLong(&ht, 10, 2);
+  AddLong(&ht, "a", 3);
+  AddLong(&ht, 2, 4);
   EXPECT_EQ(Values(&ht), (std::vector<zend_long>{1, 2, 3, 4}));
   EXPECT_EQ(Z_LVAL_P(zend_hash_str_find(&ht, ZEND_STRL("a"))), 3);
   EXPECT_EQ(Z_LVAL_P(zend_hash_index_find(&ht, 10)), 2);
@@ -60,10 +78,8 @@ TEST_F(MockZendHashTest, IterationFollowsInsertionOrderAcrossKeyKinds) {
 TEST_F(MockZendHashTest, StringAndIntegerKeysDoNotCollide) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, nullptr, false);
-  zval v = Long(1);
-  zend_hash_str_add(&ht, ZEND_STRL("1"), &v);
-  v = Long(2);
-  ASSERT_NE(zend_hash_index_add(&ht, 1, &v), nullptr);
+  AddLong(&ht, "1", 1);
+  ASSERT_NE(AddLong(&ht, 1, 2), nullptr);
   EXPECT_EQ(zend_hash_num_elements(&ht), 2u);
   EXPECT_EQ(Z_LVAL_P(zend_hash_str_find(&ht, ZEND_STRL("1"))), 1);
   EXPECT_EQ(Z_LVAL_P(zend_hash_index_find(&ht, 1)), 2);
@@ -73,10 +89,7 @@ TEST_F(MockZendHashTest, StringAndIntegerKeysDoNotCollide) {
 TEST_F(MockZendHashTest, DeletingDuringIterationSkipsOnlyTheDeletedElement) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, nullptr, false);
-  for (zend_long i = 0; i < 6; i++) {
-    zval v = Long(i);
-    zend_hash_index_add(&ht, i, &v);
-  }
+  AddLongs(&ht, 0, 6);
   std::vector<zend_long> seen;
   zend_ulong key;
   zval* value;
@@ -97,10 +110,7 @@ TEST_F(MockZendHashTest, DeletingDuringIterationSkipsOnlyTheDeletedElement) {
 TEST_F(MockZendHashTest, DestructorRunsOnDeleteUpdateCleanAndDestroy) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, RecordDestroyed, false);
-  for (zend_long i = 0; i < 4; i++) {
-    zval v = Long(i);
-    zend_hash_index_add(&ht, i, &v);
-  }
+  AddLongs(&ht, 0, 4);
   zend_hash_index_del(&ht, 0);
   EXPECT_EQ(destroyed, (std::vector<zend_long>{0}));
   zval replacement = Long(10);
@@ -123,11 +133,7 @@ TEST_F(MockZendHashTest, CleanedTableIsReusedWithEveryLookupRight) {
   zend_hash_init(&ht, 0, nullptr, RecordDestroyed, false);
   zend_hash_clean(&ht);  // never used
   for (int round = 0; round < 3; round++) {
-    for (zend_long i = 0; i < 20; i++) {
-      zval v = Long(i);
-      ASSERT_NE(zend_hash_index_add(&ht, static_cast<zend_ulong>(i * 8), &v),
-                nullptr);
-    }
+    ASSERT_NO_FATAL_FAILURE(AddLongs(&ht, 0, 20, 8));
     zend_hash_index_del(&ht, 8);
     zend_hash_clean(&ht);
     EXPECT_EQ(zend_hash_num_elements(&ht), 0u);
@@ -162,15 +168,11 @@ TEST_F(MockZendHashTest, CleanDestructorsSeeTheElementsNotYetDeleted) {
   zend_hash_init(&ht, 0, nullptr, LookUpDuringClean, false);
   cleaned_table = &ht;
   lookups_during_clean.clear();
-  for (zend_long i = 0; i < 3; i++) {
-    zval v = Long(i);
-    zend_hash_index_add(&ht, static_cast<zend_ulong>(i), &v);
-  }
+  AddLongs(&ht, 0, 3);
   zend_hash_clean(&ht);
   EXPECT_EQ(lookups_during_clean,
             (std::vector<std::string>{"0:011", "1:001", "2:000"}));
-  zval v = Long(5);
-  zend_hash_index_add(&ht, 1, &v);
+  AddLong(&ht, 1, 5);
   EXPECT_EQ(Z_LVAL_P(zend_hash_index_find(&ht, 1)), 5);
   EXPECT_EQ(zend_hash_index_find(&ht, 0), nullptr);
   zend_hash_destroy(&ht);
@@ -180,12 +182,10 @@ TEST_F(MockZendHashTest, CleanDestructorsSeeTheElementsNotYetDeleted) {
 TEST_F(MockZendHashTest, AddRefusesAnExistingKeyAndLeavesItsValue) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, RecordDestroyed, false);
-  zval v = Long(1);
-  zend_hash_str_add(&ht, ZEND_STRL("k"), &v);
-  v = Long(2);
-  EXPECT_EQ(zend_hash_str_add(&ht, ZEND_STRL("k"), &v), nullptr);
-  EXPECT_EQ(zend_hash_index_add(&ht, 5, &v) != nullptr, true);
-  EXPECT_EQ(zend_hash_index_add(&ht, 5, &v), nullptr);
+  AddLong(&ht, "k", 1);
+  EXPECT_EQ(AddLong(&ht, "k", 2), nullptr);
+  EXPECT_EQ(AddLong(&ht, 5, 2) != nullptr, true);
+  EXPECT_EQ(AddLong(&ht, 5, 2), nullptr);
   EXPECT_EQ(Z_LVAL_P(zend_hash_str_find(&ht, ZEND_STRL("k"))), 1);
   EXPECT_TRUE(destroyed.empty());
   zend_hash_destroy(&ht);
@@ -195,16 +195,10 @@ TEST_F(MockZendHashTest, GrowthPastEightWithHolesKeepsOrderAndEveryKey) {
   HashTable ht;
   zend_hash_init(&ht, 0, nullptr, nullptr, false);
   EXPECT_EQ(ht.nTableSize, 8u);
-  for (zend_long i = 0; i < 8; i++) {
-    zval v = Long(i);
-    zend_hash_index_add(&ht, i * 100, &v);
-  }
+  AddLongs(&ht, 0, 8, 100);
   zend_hash_index_del(&ht, 100);
   zend_hash_index_del(&ht, 500);
-  for (zend_long i = 8; i < 40; i++) {
-    zval v = Long(i);
-    zend_hash_index_add(&ht, i * 100, &v);
-  }
+  AddLongs(&ht, 8, 40, 100);
   std::vector<zend_long> expected;
   for (zend_long i = 0; i < 40; i++) {
     if (i != 1 && i != 5) expected.push_back(i);
@@ -279,8 +273,7 @@ TEST_F(MockZendHashTest, AnEmptyTableOwnsNoMemory) {
   EXPECT_EQ(zend_hash_index_find(&ht, 3), nullptr);
   EXPECT_EQ(zend_hash_str_find(&ht, ZEND_STRL("x")), nullptr);
   EXPECT_EQ(ht.nTableSize, 128u);
-  zval v = Long(1);
-  zend_hash_index_add(&ht, 3, &v);
+  AddLong(&ht, 3, 1);
   EXPECT_EQ(zend_mm_live_blocks(), blocks + 1);
   zend_hash_destroy(&ht);
   EXPECT_EQ(zend_mm_live_blocks(), blocks);

@@ -12,9 +12,13 @@
 #include "mock_zend/callable.h"
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
+#include "tests/mock_zend/support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
+
+using zar::mock_zend_testing::CallFunctionByName;
+using zar::mock_zend_testing::LoggingHook;
 
 std::vector<std::string> events;
 bool fail_minit = false;
@@ -24,46 +28,17 @@ zend_result FirstMinit(INIT_FUNC_ARGS) {
                    std::to_string(type));
   return SUCCESS;
 }
-zend_result FirstMshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  events.push_back("MSHUTDOWN first #" + std::to_string(module_number));
-  return SUCCESS;
-}
-zend_result FirstRinit(INIT_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("RINIT first");
-  return SUCCESS;
-}
-zend_result FirstRshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("RSHUTDOWN first");
-  return SUCCESS;
-}
 zend_result SecondMinit(INIT_FUNC_ARGS) {
   (void)type;
   events.push_back("MINIT second #" + std::to_string(module_number));
   return fail_minit ? FAILURE : SUCCESS;
 }
-zend_result SecondMshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("MSHUTDOWN second");
-  return SUCCESS;
-}
-zend_result SecondRinit(INIT_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("RINIT second");
-  return SUCCESS;
-}
-zend_result SecondRshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("RSHUTDOWN second");
-  return SUCCESS;
-}
+constexpr char kFirstMshutdown[] = "MSHUTDOWN first";
+constexpr char kFirstRinit[] = "RINIT first";
+constexpr char kFirstRshutdown[] = "RSHUTDOWN first";
+constexpr char kSecondMshutdown[] = "MSHUTDOWN second";
+constexpr char kSecondRinit[] = "RINIT second";
+constexpr char kSecondRshutdown[] = "RSHUTDOWN second";
 
 void ModuleFunction(INTERNAL_FUNCTION_PARAMETERS) {
   (void)execute_data;
@@ -83,9 +58,9 @@ zend_module_entry first_module = {
     "first",
     kModuleFunctions,
     FirstMinit,
-    FirstMshutdown,
-    FirstRinit,
-    FirstRshutdown,
+    LoggingHook<&events, kFirstMshutdown, true>,
+    LoggingHook<&events, kFirstRinit>,
+    LoggingHook<&events, kFirstRshutdown>,
     nullptr,
     "1.0",
     STANDARD_MODULE_PROPERTIES,
@@ -96,9 +71,9 @@ zend_module_entry second_module = {
     "second",
     nullptr,
     SecondMinit,
-    SecondMshutdown,
-    SecondRinit,
-    SecondRshutdown,
+    LoggingHook<&events, kSecondMshutdown>,
+    LoggingHook<&events, kSecondRinit>,
+    LoggingHook<&events, kSecondRshutdown>,
     nullptr,
     "1.0",
     STANDARD_MODULE_PROPERTIES,
@@ -173,13 +148,8 @@ TEST_F(MockZendLifecycleTest, StartingAgainIsANoOpThatSucceedsAsInPhp) {
 }
 
 TEST_F(MockZendLifecycleTest, ModuleFunctionsAreRegisteredAtStartup) {
-  zval name;
-  ZVAL_STRING(&name, "module_function");
-  zval result;
-  EXPECT_EQ(call_user_function(nullptr, nullptr, &name, &result, 0, nullptr),
-            SUCCESS);
+  zval result = CallFunctionByName("module_function");
   EXPECT_EQ(Z_LVAL(result), 99);
-  zval_ptr_dtor(&name);
 }
 
 TEST_F(MockZendLifecycleTest, ShutdownCallbacksRunInOrderBeforeRshutdown) {

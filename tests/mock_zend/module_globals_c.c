@@ -5,13 +5,7 @@
 #include "module_globals_c.h"
 
 #include "php.h"
-
-#define C_CHECK(condition) \
-  do {                     \
-    if (!(condition)) {    \
-      return __LINE__;     \
-    }                      \
-  } while (0)
+#include "support/c_check.h"
 
 /* ---- Module globals, as in an extension's php_<ext>.h and <ext>.c ---- */
 

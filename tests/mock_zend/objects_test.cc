@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -85,33 +86,40 @@ class MockZendObjectsTest : public zar::testing::RequestFixture {
   zend_class_entry* tracked_ce_ = nullptr;
 };
 
+// `count` new stdClass objects, in the order they were made.
+std::vector<zend_object*> NewObjects(size_t count) {
+  std::vector<zend_object*> objects;
+  for (size_t i = 0; i < count; i++) {
+    objects.push_back(zend_objects_new(zend_standard_class_def));
+  }
+  return objects;
+}
+
+std::vector<uint32_t> HandlesOf(const std::vector<zend_object*>& objects) {
+  std::vector<uint32_t> handles;
+  for (const zend_object* object : objects) handles.push_back(object->handle);
+  return handles;
+}
+
+void ReleaseAll(const std::vector<zend_object*>& objects) {
+  for (zend_object* object : objects) OBJ_RELEASE(object);
+}
+
 TEST_F(MockZendObjectsTest, HandlesAreSequentialFromOne) {
-  zend_object* a = zend_objects_new(zend_standard_class_def);
-  zend_object* b = zend_objects_new(zend_standard_class_def);
-  zend_object* c = zend_objects_new(zend_standard_class_def);
-  EXPECT_EQ(a->handle, 1u);
-  EXPECT_EQ(b->handle, 2u);
-  EXPECT_EQ(c->handle, 3u);
-  EXPECT_EQ(EG(objects_store).object_buckets[2], b);
-  OBJ_RELEASE(a);
-  OBJ_RELEASE(b);
-  OBJ_RELEASE(c);
+  const std::vector<zend_object*> objects = NewObjects(3);
+  EXPECT_EQ(HandlesOf(objects), (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(EG(objects_store).object_buckets[2], objects[1]);
+  ReleaseAll(objects);
 }
 
 TEST_F(MockZendObjectsTest, FreedHandlesAreReusedMostRecentlyFreedFirst) {
-  zend_object* objects[4];
-  for (zend_object*& o : objects) o = zend_objects_new(zend_standard_class_def);
+  const std::vector<zend_object*> objects = NewObjects(4);
   OBJ_RELEASE(objects[1]);  // handle 2
   OBJ_RELEASE(objects[2]);  // handle 3
-  zend_object* first = zend_objects_new(zend_standard_class_def);
-  zend_object* second = zend_objects_new(zend_standard_class_def);
-  zend_object* third = zend_objects_new(zend_standard_class_def);
-  EXPECT_EQ(first->handle, 3u);
-  EXPECT_EQ(second->handle, 2u);
-  EXPECT_EQ(third->handle, 5u);
-  for (zend_object* o : {objects[0], objects[3], first, second, third}) {
-    OBJ_RELEASE(o);
-  }
+  const std::vector<zend_object*> reused = NewObjects(3);
+  EXPECT_EQ(HandlesOf(reused), (std::vector<uint32_t>{3, 2, 5}));
+  ReleaseAll({objects[0], objects[3]});
+  ReleaseAll(reused);
 }
 
 TEST_F(MockZendObjectsTest, ReleaseRunsDtorObjThenFreeObjExactlyOnce) {

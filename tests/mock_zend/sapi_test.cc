@@ -16,6 +16,7 @@
 
 #include "mock_zend/inspect.h"
 #include "tests/mock_zend/sapi_c_module.h"
+#include "tests/mock_zend/support/engine_test.h"
 
 extern "C" {
 #include "SAPI.h"
@@ -27,36 +28,16 @@ extern "C" {
 
 namespace {
 
+using zar::mock_zend_testing::CallFunctionByName;
+using zar::mock_zend_testing::LoggingHook;
+
 std::vector<std::string> events;
 
-zend_result ModuleMinit(INIT_FUNC_ARGS) {
-  (void)type;
-  events.push_back("MINIT #" + std::to_string(module_number));
-  return SUCCESS;
-}
-zend_result ModuleMshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("MSHUTDOWN");
-  return SUCCESS;
-}
-zend_result ModuleRinit(INIT_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("RINIT");
-  return SUCCESS;
-}
-zend_result ModuleRshutdown(SHUTDOWN_FUNC_ARGS) {
-  (void)type;
-  (void)module_number;
-  events.push_back("RSHUTDOWN");
-  return SUCCESS;
-}
-zend_result BuiltinMinit(INIT_FUNC_ARGS) {
-  (void)type;
-  events.push_back("MINIT builtin #" + std::to_string(module_number));
-  return SUCCESS;
-}
+constexpr char kMinit[] = "MINIT";
+constexpr char kMshutdown[] = "MSHUTDOWN";
+constexpr char kRinit[] = "RINIT";
+constexpr char kRshutdown[] = "RSHUTDOWN";
+constexpr char kBuiltinMinit[] = "MINIT builtin";
 
 struct Globals {
   int value;
@@ -75,10 +56,10 @@ zend_module_entry additional_module = {
     STANDARD_MODULE_HEADER,
     "additional",
     nullptr,
-    ModuleMinit,
-    ModuleMshutdown,
-    ModuleRinit,
-    ModuleRshutdown,
+    LoggingHook<&events, kMinit, true>,
+    LoggingHook<&events, kMshutdown>,
+    LoggingHook<&events, kRinit>,
+    LoggingHook<&events, kRshutdown>,
     nullptr,
     "1.0",
     sizeof(Globals),
@@ -93,7 +74,7 @@ zend_module_entry builtin_module = {
     STANDARD_MODULE_HEADER,
     "builtin",
     nullptr,
-    BuiltinMinit,
+    LoggingHook<&events, kBuiltinMinit, true>,
     nullptr,
     nullptr,
     nullptr,
@@ -310,13 +291,8 @@ TEST_F(SapiTest, TheSapisAdditionalFunctionsAreRegistered) {
   sapi_startup(&sapi);
   ASSERT_EQ(php_module_startup(&sapi, nullptr), SUCCESS);
   ASSERT_EQ(php_request_startup(), SUCCESS);
-  zval name;
-  ZVAL_STRING(&name, "sapi_function");
-  zval result;
-  EXPECT_EQ(call_user_function(nullptr, nullptr, &name, &result, 0, nullptr),
-            SUCCESS);
+  zval result = CallFunctionByName("sapi_function");
   EXPECT_EQ(Z_LVAL(result), 42);
-  zval_ptr_dtor(&name);
   php_request_shutdown(nullptr);
   ExpectCleanRequest();
 }

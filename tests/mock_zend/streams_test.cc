@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "tests/mock_zend/support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
@@ -15,6 +16,8 @@ extern "C" {
 }
 
 namespace {
+
+using zar::mock_zend_testing::ExpectOnlyError;
 
 class MockZendStreamsTest : public zar::testing::RequestFixture {
  protected:
@@ -89,10 +92,8 @@ TEST_F(MockZendStreamsTest, FailedOpenReturnsNullAndWarnsOnRequest) {
   EXPECT_EQ(
       php_stream_open_wrapper(missing.c_str(), "rb", REPORT_ERRORS, nullptr),
       nullptr);
-  ASSERT_EQ(zend_mock_error_count(), 1u);
-  EXPECT_EQ(zend_mock_error_type(0), E_WARNING);
-  EXPECT_EQ(std::string(zend_mock_error_message(0)),
-            "Failed to open stream: No such file or directory");
+  ASSERT_NO_FATAL_FAILURE(ExpectOnlyError(
+      E_WARNING, "Failed to open stream: No such file or directory"));
   EXPECT_EQ(php_stream_open_wrapper("ftp://example/x", "rb", 0, nullptr),
             nullptr);
 }
@@ -181,11 +182,9 @@ TEST_F(MockZendStreamsTest, XportCreateFailsWithACoreErrorNamingIt) {
                "socket transports are not supported by the mock engine");
   zend_string_release(error);
   EXPECT_EQ(code, 0);
-  ASSERT_EQ(zend_mock_error_count(), 1u);
-  EXPECT_EQ(zend_mock_error_type(0), E_CORE_ERROR);
-  EXPECT_STREQ(zend_mock_error_message(0),
-               "php_stream_xport_create(): socket transports are not "
-               "supported by the mock engine");
+  ExpectOnlyError(E_CORE_ERROR,
+                  "php_stream_xport_create(): socket transports are not "
+                  "supported by the mock engine");
 }
 
 }  // namespace

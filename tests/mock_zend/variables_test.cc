@@ -3,21 +3,33 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
 class MockZendVariablesTest : public zar::testing::RequestFixture {};
 
+// A new string "value" between `hold`, which must take a second reference
+// to it (refcount 2), and `release`, which must give that one back
+// (refcount 1); the string's own reference then goes with `drop`.
+void ExpectHeldThenReleased(const std::function<void(zval*)>& hold,
+                            const std::function<void(zval*)>& release,
+                            void (*drop)(zval*) = zval_ptr_dtor) {
+  zval str;
+  ZVAL_STRING(&str, "value");
+  hold(&str);
+  EXPECT_EQ(Z_REFCOUNT(str), 2u);
+  release(&str);
+  EXPECT_EQ(Z_REFCOUNT(str), 1u);
+  drop(&str);
+}
+
 TEST_F(MockZendVariablesTest, ZvalCopyAddsAReferenceAndPtrDtorDropsIt) {
-  zval original;
-  ZVAL_STRING(&original, "value");
   zval copy;
-  ZVAL_COPY(&copy, &original);
-  EXPECT_EQ(Z_REFCOUNT(original), 2u);
-  zval_ptr_dtor(&copy);
-  EXPECT_EQ(Z_REFCOUNT(original), 1u);
-  zval_ptr_dtor(&original);
+  ExpectHeldThenReleased([&](zval* original) { ZVAL_COPY(&copy, original); },
+                         [&](zval*) { zval_ptr_dtor(&copy); });
 }
 
 TEST_F(MockZendVariablesTest, DroppingTheLastReferenceFreesTheString) {
@@ -70,29 +82,23 @@ TEST_F(MockZendVariablesTest, ReferenceDestroysItsInnerValueWhenFreed) {
 }
 
 TEST_F(MockZendVariablesTest, ArrayValuesAreReleasedWithTheArray) {
-  zval str;
-  ZVAL_STRING(&str, "element");
   zval array;
-  array_init(&array);
-  Z_ADDREF(str);
-  add_next_index_zval(&array, &str);
-  EXPECT_EQ(Z_REFCOUNT(str), 2u);
-  zval_ptr_dtor(&array);
-  EXPECT_EQ(Z_REFCOUNT(str), 1u);
-  zval_ptr_dtor(&str);
+  ExpectHeldThenReleased(
+      [&](zval* str) {
+        array_init(&array);
+        Z_ADDREF_P(str);
+        add_next_index_zval(&array, str);
+      },
+      [&](zval*) { zval_ptr_dtor(&array); });
 }
 
 TEST_F(MockZendVariablesTest, ZvalAddRefOnlyTouchesRefcountedValues) {
-  zval str;
-  ZVAL_STRING(&str, "x");
-  zval_add_ref(&str);
-  EXPECT_EQ(Z_REFCOUNT(str), 2u);
-  zval_ptr_dtor_nogc(&str);
+  ExpectHeldThenReleased(zval_add_ref, zval_ptr_dtor_nogc,
+                         zval_internal_ptr_dtor);
   zval number;
   ZVAL_LONG(&number, 5);
   zval_add_ref(&number);
   EXPECT_EQ(Z_LVAL(number), 5);
-  zval_internal_ptr_dtor(&str);
 }
 
 }  // namespace

@@ -6,25 +6,32 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
-class BindingTest : public PdoTest {};
+class BindingTest : public PdoTest {
+ protected:
+  // Runs `scenario` as the script on a PDO of `dsn` whose pool lends at
+  // most `max` connections.
+  void RunOnPool(const std::string& dsn, zend_long max,
+                 void (*scenario)(Pdo& pdo)) {
+    RunMain([&] {
+      Pdo pdo = Pdo::Open(dsn, PoolOptions(max));
+      scenario(pdo);
+    });
+  }
+};
 
 TEST_F(BindingTest, EachCoroutineGetsItsOwnConnection) {
   RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
     EXPECT_EQ(CountsOf(pdo).count, 0);
     std::vector<zend_long> ids;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 2; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement stmt = pdo.Query("SELECT CONNECTION_ID()");
-        ids.push_back(stmt.FetchColumn().lval());
-        Delay(5);  // both hold their connection at once
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(2, [&](int) {
+      Statement stmt = pdo.Query("SELECT CONNECTION_ID()");
+      ids.push_back(stmt.FetchColumn().lval());
+      Delay(5);  // both hold their connection at once
+    });
     ASSERT_EQ(ids.size(), 2u);
     EXPECT_GT(ids[0], 0);
     EXPECT_GT(ids[1], 0);
@@ -73,16 +80,12 @@ TEST_F(BindingTest, TwentyCoroutinesShareFiveConnections) {
     Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(5));
     zend_long sum = 0;
     zend_long peak = 0;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 20; i++) {
-      coroutines.push_back(Spawn([&, i] {
-        Statement stmt = pdo.Prepare("SELECT ? + 1");
-        stmt.Execute({i});
-        sum += stmt.FetchColumn().lval();
-        peak = std::max(peak, CountsOf(pdo).count);
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(20, [&](int i) {
+      Statement stmt = pdo.Prepare("SELECT ? + 1");
+      stmt.Execute({i});
+      sum += stmt.FetchColumn().lval();
+      peak = std::max(peak, CountsOf(pdo).count);
+    });
     EXPECT_EQ(sum, 210);
     EXPECT_EQ(peak, 5);
     EXPECT_EQ(CountsOf(pdo), (PoolCounts{5, 5, 0}));
@@ -93,15 +96,11 @@ TEST_F(BindingTest, TwentyCoroutinesShareFiveConnections) {
 TEST_F(BindingTest, TwelveHoldersGrowTheIdleBuffer) {
   RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(12));
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 12; i++) {
-      coroutines.push_back(Spawn([&] {
-        pdo.BeginTransaction();
-        Delay(5);
-        pdo.Commit();
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(12, [&](int) {
+      pdo.BeginTransaction();
+      Delay(5);
+      pdo.Commit();
+    });
     EXPECT_EQ(CountsOf(pdo), (PoolCounts{12, 12, 0}));
   });
 }
@@ -158,15 +157,11 @@ TEST_F(BindingTest, SetAttributeReachesEverySlotPresentAndFuture) {
     EXPECT_TRUE(pdo.SetAttribute(PDO_ATTR_AUTOCOMMIT, false).is_true());
     EXPECT_TRUE(pdo.GetAttribute(PDO_ATTR_AUTOCOMMIT).is_false());
     std::vector<std::string> seen;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 4; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement stmt = pdo.Query("SELECT @@session.autocommit");
-        seen.push_back(pdo_sim::Render(stmt.FetchColumn().get()));
-        Delay(5);  // four distinct slots
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(4, [&](int) {
+      Statement stmt = pdo.Query("SELECT @@session.autocommit");
+      seen.push_back(pdo_sim::Render(stmt.FetchColumn().get()));
+      Delay(5);  // four distinct slots
+    });
     EXPECT_EQ(Joined(seen), "0 0 0 0");
     EXPECT_EQ(CountsOf(pdo).count, 4);
   });
@@ -238,17 +233,13 @@ TEST_F(BindingTest, SqliteTransactionStateIsPerSlot) {
 // waits until the first commits.
 void TransactionsTakeTheOnlySlotInTurn(Pdo& pdo) {
   Log log;
-  std::vector<Task> coroutines;
-  for (int i = 0; i < 2; i++) {
-    coroutines.push_back(Spawn([&, i] {
-      log.push_back(std::to_string(i) + ":enter");
-      pdo.BeginTransaction();
-      log.push_back(std::to_string(i) + ":holding");
-      Delay(10);
-      pdo.Commit();
-    }));
-  }
-  for (Task& c : coroutines) Await(c);
+  SpawnEachAndAwait(2, [&](int i) {
+    log.push_back(std::to_string(i) + ":enter");
+    pdo.BeginTransaction();
+    log.push_back(std::to_string(i) + ":holding");
+    Delay(10);
+    pdo.Commit();
+  });
   std::string joined;
   for (const std::string& entry : log) {
     joined += (joined.empty() ? "" : ",") + entry;
@@ -258,59 +249,36 @@ void TransactionsTakeTheOnlySlotInTurn(Pdo& pdo) {
 }
 
 TEST_F(BindingTest, TransactionPinningOrderWithOneSlotMock) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(1));
-    TransactionsTakeTheOnlySlotInTurn(pdo);
-  });
+  RunOnPool("mock:dbname=shop", 1, TransactionsTakeTheOnlySlotInTurn);
 }
 
 TEST_F(BindingTest, TransactionPinningOrderWithOneSlotSqlite) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(1));
-    TransactionsTakeTheOnlySlotInTurn(pdo);
+  RunOnPool(SqliteDsn(), 1, TransactionsTakeTheOnlySlotInTurn);
+}
+
+// Behaviour: lastInsertId() answers for the running coroutine's slot; two
+// coroutines that insert at the same time each see their own id.
+void LastInsertIdsArePerSlot(Pdo& pdo) {
+  pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+  std::vector<std::string> ids;
+  SpawnEachAndAwait(2, [&](int) {
+    Statement stmt = pdo.Prepare("INSERT INTO t (v) VALUES ('x')");
+    stmt.Execute();
+    Delay(2);  // the other coroutine inserts meanwhile, on its slot
+    ids.push_back(pdo.LastInsertId().str());
   });
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(Joined(ids), "1 2");
 }
 
 TEST_F(BindingTest, LastInsertIdIsPerSlot) {
   pdo_sim::mock::SetQueryLatency(1);
-  RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(4));
-    pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
-    std::vector<std::string> ids;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 2; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement stmt = pdo.Prepare("INSERT INTO t (v) VALUES ('x')");
-        stmt.Execute();
-        Delay(2);  // the other coroutine inserts meanwhile, on its slot
-        ids.push_back(pdo.LastInsertId().str());
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
-    std::sort(ids.begin(), ids.end());
-    EXPECT_EQ(Joined(ids), "1 2");
-  });
+  RunOnPool("mock:dbname=shop", 4, LastInsertIdsArePerSlot);
 }
 
 TEST_F(BindingTest, SqliteLastInsertIdIsPerSlot) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(4));
-    pdo.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
-    std::vector<std::string> ids;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 2; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement stmt = pdo.Prepare("INSERT INTO t (v) VALUES ('x')");
-        stmt.Execute();
-        Delay(2);
-        ids.push_back(pdo.LastInsertId().str());
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
-    std::sort(ids.begin(), ids.end());
-    EXPECT_EQ(Joined(ids), "1 2");
-  });
+  RunOnPool(SqliteDsn(), 4, LastInsertIdsArePerSlot);
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

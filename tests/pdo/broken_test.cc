@@ -4,7 +4,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class BrokenTest : public PdoTest {};
@@ -309,4 +309,4 @@ TEST_F(BrokenTest, KilledWhileSleepingFailsOthersRunOn) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

@@ -6,7 +6,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class CreationTest : public PdoTest {};
@@ -335,4 +335,4 @@ TEST_F(CreationTest, TemplateCredentialsSurviveEveryDriverMutation) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

@@ -3,7 +3,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class ErrorTest : public PdoTest {};
@@ -190,15 +190,11 @@ TEST_F(ErrorTest, FreshSlotsStartWithNoError) {
   RunMain([&] {
     Pdo pdo = Pdo::Open("mock:dbname=shop", Silent(5));
     std::vector<std::string> codes;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 5; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement stmt = pdo.Query("SELECT 1");
-        codes.push_back(pdo_sim::Render(pdo.ErrorCode().get()));
-        Delay(2);  // five fresh slots at once
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(5, [&](int) {
+      Statement stmt = pdo.Query("SELECT 1");
+      codes.push_back(pdo_sim::Render(pdo.ErrorCode().get()));
+      Delay(2);  // five fresh slots at once
+    });
     EXPECT_EQ(Joined(codes), "'00000' '00000' '00000' '00000' '00000'");
     EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 5u);
   });
@@ -248,4 +244,4 @@ TEST_F(ErrorTest, SqliteErrorsUsePdoSqliteStates) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

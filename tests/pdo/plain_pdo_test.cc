@@ -3,7 +3,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class PlainPdoTest : public PdoTest {};
@@ -67,12 +67,9 @@ TEST_F(PlainPdoTest, ErrorModes) {
               "SQLSTATE[42S02]: Base table or view not found: 1146 Table "
               "'shop.nope' doesn't exist");
 
-    EXPECT_TRUE(pdo.SetAttribute(PDO_ATTR_ERRMODE, zend_long{7}).undef());
-    Caught invalid;
-    EXPECT_EQ(invalid.class_name(), "ValueError");
-    EXPECT_EQ(invalid.message(),
-              "PDO::setAttribute(): Argument #2 ($value) Error mode must be "
-              "one of the PDO::ERRMODE_* constants");
+    EXPECT_EQ(Thrown(pdo.SetAttribute(PDO_ATTR_ERRMODE, zend_long{7})),
+              "ValueError: PDO::setAttribute(): Argument #2 ($value) Error "
+              "mode must be one of the PDO::ERRMODE_* constants");
   });
 }
 
@@ -157,4 +154,4 @@ TEST_F(PlainPdoTest, SqliteTypesAndNamedParameters) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

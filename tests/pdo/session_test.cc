@@ -5,7 +5,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class SessionTest : public PdoTest {};
@@ -130,4 +130,4 @@ TEST_F(SessionTest, SqliteTemporaryTableSlotIsNotReused) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

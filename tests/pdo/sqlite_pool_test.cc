@@ -3,7 +3,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class SqlitePoolTest : public PdoTest {};
@@ -69,4 +69,4 @@ TEST_F(SqlitePoolTest, BusyBeyondTheTimeoutFails) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

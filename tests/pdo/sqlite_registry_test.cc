@@ -7,7 +7,7 @@
 #include "mock_zend/callable.h"
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class SqliteRegistryTest : public PdoTest {
@@ -58,21 +58,17 @@ Zval Register(Pdo& pdo, const char* method, const char* name,
 std::vector<std::string> InEveryCoroutine(Pdo& pdo, int n,
                                           const std::string& sql) {
   std::vector<std::string> out(static_cast<size_t>(n));
-  std::vector<Task> coroutines;
-  for (int i = 0; i < n; i++) {
-    coroutines.push_back(Spawn([&, i] {
-      Statement stmt = pdo.Query(sql);
-      if (stmt.ok()) {
-        Zval v = stmt.FetchColumn();
-        out[static_cast<size_t>(i)] =
-            v.type() == IS_STRING ? v.str() : pdo_sim::Render(v.get());
-      } else {
-        out[static_cast<size_t>(i)] = TakeExceptionText();
-      }
-      Delay(2);
-    }));
-  }
-  for (Task& c : coroutines) Await(c);
+  SpawnEachAndAwait(n, [&](int i) {
+    Statement stmt = pdo.Query(sql);
+    if (stmt.ok()) {
+      Zval v = stmt.FetchColumn();
+      out[static_cast<size_t>(i)] =
+          v.type() == IS_STRING ? v.str() : pdo_sim::Render(v.get());
+    } else {
+      out[static_cast<size_t>(i)] = TakeExceptionText();
+    }
+    Delay(2);
+  });
   return out;
 }
 
@@ -160,13 +156,11 @@ TEST_F(SqliteRegistryTest, DuplicateRegistrationIsRejected) {
     Zval upper = Closure(Upper());
     EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
                     .is_true());
-    EXPECT_TRUE(Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})
-                    .undef());
-    Caught e;
-    EXPECT_EQ(e.class_name(), "PDOException");
-    EXPECT_EQ(e.message(),
-              "PDO_SQLite: function \"php_upper\" with 1 argument(s) is "
-              "already registered on the pool template");
+    EXPECT_EQ(
+        Thrown(
+            Register(pdo, "createFunction", "php_upper", {upper.get()}, {1})),
+        "PDOException: PDO_SQLite: function \"php_upper\" with 1 argument(s) "
+        "is already registered on the pool template");
   });
 }
 
@@ -286,21 +280,17 @@ TEST_F(SqliteRegistryTest, FullRegistryInEachCoroutine) {
     pdo.Exec("CREATE TABLE w (name TEXT, n INTEGER)");
     pdo.Exec("INSERT INTO w VALUES ('bravo', 1), ('alpha', 2), ('charlie', 3)");
     std::vector<std::string> results;
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 2; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement names = pdo.Query(
-            "SELECT php_upper(name) FROM w ORDER BY name COLLATE rev");
-        Zval upper_names = names.FetchAll(PDO_FETCH_COLUMN);
-        Statement sum = pdo.Query("SELECT php_sum(n) FROM w");
-        Statement two = pdo.Query("SELECT php_upper('hi', 3)");
-        Delay(2);
-        results.push_back("upper=" + pdo_sim::Render(upper_names.get()) +
-                          " sum=" + pdo_sim::Render(sum.FetchColumn().get()) +
-                          " two=" + two.FetchColumn().str());
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(2, [&](int) {
+      Statement names =
+          pdo.Query("SELECT php_upper(name) FROM w ORDER BY name COLLATE rev");
+      Zval upper_names = names.FetchAll(PDO_FETCH_COLUMN);
+      Statement sum = pdo.Query("SELECT php_sum(n) FROM w");
+      Statement two = pdo.Query("SELECT php_upper('hi', 3)");
+      Delay(2);
+      results.push_back("upper=" + pdo_sim::Render(upper_names.get()) +
+                        " sum=" + pdo_sim::Render(sum.FetchColumn().get()) +
+                        " two=" + two.FetchColumn().str());
+    });
     const std::string expected =
         "upper=['ALPHA', 'CHARLIE', 'BRAVO'] sum=6 two=HIHIHI";
     EXPECT_EQ(results, (std::vector<std::string>{expected, expected}));
@@ -357,4 +347,4 @@ TEST_F(SqliteRegistryTest, ThrowingFunctionFailsTheQueryWithItsException) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

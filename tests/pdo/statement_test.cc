@@ -4,7 +4,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class StatementTest : public PdoTest {};
@@ -261,4 +261,4 @@ TEST_F(StatementTest, SqliteStatementsPinAndRelease) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

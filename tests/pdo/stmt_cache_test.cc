@@ -2,9 +2,11 @@
 // (PDO::ATTR_POOL_STMT_CACHE_SIZE), bypassed with emulated prepares; and
 // the cache API of pdo_pool.h on its own.
 
+#include <cstdint>
+
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class StmtCacheTest : public PdoTest {
@@ -14,6 +16,16 @@ class StmtCacheTest : public PdoTest {
     return Pdo::Open(SqliteDsn(), PoolOptions(max, -1, std::move(extra)));
   }
 };
+
+// The SQLite driver's statement counts: prepares, cache hits, statements
+// held in the slots' caches.
+void ExpectStatementCounts(uint64_t prepares, uint64_t cache_hits,
+                           uint64_t cached_statements) {
+  const pdo_sim::sqlite::Stats stats = pdo_sim::sqlite::GetStats();
+  EXPECT_EQ(stats.prepares, prepares);
+  EXPECT_EQ(stats.cache_hits, cache_hits);
+  EXPECT_EQ(stats.cached_statements, cached_statements);
+}
 
 zend_long PrepareAndRun(Pdo& pdo, const std::string& sql, zend_long param) {
   Statement stmt = pdo.Prepare(sql);
@@ -28,10 +40,7 @@ TEST_F(StmtCacheTest, SameSqlIsPreparedOnce) {
     for (zend_long i = 1; i <= 5; i++)
       results.push_back(PrepareAndRun(pdo, "SELECT ?", i));
     EXPECT_EQ(results, (std::vector<zend_long>{1, 2, 3, 4, 5}));
-    const pdo_sim::sqlite::Stats stats = pdo_sim::sqlite::GetStats();
-    EXPECT_EQ(stats.prepares, 1u);
-    EXPECT_EQ(stats.cache_hits, 4u);
-    EXPECT_EQ(stats.cached_statements, 1u);
+    ExpectStatementCounts(1, 4, 1);
   });
 }
 
@@ -42,10 +51,7 @@ TEST_F(StmtCacheTest, WhitespaceDoesNotMakeANewStatement) {
         PrepareAndRun(pdo, "SELECT ?", 1),
         PrepareAndRun(pdo, "  SELECT\n   ?  ", 2)};
     EXPECT_EQ(results, (std::vector<zend_long>{1, 2}));
-    const pdo_sim::sqlite::Stats stats = pdo_sim::sqlite::GetStats();
-    EXPECT_EQ(stats.prepares, 1u);
-    EXPECT_EQ(stats.cache_hits, 1u);
-    EXPECT_EQ(stats.cached_statements, 1u);
+    ExpectStatementCounts(1, 1, 1);
   });
 }
 
@@ -78,9 +84,7 @@ TEST_F(StmtCacheTest, LeastRecentlyUsedIsEvicted) {
     PrepareAndRun(pdo, "SELECT ? + 300", 1);  // c: a hit
     EXPECT_EQ(pdo_sim::sqlite::GetStats().prepares, 3u);
     PrepareAndRun(pdo, "SELECT ? + 100", 1);  // a was evicted
-    EXPECT_EQ(pdo_sim::sqlite::GetStats().prepares, 4u);
-    EXPECT_EQ(pdo_sim::sqlite::GetStats().cache_hits, 2u);
-    EXPECT_EQ(pdo_sim::sqlite::GetStats().cached_statements, 2u);
+    ExpectStatementCounts(4, 2, 2);
   });
 }
 
@@ -188,4 +192,4 @@ TEST_F(StmtCacheApiTest, LookupMovesToMostRecentlyUsedAndInsertEvictsOldest) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

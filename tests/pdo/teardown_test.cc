@@ -7,7 +7,7 @@
 #include "mock_zend/callable.h"
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class TeardownTest : public PdoTest {};
@@ -122,15 +122,11 @@ TEST_F(TeardownTest, SqliteTemplateWithRegistryIsFreed) {
     pdo_sim::CallMethod(pdo.zv(), "createFunction", {&name, &callable});
     zval_ptr_dtor(&name);
     zval_ptr_dtor(&callable);
-    std::vector<Task> coroutines;
-    for (int i = 0; i < 2; i++) {
-      coroutines.push_back(Spawn([&] {
-        Statement stmt = pdo.Query("SELECT same(1)");
-        EXPECT_EQ(stmt.FetchColumn().lval(), 1);
-        Delay(2);  // both slots at once
-      }));
-    }
-    for (Task& c : coroutines) Await(c);
+    SpawnEachAndAwait(2, [&](int) {
+      Statement stmt = pdo.Query("SELECT same(1)");
+      EXPECT_EQ(stmt.FetchColumn().lval(), 1);
+      Delay(2);  // both slots at once
+    });
     pdo.Reset();
     log.push_back("freed");
   });
@@ -175,4 +171,4 @@ TEST_F(TeardownTest, FinishedCoroutineCallbacksAreNoOpsAfterDestroy) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

@@ -4,7 +4,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 class TransactionTest : public PdoTest {};
@@ -193,10 +193,8 @@ TEST_F(TransactionTest, InTransactionTakesNoSlot) {
     EXPECT_TRUE(pdo.RollBack().is_true());
     EXPECT_TRUE(pdo.InTransaction().is_false());
     EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
-    EXPECT_TRUE(pdo.Commit().undef());
-    Caught e;
-    EXPECT_EQ(e.class_name(), "PDOException");
-    EXPECT_EQ(e.message(), "There is no active transaction");
+    EXPECT_EQ(Thrown(pdo.Commit()),
+              "PDOException: There is no active transaction");
     EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
   });
 }
@@ -242,4 +240,4 @@ TEST_F(TransactionTest, TransactionsOfTwoCoroutinesAreIsolated) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

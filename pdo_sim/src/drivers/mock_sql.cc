@@ -230,16 +230,15 @@ bool Executor::Update() {
     if (!p.Ident(&column) || !p.Accept("=") || !p.ParseExpr(&e)) return false;
     sets.emplace_back(column, std::move(e));
   } while (p.Accept(","));
-  Expr where;
-  const bool has_where = p.Accept("WHERE");
-  if (has_where && !p.ParseExpr(&where)) return false;
+  std::optional<Expr> where;
+  if (!ParseWhere(&where)) return false;
   int64_t* next_auto = nullptr;
   Table* table = WriteTable(name, &next_auto);
   if (table == nullptr) return Fail(NoSuchTable(name));
   for (Row& row : table->rows) {
-    Value keep = int64_t{1};
-    if (has_where && !Eval(where, table, &row, &keep)) return false;
-    if (!IsTrue(keep)) continue;
+    bool matches;
+    if (!Matches(where, table, &row, &matches)) return false;
+    if (!matches) continue;
     Row updated = row;
     for (auto& [column, e] : sets) {
       const std::string wanted = Lower(column);
@@ -263,17 +262,16 @@ bool Executor::Delete() {
   Parser& p = parser_;
   std::string name;
   if (!p.Accept("FROM") || !p.Ident(&name)) return false;
-  Expr where;
-  const bool has_where = p.Accept("WHERE");
-  if (has_where && !p.ParseExpr(&where)) return false;
+  std::optional<Expr> where;
+  if (!ParseWhere(&where)) return false;
   int64_t* next_auto = nullptr;
   Table* table = WriteTable(name, &next_auto);
   if (table == nullptr) return Fail(NoSuchTable(name));
   std::vector<Row> kept;
   for (Row& row : table->rows) {
-    Value drop = int64_t{1};
-    if (has_where && !Eval(where, table, &row, &drop)) return false;
-    if (IsTrue(drop)) {
+    bool matches;
+    if (!Matches(where, table, &row, &matches)) return false;
+    if (matches) {
       result_.affected++;
     } else {
       kept.push_back(std::move(row));

@@ -80,6 +80,20 @@ bool Executor::Column(const Table* table, const Row* row,
       Error{"42S22", 1054, "Unknown column '" + name + "' in 'field list'"});
 }
 
+bool Executor::ParseWhere(std::optional<Expr>* where) {
+  if (!parser_.Accept("WHERE")) return true;
+  where->emplace();
+  return parser_.ParseExpr(&**where);
+}
+
+bool Executor::Matches(const std::optional<Expr>& where, const Table* table,
+                       const Row* row, bool* matches) {
+  Value keep = int64_t{1};
+  if (where.has_value() && !Eval(*where, table, row, &keep)) return false;
+  *matches = IsTrue(keep);
+  return true;
+}
+
 bool Executor::Eval(const Expr& e, const Table* table, const Row* row,
                     Value* out) {
   switch (e.kind) {

@@ -54,6 +54,13 @@ class Executor {
   bool Column(const Table* table, const Row* row, const std::string& name,
               Value* out);
   bool Eval(const Expr& e, const Table* table, const Row* row, Value* out);
+  // An optional "WHERE expression" clause (SELECT, UPDATE, DELETE): `where`
+  // stays empty without one; false on a parse error.
+  bool ParseWhere(std::optional<Expr>* where);
+  // Whether `row` of `table` passes `where` (without a clause every row
+  // does); false when evaluating it failed (the error recorded).
+  bool Matches(const std::optional<Expr>& where, const Table* table,
+               const Row* row, bool* matches);
   bool Binary(const Expr& e, const Table* table, const Row* row, Value* out);
   bool Call(const Expr& e, const Table* table, const Row* row, Value* out);
   Value SystemVariable(const std::string& name) const;

@@ -257,26 +257,19 @@ bool Parser::ParseFactor(Expr* expr) {
       expr->kind = Expr::kParam;
       expr->index = positional_counter != nullptr ? (*positional_counter)++ : 0;
       break;
-    case Token::kNamedParam:
+    case Token::kNamedParam:  // :name, @name [:= value], @@name
+    case Token::kUserVar:
+    case Token::kSysVar:
       Next();
-      expr->kind = Expr::kParam;
+      expr->kind = token.type == Token::kNamedParam ? Expr::kParam
+                   : token.type == Token::kUserVar  ? Expr::kUserVar
+                                                    : Expr::kSysVar;
       expr->name = token.text;
-      break;
-    case Token::kUserVar: {
-      Next();
-      expr->kind = Expr::kUserVar;
-      expr->name = token.text;
-      if (Accept(":=")) {
+      if (token.type == Token::kUserVar && Accept(":=")) {
         Expr value;
         if (!ParseComparison(&value)) return false;
         expr->args.push_back(std::move(value));
       }
-      break;
-    }
-    case Token::kSysVar:
-      Next();
-      expr->kind = Expr::kSysVar;
-      expr->name = token.text;
       break;
     case Token::kIdent: {
       Next();

@@ -35,9 +35,8 @@ bool Executor::Select() {
     table = ReadTable(name);
     if (table == nullptr) return Fail(NoSuchTable(name));
   }
-  Expr where;
-  const bool has_where = p.Accept("WHERE");
-  if (has_where && !p.ParseExpr(&where)) return false;
+  std::optional<Expr> where;
+  if (!ParseWhere(&where)) return false;
   Expr order;
   bool ordered = false;
   bool descending = false;
@@ -51,9 +50,9 @@ bool Executor::Select() {
   std::vector<const Row*> rows;
   if (table != nullptr) {
     for (const Row& row : table->rows) {
-      Value keep = int64_t{1};
-      if (has_where && !Eval(where, table, &row, &keep)) return false;
-      if (IsTrue(keep)) rows.push_back(&row);
+      bool matches;
+      if (!Matches(where, table, &row, &matches)) return false;
+      if (matches) rows.push_back(&row);
     }
   } else {
     TouchTransaction();

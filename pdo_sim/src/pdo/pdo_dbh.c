@@ -174,6 +174,45 @@ static pdo_stmt_t *new_statement(zval *return_value, zval *this_zv,
   return stmt;
 }
 
+/* The start of prepare(), query() and exec(): the SQL must not be empty
+ * (ValueError), the handle's last error is cleared and the connection to
+ * run it on is acquired. NULL when one of them fails: the error is raised
+ * and `return_value` holds what the method returns then (false after a
+ * failed acquire). */
+static pdo_dbh_t *acquire_for_statement(pdo_dbh_t *dbh, zend_string *sql,
+                                        zval *return_value) {
+  if (ZSTR_LEN(sql) == 0) {
+    zend_argument_value_error(1, "must not be empty");
+    return NULL;
+  }
+  pdo_dbh_clear_err(dbh);
+  pdo_dbh_t *conn = pdo_pool_acquire_conn(dbh);
+  if (conn == NULL) {
+    pdo_raise_acquire_failure(dbh);
+    ZVAL_FALSE(return_value);
+  }
+  return conn;
+}
+
+/* prepare() and query(): a new statement of `sql` in `return_value`, on
+ * the connection acquired for it (`*conn`), prepared by the driver with
+ * `options` (or NULL). NULL when that fails: the error is reported, the
+ * statement is freed (giving the slot back) and `return_value` holds
+ * false, or the method's exception is in flight. */
+static pdo_stmt_t *prepare_statement(zval *return_value, zval *this_zv,
+                                     pdo_dbh_t *dbh, zend_string *sql,
+                                     zval *options, pdo_dbh_t **conn) {
+  *conn = acquire_for_statement(dbh, sql, return_value);
+  if (*conn == NULL) return NULL;
+  pdo_stmt_t *stmt = new_statement(return_value, this_zv, dbh, *conn, sql);
+  if ((*conn)->methods->preparer(*conn, sql, stmt, options)) return stmt;
+  pdo_pool_sync_error(dbh, *conn);
+  PDO_HANDLE_DBH_ERR();
+  zval_ptr_dtor(return_value);
+  ZVAL_FALSE(return_value);
+  return NULL;
+}
+
 PHP_METHOD(PDO, prepare) {
   zend_string *statement;
   HashTable *options_ht = NULL;
@@ -184,32 +223,17 @@ PHP_METHOD(PDO, prepare) {
   ZEND_PARSE_PARAMETERS_END();
   pdo_dbh_t *dbh = Z_PDO_DBH_P(ZEND_THIS);
   PDO_CONSTRUCT_CHECK;
-  if (ZSTR_LEN(statement) == 0) {
-    zend_argument_value_error(1, "must not be empty");
-    RETURN_THROWS();
-  }
-  pdo_dbh_clear_err(dbh);
-
-  pdo_dbh_t *conn = pdo_pool_acquire_conn(dbh);
-  if (conn == NULL) {
-    pdo_raise_acquire_failure(dbh);
-    RETURN_FALSE;
-  }
-  pdo_stmt_t *stmt =
-      new_statement(return_value, ZEND_THIS, dbh, conn, statement);
   zval options_zv;
   zval *options = NULL;
   if (options_ht != NULL) {
     ZVAL_ARR(&options_zv, options_ht);
     options = &options_zv;
   }
-  const bool ok = conn->methods->preparer(conn, statement, stmt, options);
-  pdo_pool_sync_error(dbh, conn);
-  if (ok) return;
-  PDO_HANDLE_DBH_ERR();
-  /* Freeing the statement gives the slot back. */
-  zval_ptr_dtor(return_value);
-  RETURN_FALSE;
+  pdo_dbh_t *conn;
+  if (prepare_statement(return_value, ZEND_THIS, dbh, statement, options,
+                        &conn) != NULL) {
+    pdo_pool_sync_error(dbh, conn);
+  }
 }
 
 PHP_METHOD(PDO, query) {
@@ -223,27 +247,12 @@ PHP_METHOD(PDO, query) {
   ZEND_PARSE_PARAMETERS_END();
   pdo_dbh_t *dbh = Z_PDO_DBH_P(ZEND_THIS);
   PDO_CONSTRUCT_CHECK;
-  if (ZSTR_LEN(statement) == 0) {
-    zend_argument_value_error(1, "must not be empty");
-    RETURN_THROWS();
-  }
-  pdo_dbh_clear_err(dbh);
-
-  pdo_dbh_t *conn = pdo_pool_acquire_conn(dbh);
-  if (conn == NULL) {
-    pdo_raise_acquire_failure(dbh);
-    RETURN_FALSE;
-  }
+  pdo_dbh_t *conn;
   pdo_stmt_t *stmt =
-      new_statement(return_value, ZEND_THIS, dbh, conn, statement);
+      prepare_statement(return_value, ZEND_THIS, dbh, statement, NULL, &conn);
+  if (stmt == NULL) return;
   if (!fetch_mode_is_null) {
     stmt->default_fetch_type = (enum pdo_fetch_type)fetch_mode;
-  }
-  if (!conn->methods->preparer(conn, statement, stmt, NULL)) {
-    pdo_pool_sync_error(dbh, conn);
-    PDO_HANDLE_DBH_ERR();
-    zval_ptr_dtor(return_value);
-    RETURN_FALSE;
   }
   memcpy(stmt->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
   pdo_pool_note_statement(stmt->pooled_conn, statement);
@@ -269,17 +278,8 @@ PHP_METHOD(PDO, exec) {
   ZEND_PARSE_PARAMETERS_END();
   pdo_dbh_t *dbh = Z_PDO_DBH_P(ZEND_THIS);
   PDO_CONSTRUCT_CHECK;
-  if (ZSTR_LEN(statement) == 0) {
-    zend_argument_value_error(1, "must not be empty");
-    RETURN_THROWS();
-  }
-  pdo_dbh_clear_err(dbh);
-
-  pdo_dbh_t *conn = pdo_pool_acquire_conn(dbh);
-  if (conn == NULL) {
-    pdo_raise_acquire_failure(dbh);
-    RETURN_FALSE;
-  }
+  pdo_dbh_t *conn = acquire_for_statement(dbh, statement, return_value);
+  if (conn == NULL) return;
   pdo_pool_note_statement(conn, statement);
   const zend_long ret = conn->methods->doer(conn, statement);
   pdo_pool_sync_error(dbh, conn);

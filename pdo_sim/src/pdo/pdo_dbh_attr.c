@@ -16,6 +16,19 @@
 
 /* ---- Attributes ---------------------------------------------------------- */
 
+/* Why PDO::ATTR_ERRMODE or PDO::ATTR_DEFAULT_FETCH_MODE (`attr`) refuses
+ * `mode` (the ValueError's text), or NULL when it takes it. */
+static const char *mode_refusal(zend_long attr, zend_long mode) {
+  if (attr == PDO_ATTR_ERRMODE) {
+    return mode >= PDO_ERRMODE_SILENT && mode <= PDO_ERRMODE_EXCEPTION
+               ? NULL
+               : "Error mode must be one of the PDO::ERRMODE_* constants";
+  }
+  return mode != PDO_FETCH_USE_DEFAULT
+             ? NULL
+             : "Fetch mode must be a bitmask of PDO::FETCH_* constants";
+}
+
 /* `constructing`: a constructor option; under a pool, driver attributes
  * are only recorded (no slot is opened at construction). */
 bool pdo_dbh_attribute_set(pdo_dbh_t *dbh, zend_long attr, zval *value,
@@ -24,25 +37,20 @@ bool pdo_dbh_attribute_set(pdo_dbh_t *dbh, zend_long attr, zval *value,
   bool bval;
   switch (attr) {
     case PDO_ATTR_ERRMODE:
+    case PDO_ATTR_DEFAULT_FETCH_MODE: {
       if (!pdo_get_long_param(&lval, value)) return false;
-      if (lval < PDO_ERRMODE_SILENT || lval > PDO_ERRMODE_EXCEPTION) {
-        zend_argument_value_error(
-            value_arg_num,
-            "Error mode must be one of the PDO::ERRMODE_* constants");
+      const char *refusal = mode_refusal(attr, lval);
+      if (refusal != NULL) {
+        zend_argument_value_error(value_arg_num, "%s", refusal);
         return false;
       }
-      dbh->error_mode = (uint8_t)lval;
-      return true;
-    case PDO_ATTR_DEFAULT_FETCH_MODE:
-      if (!pdo_get_long_param(&lval, value)) return false;
-      if (lval == PDO_FETCH_USE_DEFAULT) {
-        zend_argument_value_error(
-            value_arg_num,
-            "Fetch mode must be a bitmask of PDO::FETCH_* constants");
-        return false;
+      if (attr == PDO_ATTR_ERRMODE) {
+        dbh->error_mode = (uint8_t)lval;
+      } else {
+        dbh->default_fetch_type = (uint16_t)lval;
       }
-      dbh->default_fetch_type = (uint16_t)lval;
       return true;
+    }
     case PDO_ATTR_STRINGIFY_FETCHES:
       if (!pdo_get_bool_param(&bval, value)) return false;
       dbh->stringify = bval;

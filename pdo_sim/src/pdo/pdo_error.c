@@ -66,10 +66,11 @@ static void set_state(pdo_error_type *dest, const char *state) {
   (*dest)[5] = '\0';
 }
 
-/* new PDOException(message) with code = `state` and errorInfo = `info`
- * (borrowed; UNDEF for none), thrown. */
-static void throw_pdo_exception(zend_string *message, const char *state,
-                                zval *info) {
+/* new PDOException(message) with code = `code` (the SQLSTATE as a string,
+ * or a driver's native number) and errorInfo = `info` (both borrowed; info
+ * UNDEF for none), thrown. */
+static void throw_pdo_exception_with_code(zend_string *message, zval *code,
+                                          zval *info) {
   zend_class_entry *pdo_ex = php_pdo_get_exception();
   zval ex;
   object_init_ex(&ex, pdo_ex);
@@ -78,12 +79,20 @@ static void throw_pdo_exception(zend_string *message, const char *state,
   zend_update_property(zend_ce_exception, Z_OBJ(ex), ZEND_STRL("message"),
                        &value);
   zval_ptr_dtor(&value);
-  zend_update_property_string(zend_ce_exception, Z_OBJ(ex), "code",
-                              sizeof("code") - 1, state);
+  zend_update_property(zend_ce_exception, Z_OBJ(ex), ZEND_STRL("code"), code);
   if (info != NULL && !Z_ISUNDEF_P(info)) {
     zend_update_property(pdo_ex, Z_OBJ(ex), ZEND_STRL("errorInfo"), info);
   }
   zend_throw_exception_object(&ex);
+}
+
+/* The same with code = `state`. */
+static void throw_pdo_exception(zend_string *message, const char *state,
+                                zval *info) {
+  zval code;
+  ZVAL_STRING(&code, state);
+  throw_pdo_exception_with_code(message, &code, info);
+  zval_ptr_dtor(&code);
 }
 
 void pdo_raise_impl_error(pdo_dbh_t *dbh, pdo_stmt_t *stmt,
@@ -162,9 +171,6 @@ void pdo_handle_error(pdo_dbh_t *dbh, pdo_stmt_t *stmt) {
 
 void pdo_throw_exception(unsigned int driver_errcode, const char *driver_errmsg,
                          pdo_error_type *pdo_error) {
-  zend_class_entry *pdo_ex = php_pdo_get_exception();
-  zval ex;
-  object_init_ex(&ex, pdo_ex);
   zval info;
   array_init(&info);
   add_next_index_string(&info, *pdo_error);
@@ -172,14 +178,9 @@ void pdo_throw_exception(unsigned int driver_errcode, const char *driver_errmsg,
   add_next_index_string(&info, driver_errmsg);
   zend_string *message = zend_strpprintf(0, "SQLSTATE[%s] [%u] %s", *pdo_error,
                                          driver_errcode, driver_errmsg);
-  zval value;
-  ZVAL_STR(&value, message);
-  zend_update_property(zend_ce_exception, Z_OBJ(ex), ZEND_STRL("message"),
-                       &value);
-  zval_ptr_dtor(&value);
-  zend_update_property_long(zend_ce_exception, Z_OBJ(ex), "code",
-                            sizeof("code") - 1, driver_errcode);
-  zend_update_property(pdo_ex, Z_OBJ(ex), ZEND_STRL("errorInfo"), &info);
+  zval code;
+  ZVAL_LONG(&code, driver_errcode);
+  throw_pdo_exception_with_code(message, &code, &info);
+  zend_string_release(message);
   zval_ptr_dtor(&info);
-  zend_throw_exception_object(&ex);
 }

@@ -108,24 +108,27 @@ static bool valid_fetch_mode(zend_long mode) {
   }
 }
 
-PHP_METHOD(PDOStatement, fetch) {
-  zend_long mode = PDO_FETCH_USE_DEFAULT;
+/* The $mode argument of fetch() and fetchAll() (PDO::FETCH_DEFAULT when
+ * not given), checked; false when it is refused (the error thrown). */
+static bool parse_fetch_mode(zend_execute_data *execute_data, zend_long *mode) {
+  *mode = PDO_FETCH_USE_DEFAULT;
   ZEND_PARSE_PARAMETERS_START(0, 1)
   Z_PARAM_OPTIONAL
-  Z_PARAM_LONG(mode)
-  ZEND_PARSE_PARAMETERS_END();
-  if (!valid_fetch_mode(mode)) RETURN_THROWS();
+  Z_PARAM_LONG(*mode)
+  ZEND_PARSE_PARAMETERS_END_EX(return false);
+  return valid_fetch_mode(*mode);
+}
+
+PHP_METHOD(PDOStatement, fetch) {
+  zend_long mode;
+  if (!parse_fetch_mode(execute_data, &mode)) RETURN_THROWS();
   pdo_stmt_t *stmt = Z_PDO_STMT_P(ZEND_THIS);
   if (!do_fetch(stmt, return_value, mode)) RETURN_FALSE;
 }
 
 PHP_METHOD(PDOStatement, fetchAll) {
-  zend_long mode = PDO_FETCH_USE_DEFAULT;
-  ZEND_PARSE_PARAMETERS_START(0, 1)
-  Z_PARAM_OPTIONAL
-  Z_PARAM_LONG(mode)
-  ZEND_PARSE_PARAMETERS_END();
-  if (!valid_fetch_mode(mode)) RETURN_THROWS();
+  zend_long mode;
+  if (!parse_fetch_mode(execute_data, &mode)) RETURN_THROWS();
   pdo_stmt_t *stmt = Z_PDO_STMT_P(ZEND_THIS);
   array_init(return_value);
   zval row;

@@ -8,7 +8,15 @@
 
 #include "mock_zend/inspect.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
+
+void SpawnEachAndAwait(int count, const std::function<void(int)>& body) {
+  std::vector<Task> coroutines;
+  for (int i = 0; i < count; i++) {
+    coroutines.push_back(Spawn([&body, i] { body(i); }));
+  }
+  for (Task& coroutine : coroutines) Await(coroutine);
+}
 
 void PdoTest::SetUp() {
   pdo_sim::mock::Reset();
@@ -125,6 +133,15 @@ std::vector<std::string> Caught::chain() const {
                                : std::vector<std::string>{};
 }
 
+std::string Thrown(const Zval& result) {
+  if (!result.undef()) {
+    return "(no exception: returned " + pdo_sim::Render(result.get()) + ")";
+  }
+  const Caught caught;
+  if (caught.empty()) return "(UNDEF without an exception)";
+  return caught.class_name() + ": " + caught.message();
+}
+
 std::vector<std::string> Warnings() {
   std::vector<std::string> warnings;
   for (const mock_zend::ReportedError& error : mock_zend::ReportedErrors()) {
@@ -135,4 +152,4 @@ std::vector<std::string> Warnings() {
 
 void ClearErrors() { mock_zend::ClearReportedErrors(); }
 
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

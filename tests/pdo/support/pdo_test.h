@@ -4,7 +4,9 @@
 // engine calls internal methods), the pool through the ABI and the
 // Async\Pool object getPool() returns, and the drivers through their test
 // APIs (pdo_sim/mock_driver.h, pdo_sim/sqlite_driver.h). Coroutines come
-// from the pool tests' helpers (Spawn, Yield, Delay, Await, Cancel).
+// from the shared test helpers (zend_async_ref/testing/coroutines.h:
+// Spawn, Yield, Delay, Await, Cancel), found unqualified because the PDO
+// tests live in zar::testing::pdo.
 //
 //   PdoTest       RequestFixture with the async extension under test
 //                 (zar::testing::AsyncModule()) and PDO loaded (in
@@ -17,6 +19,7 @@
 #ifndef ZAR_TESTS_PDO_SUPPORT_PDO_TEST_H_
 #define ZAR_TESTS_PDO_SUPPORT_PDO_TEST_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,32 +27,22 @@
 #include "pdo_sim/client.h"
 #include "pdo_sim/mock_driver.h"
 #include "pdo_sim/sqlite_driver.h"
-#include "tests/pool/support/pool_test.h"
 #include "tests/support/implementation.h"
+#include "tests/support/log.h"
+#include "zend_async_ref/testing/coroutines.h"
+#include "zend_async_ref/testing/exceptions.h"
 
 extern "C" {
 #include "ext/pdo/pdo_pool.h"
 #include "ext/pdo/php_pdo.h"
 }
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 
 using pdo_sim::Options;
 using pdo_sim::Pdo;
 using pdo_sim::Statement;
 using pdo_sim::Zval;
-using zar::pool_testing::Await;
-using zar::pool_testing::Cancel;
-using zar::pool_testing::CoroutineRef;
-using zar::pool_testing::Delay;
-using zar::pool_testing::Joined;
-using zar::pool_testing::Log;
-using zar::pool_testing::Spawn;
-using zar::pool_testing::TakeExceptionClass;
-using zar::pool_testing::TakeExceptionText;
-using zar::pool_testing::Yield;
-using zar::pool_testing::YieldTimes;
-using zar::pool_testing::YieldUntil;
 
 // A spawned coroutine with a reference held for the test, so that it can
 // be awaited or cancelled after it finished (Spawn's pointer is borrowed).
@@ -63,6 +56,11 @@ class Task {
  private:
   std::unique_ptr<CoroutineRef> ref_;
 };
+
+// Spawns body(0), ..., body(count - 1) as `count` coroutines, in that
+// order, then awaits each in the same order: when it returns, every body
+// has run to its end.
+void SpawnEachAndAwait(int count, const std::function<void(int)>& body);
 
 class PdoTest : public zar::testing::RequestFixture {
  protected:
@@ -121,10 +119,15 @@ class Caught {
   zend_object* exception_;
 };
 
+// "Class: message" of the exception a call left in flight (taken and
+// released) when it returned UNDEF, as PHP methods that throw do; else a
+// text saying what the call did instead, which no expectation matches.
+std::string Thrown(const Zval& result);
+
 // The E_WARNING messages reported since the last ClearErrors().
 std::vector<std::string> Warnings();
 void ClearErrors();
 
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo
 
 #endif  // ZAR_TESTS_PDO_SUPPORT_PDO_TEST_H_

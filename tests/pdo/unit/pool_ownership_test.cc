@@ -6,7 +6,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 using PoolOwnershipTest = PdoTest;
@@ -48,4 +48,4 @@ TEST_F(PoolOwnershipTest,
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

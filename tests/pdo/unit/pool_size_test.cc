@@ -7,7 +7,7 @@
 
 #include "tests/pdo/support/pdo_test.h"
 
-namespace zar::pdo_testing {
+namespace zar::testing::pdo {
 namespace {
 
 using PoolSizeTest = PdoTest;
@@ -27,4 +27,4 @@ TEST_F(PoolSizeTest, AMinimumNoPoolCanPreWarmFailsConstructionWithAValueError) {
 }
 
 }  // namespace
-}  // namespace zar::pdo_testing
+}  // namespace zar::testing::pdo

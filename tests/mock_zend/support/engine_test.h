@@ -1,0 +1,69 @@
+// zend-async-ref mock engine tests: what several of them check or call.
+//
+//   ExpectOnlyError      the one error the request reported so far
+//                        (zend_mock_error_count() and its neighbours in
+//                        Zend/zend.h);
+//   CallFunctionByName   a global function called by name, as
+//                        call_user_function calls it;
+//   LoggingHook          a module hook that logs its event.
+//
+// Threading: the test's thread, inside a request.
+
+#ifndef ZAR_TESTS_MOCK_ZEND_SUPPORT_ENGINE_TEST_H_
+#define ZAR_TESTS_MOCK_ZEND_SUPPORT_ENGINE_TEST_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "php.h"
+}
+
+namespace zar::mock_zend_testing {
+
+// The request has reported exactly one error so far, of `type` (E_WARNING,
+// E_CORE_ERROR, ...) with `message`. A count other than one is a fatal
+// failure: a test that goes on afterwards wraps the call in
+// ASSERT_NO_FATAL_FAILURE.
+inline void ExpectOnlyError(int type, const std::string& message) {
+  ASSERT_EQ(zend_mock_error_count(), 1u);
+  EXPECT_EQ(zend_mock_error_type(0), type);
+  EXPECT_EQ(std::string(zend_mock_error_message(0)), message);
+}
+
+// function(...args) through call_user_function with the name as a string
+// callable; the call must succeed. The result is the caller's to release.
+inline zval CallFunctionByName(const char* function, uint32_t argc = 0,
+                               zval* args = nullptr) {
+  zval name;
+  ZVAL_STRING(&name, function);
+  zval result;
+  ZVAL_UNDEF(&result);
+  EXPECT_EQ(call_user_function(nullptr, nullptr, &name, &result, argc, args),
+            SUCCESS)
+      << function;
+  zval_ptr_dtor(&name);
+  return result;
+}
+
+// A module hook (MINIT, MSHUTDOWN, RINIT or RSHUTDOWN: PHP gives them the
+// same parameters) that appends `kEvent` to `*kLog`, followed by
+// " #<module number>" when `kWithNumber`, and succeeds:
+//   constexpr char kRinit[] = "RINIT";
+//   module.request_startup_func = LoggingHook<&events, kRinit>;
+template <std::vector<std::string>* kLog, const char* kEvent,
+          bool kWithNumber = false>
+zend_result LoggingHook(int type, int module_number) {
+  (void)type;
+  kLog->push_back(kWithNumber ? std::string(kEvent) + " #" +
+                                    std::to_string(module_number)
+                              : std::string(kEvent));
+  return SUCCESS;
+}
+
+}  // namespace zar::mock_zend_testing
+
+#endif  // ZAR_TESTS_MOCK_ZEND_SUPPORT_ENGINE_TEST_H_
