@@ -109,26 +109,6 @@ class Sockets {
   std::vector<int> fds_;
 };
 
-// A blocking TCP client of 127.0.0.1:port. The kernel completes the
-// handshake into the listener's backlog whether or not it is accepted, so
-// connect() returns at once; -1 with errno when refused.
-int ConnectTcp(int port) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  EXPECT_GE(fd, 0);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) !=
-      0) {
-    const int saved = errno;
-    close(fd);
-    errno = saved;
-    return -1;
-  }
-  return fd;
-}
-
 int ConnectUnix(const std::string& path) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
@@ -258,8 +238,7 @@ TEST_F(SocketListenTest, ListenerOnAFreePortTellsItsAddressAndIsNotStarted) {
   EXPECT_EQ(listener->backlog, 16);
   EXPECT_GE(listener->socket_fd, 0);
   EXPECT_EQ(listener->base.ref_count, 1u);
-  EXPECT_EQ(listener->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&listener->base, 0, 0);
   EXPECT_EQ(InfoOf(&listener->base), "Listen(host=127.0.0.1, port=0)");
 
   char host[64] = "";
@@ -403,8 +382,7 @@ TEST_F(SocketListenTest, DeliveredSocketIsTheServersEndOfTheConnection) {
   zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
   ASSERT_NE(listener, nullptr);
   ASSERT_TRUE(listener->base.start(&listener->base));
-  EXPECT_EQ(listener->base.loop_ref_count, 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&listener->base, 1, 1);
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   Sockets clients;
@@ -496,16 +474,14 @@ TEST_F(SocketListenTest, StartsCountAndTheLastStopReleasesTheLoop) {
   ASSERT_NE(listener, nullptr);
   ASSERT_TRUE(listener->base.start(&listener->base));
   ASSERT_TRUE(listener->base.start(&listener->base));
-  EXPECT_EQ(listener->base.loop_ref_count, 2u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&listener->base, 2, 1);
 
   EXPECT_TRUE(listener->base.stop(&listener->base));
   EXPECT_EQ(listener->base.loop_ref_count, 1u);
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   EXPECT_TRUE(listener->base.stop(&listener->base));
-  EXPECT_EQ(listener->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&listener->base, 0, 0);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
   EXPECT_TRUE(listener->base.stop(&listener->base));
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
