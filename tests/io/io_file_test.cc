@@ -19,12 +19,6 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::InfoOf;
-using reactor_testing::RunUntil;
-using zar::testing::Await;
-using zar::testing::Spawn;
-using zar::testing::WaitForIo;
-
 class IoFileTest : public IoTest {
  protected:
   // A descriptor the test leaves open under a handle until the request's

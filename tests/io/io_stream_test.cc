@@ -20,13 +20,6 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::InfoOf;
-using reactor_testing::RunUntil;
-using zar::testing::Await;
-using zar::testing::AwaitOutcome;
-using zar::testing::Spawn;
-using zar::testing::WaitForIo;
-
 class IoStreamTest : public IoTest {};
 
 void WriteAll(int fd, const std::string& text) {

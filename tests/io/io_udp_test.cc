@@ -16,10 +16,6 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::InfoOf;
-using reactor_testing::LoopbackAddress;
-using reactor_testing::RunUntil;
-
 class IoUdpTest : public IoTest {};
 
 // The port a bound handle got (bound to port 0).

@@ -72,25 +72,8 @@ bool Drive(zend_async_io_t* io, const std::function<bool()>& done) {
 
 Pipe::Pipe() { EXPECT_EQ(pipe2(fds_, O_CLOEXEC), 0); }
 
-Pipe::~Pipe() {
-  for (int fd : fds_) {
-    if (fd >= 0) close(fd);
-  }
-}
-
-void Pipe::CloseWriteEnd() {
-  close(fds_[1]);
-  fds_[1] = -1;
-}
-
 StreamPair::StreamPair() {
   EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_), 0);
-}
-
-StreamPair::~StreamPair() {
-  for (int fd : fds_) {
-    if (fd >= 0) close(fd);
-  }
 }
 
 zend_async_io_t* StreamPair::HandleOnA(uint32_t state) {
@@ -98,11 +81,6 @@ zend_async_io_t* StreamPair::HandleOnA(uint32_t state) {
       ZEND_ASYNC_IO_CREATE(fds_[0], ZEND_ASYNC_IO_TYPE_PIPE, state);
   if (io != nullptr) fds_[0] = -1;
   return io;
-}
-
-void StreamPair::CloseB() {
-  close(fds_[1]);
-  fds_[1] = -1;
 }
 
 std::string StreamPair::DrainB() {

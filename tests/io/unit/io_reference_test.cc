@@ -13,8 +13,6 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::RunUntil;
-
 class IoReferenceTest : public IoTest {};
 
 bool WriteFailed(const zend_async_io_t* io) {
