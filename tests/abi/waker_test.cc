@@ -624,11 +624,10 @@ TEST_F(AbiWakerTest, CancelCallbackChainsTheEventsExceptionAsPrevious) {
 
 TEST_F(AbiWakerTest, TimeoutCallbackResumesWithTimeoutException) {
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  zend_coroutine_event_callback_t callback;
-  memset(&callback, 0, sizeof(callback));
+  zend_coroutine_event_callback_t callback =
+      Zeroed<zend_coroutine_event_callback_t>();
   callback.coroutine = &coroutine_;
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
 
   zend_async_waker_callback_timeout(&event, &callback.base, nullptr, nullptr);
 
@@ -641,11 +640,10 @@ TEST_F(AbiWakerTest, TimeoutCallbackResumesWithTimeoutException) {
 
 TEST_F(AbiWakerTest, TimeoutCallbackForwardsAnExceptionUntransferred) {
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  zend_coroutine_event_callback_t callback;
-  memset(&callback, 0, sizeof(callback));
+  zend_coroutine_event_callback_t callback =
+      Zeroed<zend_coroutine_event_callback_t>();
   callback.coroutine = &coroutine_;
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
   zend_object* error =
       zend_async_new_exception(ZEND_ASYNC_EXCEPTION_DEFAULT, "timer broke");
 
