@@ -96,6 +96,23 @@ bool RunToItsEnd(zend_async_thread_event_t* event, NotificationLog* log) {
   return RunUntil([&] { return !log->empty(); });
 }
 
+// Lets go of `event` and waits until every thread of the request is done,
+// so that nothing a thread still holds is counted by the leak check.
+void ReleaseAndQuiesce(zend_async_thread_event_t* event) {
+  ZEND_ASYNC_EVENT_RELEASE(&event->base);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+// A thread event without a body, run to its end (RunToItsEnd); NULL, the
+// event released, when its end was never notified.
+zend_async_thread_event_t* EndedThreadWithoutABody(NotificationLog* log) {
+  zend_async_thread_event_t* event =
+      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+  if (RunToItsEnd(event, log)) return event;
+  ReleaseAndQuiesce(event);
+  return nullptr;
+}
+
 // Transfers `value` for a thread to hand back (the request's thread).
 void Prepare(zval* transferred, zval* value) {
   ZEND_ASYNC_THREAD_TRANSFER_ZVAL_TOPLEVEL(transferred, value);
@@ -181,8 +198,7 @@ TEST_F(ThreadEventTest, TheFirstStartRunsTheEntryOnAThreadOfItsOwn) {
   EXPECT_NE(zend_atomic_int64_load(&event->context->thread_id), 0);
   EXPECT_EQ(InfoOf(&event->base).rfind("thread #", 0), 0u);
   EXPECT_NE(InfoOf(&event->base), "thread #0 spawned at unknown:0");
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, TheResultTheThreadHandsOverIsLoadedIntoTheRequest) {
@@ -209,8 +225,7 @@ TEST_F(ThreadEventTest, TheResultTheThreadHandsOverIsLoadedIntoTheRequest) {
   zval* second = zend_hash_index_find(Z_ARRVAL(event->result), 1);
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(Z_LVAL_P(second), 42);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, TheThreadsExceptionArrivesWrappedInARemoteException) {
@@ -283,21 +298,18 @@ TEST_F(ThreadEventTest, ABailoutMessageArrivesAsAThreadTransferException) {
   EXPECT_EQ(event->context->bailout_error_message, nullptr);
   ZEND_ASYNC_EVENT_SET_EXCEPTION_HANDLED(&event->base);
   ZEND_THREAD_SET_EXCEPTION_CONSUMED(event);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, AThreadWithoutABodyEndsWithNothingToHandOver) {
   NotificationLog log;
-  zend_async_thread_event_t* event =
-      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
-  ASSERT_TRUE(RunToItsEnd(event, &log));
+  zend_async_thread_event_t* event = EndedThreadWithoutABody(&log);
+  ASSERT_NE(event, nullptr);
 
   EXPECT_EQ(log[0].exception, "");
   EXPECT_TRUE(Z_ISUNDEF(event->result));
   EXPECT_EQ(event->exception, nullptr);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, ReplayGivesTheOutcomeAgainOnlyAfterTheEnd) {
@@ -322,21 +334,18 @@ TEST_F(ThreadEventTest, ReplayGivesTheOutcomeAgainOnlyAfterTheEnd) {
   EXPECT_EQ(Z_TYPE(again), IS_LONG);
   EXPECT_EQ(Z_LVAL(again), 5);
   EXPECT_EQ(exception, nullptr);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, AnEndedThreadEventIsNotStartedAgain) {
   NotificationLog log;
-  zend_async_thread_event_t* event =
-      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
-  ASSERT_TRUE(RunToItsEnd(event, &log));
+  zend_async_thread_event_t* event = EndedThreadWithoutABody(&log);
+  ASSERT_NE(event, nullptr);
 
   EXPECT_FALSE(event->base.start(&event->base));
   EXPECT_EQ(EG(exception), nullptr);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, StoppingTheLastAwaiterMakesTheEventTransparentAgain) {
@@ -355,8 +364,7 @@ TEST_F(ThreadEventTest, StoppingTheLastAwaiterMakesTheEventTransparentAgain) {
   EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_HIDDEN(&event->base));
 
   gate.Open();
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
   EXPECT_EQ(body.runs.load(), 1);
 }
 
