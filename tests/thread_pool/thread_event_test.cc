@@ -118,6 +118,13 @@ void Prepare(zval* transferred, zval* value) {
   ZEND_ASYNC_THREAD_TRANSFER_ZVAL_TOPLEVEL(transferred, value);
 }
 
+// Makes int(`number`), transferred, what `body` hands back.
+void HandBackLong(Body* body, zend_long number) {
+  zval value;
+  ZVAL_LONG(&value, number);
+  Prepare(&body->result, &value);
+}
+
 // Transfers Exception(message, code) for a thread to hand back.
 zend_object* PrepareException(const char* message, zend_long code) {
   zend_throw_exception(zend_ce_exception, message, code);
@@ -314,9 +321,7 @@ TEST_F(ThreadEventTest, AThreadWithoutABodyEndsWithNothingToHandOver) {
 
 TEST_F(ThreadEventTest, ReplayGivesTheOutcomeAgainOnlyAfterTheEnd) {
   Body body;
-  zval value;
-  ZVAL_LONG(&value, 5);
-  Prepare(&body.result, &value);
+  HandBackLong(&body, 5);
   NotificationLog log;
   zend_async_thread_event_t* event = NewThreadEventRunning(&body);
   AddRecorder(&event->base, &log, "done");
@@ -389,9 +394,7 @@ TEST_F(ThreadEventTest, DisposingWhileTheThreadRunsDetachesItFromTheEvent) {
 
 TEST_F(ThreadEventTest, ACoroutineAwaitsAThreadThroughItsWaker) {
   Body body;
-  zval value;
-  ZVAL_LONG(&value, 9);
-  Prepare(&body.result, &value);
+  HandBackLong(&body, 9);
   EXPECT_TRUE(RunMain([&] {
     zend_async_thread_event_t* event = NewThreadEventRunning(&body);
     ASSERT_TRUE(event->base.start(&event->base));  // the spawn

@@ -100,10 +100,17 @@ std::pair<zend_async_event_t*, zend_async_event_t*> HoldTheWorkerAndQueueOne(
   return {first, Submit(pool, &tasks->jobs[1])};
 }
 
-// Closes and drops the caller's reference.
+// Drops the caller's reference and waits until the request's threads are
+// done, so that the leak check sees nothing a worker still holds.
+void ReleaseAndQuiesce(zend_async_thread_pool_t* pool) {
+  ZEND_THREAD_POOL_DELREF(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+// Closes, then ReleaseAndQuiesce.
 void CloseAndRelease(zend_async_thread_pool_t* pool) {
   pool->close(pool);
-  ZEND_THREAD_POOL_DELREF(pool);
+  ReleaseAndQuiesce(pool);
 }
 
 class WorkerPoolTest : public reactor_testing::ReactorTest {};
@@ -133,7 +140,6 @@ TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
   EXPECT_EQ(zend_atomic_int_load(&pool->running_count), 0);
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), 1);
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, OneWorkerRunsTheTasksInSubmissionOrder) {
@@ -156,7 +162,6 @@ TEST_F(WorkerPoolTest, OneWorkerRunsTheTasksInSubmissionOrder) {
   EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, AClosedPoolRefusesTasks) {
@@ -170,8 +175,7 @@ TEST_F(WorkerPoolTest, AClosedPoolRefusesTasks) {
   EXPECT_EQ(TakeExceptionText(),
             "Async\\ThreadPoolException: ThreadPool is closed");
   pool->close(pool);  // again: nothing more happens
-  ZEND_THREAD_POOL_DELREF(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(pool);
   EXPECT_TRUE(board.ran.empty());
 }
 
@@ -203,8 +207,7 @@ TEST_F(WorkerPoolTest, CloseLetsTheQueuedTasksRunToTheEnd) {
   }));
 
   EXPECT_EQ(tasks.board.ran, (std::vector<int>{0, 1, 2}));
-  ZEND_THREAD_POOL_DELREF(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(pool);
 }
 
 TEST_F(WorkerPoolTest, AFullQueueSuspendsTheSubmitterUntilAWorkerTakesATask) {
@@ -234,7 +237,6 @@ TEST_F(WorkerPoolTest, AFullQueueSuspendsTheSubmitterUntilAWorkerTakesATask) {
   EXPECT_EQ(log, (std::vector<std::string>{"submitting 2", "queued 2"}));
   EXPECT_EQ(tasks.board.ran, (std::vector<int>{0, 1, 2}));
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, ClosingWakesASubmitterParkedOnAFullQueue) {
@@ -261,8 +263,7 @@ TEST_F(WorkerPoolTest, ClosingWakesASubmitterParkedOnAFullQueue) {
   // an exception.
   EXPECT_EQ(outcome, "Async\\ThreadChannelException: ThreadChannel is closed");
   EXPECT_EQ(tasks.board.ran, (std::vector<int>{0, 1}));
-  ZEND_THREAD_POOL_DELREF(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(pool);
 }
 
 // The first four tasks run at once, one on each worker; every task runs
@@ -298,7 +299,6 @@ TEST_F(WorkerPoolTest, ManyWorkersRunEveryTaskOnce) {
   EXPECT_EQ(workers.count(std::this_thread::get_id()), 0u);
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, FuturesNobodyAwaitsAreReleasedAtRequestEnd) {
