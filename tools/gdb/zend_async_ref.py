@@ -849,22 +849,18 @@ STRUCT_PRINTERS = {
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,
 }
-# Pointers printed with their summary (zvals, strings, objects and arrays
-# keep gdb's plain pointer display).
-POINTER_PRINTERS = {
-    "_zend_async_event_s": event_summary,
-    "_zend_coroutine_s": coroutine_summary,
-    "zar::core::AsyncCoroutine": summarize_coroutine_impl,
-    "_zend_async_pool_s": pool_summary,
-    "zar::core::AsyncPool": summarize_pool_impl,
-    "_zend_async_channel_s": channel_summary,
-    "zar::core::AsyncChannel": summarize_channel_impl,
-    "_zend_async_io_s": summarize_io,
-    "_zend_async_io_req_s": io_request_summary,
-    "_zend_async_udp_req_s": io_request_summary,
-    "_zend_future_s": summarize_future,
-    "_zend_async_thread_pool_s": thread_pool_summary,
-}
+# Pointers printed with their summary: those to the structs above but
+# these, which keep gdb's plain pointer display (as do arrays).
+PLAIN_POINTERS = (
+    "_zend_async_timer_event_s",
+    "_zend_async_listen_event_s",
+    "_zend_async_filesystem_event_s",
+    "_zval_struct",
+    "_zend_string",
+    "_zend_object",
+)
+POINTER_PRINTERS = {name: printer for name, printer in STRUCT_PRINTERS.items()
+                    if name not in PLAIN_POINTERS}
 
 
 class ZendAsyncRefPrinters(gdb.printing.PrettyPrinter):
