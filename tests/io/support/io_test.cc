@@ -72,6 +72,13 @@ bool Drive(zend_async_io_t* io, const std::function<bool()>& done) {
 
 Pipe::Pipe() { EXPECT_EQ(pipe2(fds_, O_CLOEXEC), 0); }
 
+zend_async_io_t* Pipe::HandleOnReadEnd(uint32_t state) {
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(fds_[0], ZEND_ASYNC_IO_TYPE_PIPE, state);
+  if (io != nullptr) fds_[0] = -1;
+  return io;
+}
+
 StreamPair::StreamPair() {
   EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_), 0);
 }

@@ -66,6 +66,9 @@ class Pipe : public reactor_testing::DescriptorPair {
   void ForgetReadEnd() { fds_[0] = -1; }
   void ForgetWriteEnd() { fds_[1] = -1; }
   void CloseWriteEnd() { Close(1); }
+  // A PIPE handle over the read end with `state` (the handle now owns the
+  // end); NULL with the exception left pending when refused.
+  zend_async_io_t* HandleOnReadEnd(uint32_t state);
 };
 
 // A connected AF_UNIX stream pair; `a` is meant for a handle.
