@@ -135,4 +135,21 @@ zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
   return ZEND_ASYNC_IO_CREATE(fd, ZEND_ASYNC_IO_TYPE_FILE, state);
 }
 
+OpenedFile::OpenedFile(const std::string& content, int flags, uint32_t state,
+                       IoLog* log)
+    : file_(content) {
+  io_ = OpenFile(file_, flags, state, &fd_);
+  if (io_ != nullptr && log != nullptr) AddIoRecorder(io_, log);
+}
+
+OpenedFile::~OpenedFile() {
+  Release();
+  if (fd_ >= 0) close(fd_);
+}
+
+void OpenedFile::Release() {
+  if (io_ != nullptr) ZEND_ASYNC_EVENT_RELEASE(&io_->event);
+  io_ = nullptr;
+}
+
 }  // namespace zar::io_testing

@@ -110,6 +110,30 @@ class TempFile {
 zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
                           int* fd_out = nullptr);
 
+// A FILE handle (OpenFile) over a new TempFile with `content`, and the
+// descriptor it works on; with `log`, a recorder of the handle's
+// notifications (AddIoRecorder: `log` must outlive this). When this goes,
+// the handle is released (unless Release() did it already), then the
+// descriptor closed.
+class OpenedFile {
+ public:
+  OpenedFile(const std::string& content, int flags, uint32_t state,
+             IoLog* log = nullptr);
+  ~OpenedFile();
+  OpenedFile(const OpenedFile&) = delete;
+  OpenedFile& operator=(const OpenedFile&) = delete;
+  const TempFile& file() const { return file_; }
+  zend_async_io_t* io() const { return io_; }
+  int fd() const { return fd_; }
+  // Releases the handle now; the descriptor stays open until this goes.
+  void Release();
+
+ private:
+  TempFile file_;
+  int fd_ = -1;
+  zend_async_io_t* io_ = nullptr;
+};
+
 // The reactor tests' support (RunUntil, InfoOf, LoopbackAddress,
 // TakeExceptionText, ...) and the coroutine helpers the IO tests use.
 using namespace reactor_testing;  // NOLINT(build/namespaces)
