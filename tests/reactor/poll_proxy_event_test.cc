@@ -1,5 +1,7 @@
 // Poll proxies: narrower views sharing one poll event.
 
+#include <initializer_list>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
@@ -21,6 +23,11 @@ class PollProxyEventTest : public ReactorTest {
                                            int events) {
     return ZEND_ASYNC_NEW_POLL_PROXY_EVENT(
         poll, static_cast<async_poll_event>(events));
+  }
+
+  // Drops one reference of each event, in order.
+  static void Release(std::initializer_list<zend_async_event_t*> events) {
+    for (zend_async_event_t* event : events) ZEND_ASYNC_EVENT_RELEASE(event);
   }
 
   SocketPair sockets_;
@@ -58,8 +65,7 @@ TEST_F(PollProxyEventTest, ProxiesStartTheSharedPollWithTheUnionAndRestore) {
 
   ZEND_ASYNC_EVENT_RELEASE(&poll->base);
   EXPECT_EQ(poll->base.ref_count, 2u);
-  ZEND_ASYNC_EVENT_RELEASE(&reader->base);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
+  Release({&reader->base, &writer->base});
 }
 
 TEST_F(PollProxyEventTest, EachProxySeesItsSubsetOfTheReadiness) {
@@ -89,9 +95,7 @@ TEST_F(PollProxyEventTest, EachProxySeesItsSubsetOfTheReadiness) {
   EXPECT_EQ(reader->triggered_events, ASYNC_READABLE);
   EXPECT_EQ(poll->triggered_events, ASYNC_READABLE | ASYNC_WRITABLE);
 
-  ZEND_ASYNC_EVENT_RELEASE(&reader->base);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&reader->base, &writer->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, DirectlyStartedPollKeepsItsOwnInterestAlongside) {
@@ -113,8 +117,7 @@ TEST_F(PollProxyEventTest, DirectlyStartedPollKeepsItsOwnInterestAlongside) {
   EXPECT_TRUE(writer->base.stop(&writer->base));
   EXPECT_EQ(poll->events, ASYNC_READABLE);
   EXPECT_EQ(poll->base.loop_ref_count, 1u);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&writer->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, DirectStartAndStopWithProxiesAttachedRetuneTheMask) {
@@ -141,8 +144,7 @@ TEST_F(PollProxyEventTest, DirectStartAndStopWithProxiesAttachedRetuneTheMask) {
 
   EXPECT_TRUE(writer->base.stop(&writer->base));
   EXPECT_EQ(poll->events, ASYNC_READABLE);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&writer->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, ProxyOfAClosedPollDoesNotStart) {
@@ -155,8 +157,7 @@ TEST_F(PollProxyEventTest, ProxyOfAClosedPollDoesNotStart) {
   EXPECT_EQ(proxy->base.loop_ref_count, 0u);
   EXPECT_EQ(poll->base.loop_ref_count, 0u);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&proxy->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, ProxyDisposedWhileStartedDetachesAndReleasesPoll) {
@@ -178,8 +179,7 @@ TEST_F(PollProxyEventTest, InfoShowsTheProxyInterest) {
   zend_async_poll_proxy_t* proxy = NewProxy(poll, ASYNC_WRITABLE);
   // An upstream fact: php-async's libuv reactor writes this very info().
   EXPECT_EQ(InfoOf(&proxy->base), "PollProxy(events=w)");
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
-  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
+  Release({&poll->base, &proxy->base});
 }
 
 }  // namespace
