@@ -64,6 +64,12 @@ void RunJob(zend_async_event_t* event, void* arg) {
   board->threads.push_back(std::this_thread::get_id());
 }
 
+// Task 0 on a board of its own.
+struct OneJob {
+  Board board;
+  Job job{0, &board};
+};
+
 // Tasks 0, 1 and 2 on one board; task 0 waits at `gate` once started.
 struct GatedJobs {
   Board board;
@@ -116,8 +122,7 @@ void CloseAndRelease(zend_async_thread_pool_t* pool) {
 class WorkerPoolTest : public reactor_testing::ReactorTest {};
 
 TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
-  Board board;
-  Job job{0, &board};
+  OneJob task;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(2, 0);
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(pool->worker_count, 2);
@@ -127,15 +132,15 @@ TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
   EXPECT_NE(pool->submit_internal, nullptr);
 
   EXPECT_TRUE(RunMain([&] {
-    zend_async_event_t* done = Submit(pool, &job);
+    zend_async_event_t* done = Submit(pool, &task.job);
     ASSERT_NE(done, nullptr);
     EXPECT_TRUE(AwaitTask(done));
     EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(done));
     ZEND_ASYNC_EVENT_RELEASE(done);
   }));
 
-  ASSERT_EQ(board.ran, std::vector<int>{0});
-  EXPECT_NE(board.threads[0], std::this_thread::get_id());
+  ASSERT_EQ(task.board.ran, std::vector<int>{0});
+  EXPECT_NE(task.board.threads[0], std::this_thread::get_id());
   EXPECT_EQ(zend_atomic_int_load(&pool->pending_count), 0);
   EXPECT_EQ(zend_atomic_int_load(&pool->running_count), 0);
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), 1);
@@ -165,28 +170,26 @@ TEST_F(WorkerPoolTest, OneWorkerRunsTheTasksInSubmissionOrder) {
 }
 
 TEST_F(WorkerPoolTest, AClosedPoolRefusesTasks) {
-  Board board;
-  Job job{0, &board};
+  OneJob task;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
   pool->close(pool);
   EXPECT_EQ(zend_atomic_int_load(&pool->closed), 1);
 
-  EXPECT_EQ(Submit(pool, &job), nullptr);
+  EXPECT_EQ(Submit(pool, &task.job), nullptr);
   EXPECT_EQ(TakeExceptionText(),
             "Async\\ThreadPoolException: ThreadPool is closed");
   pool->close(pool);  // again: nothing more happens
   ReleaseAndQuiesce(pool);
-  EXPECT_TRUE(board.ran.empty());
+  EXPECT_TRUE(task.board.ran.empty());
 }
 
 TEST_F(WorkerPoolTest, APoolWithoutWorkersRefusesTasks) {
-  Board board;
-  Job job{0, &board};
+  OneJob task;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(0, 0);
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(pool->worker_count, 0);
 
-  EXPECT_EQ(Submit(pool, &job), nullptr);
+  EXPECT_EQ(Submit(pool, &task.job), nullptr);
   EXPECT_EQ(TakeExceptionText(),
             "Async\\ThreadPoolException: ThreadPool has no live worker "
             "threads");
