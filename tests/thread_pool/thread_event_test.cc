@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "tests/reactor/support/reactor_test.h"
 #include "tests/thread_pool/support/latch.h"
+#include "tests/thread_pool/support/thread_pool_test.h"
 #include "zend_async_ref/testing/coroutines.h"
 
 extern "C" {
@@ -26,12 +26,6 @@ extern "C" {
 
 namespace zar::thread_pool_testing {
 namespace {
-
-using reactor_testing::AddRecorder;
-using reactor_testing::InfoOf;
-using reactor_testing::NotificationLog;
-using reactor_testing::RunUntil;
-using zar::testing::TakeExceptionText;
 
 // What a thread body does and what it saw. Values to hand over are
 // transferred on the request's thread before the start.
@@ -148,7 +142,7 @@ std::string CallString(zend_object* object, const char* method) {
   return text;
 }
 
-class ThreadEventTest : public reactor_testing::ReactorTest {};
+class ThreadEventTest : public ReactorTest {};
 
 TEST_F(ThreadEventTest, ANewThreadEventIsTransparentAndOwnsItsContext) {
   zend_async_thread_event_t* event =

@@ -15,14 +15,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/reactor/support/reactor_test.h"
 #include "tests/thread_pool/support/latch.h"
+#include "tests/thread_pool/support/thread_pool_test.h"
 #include "zend_async_ref/testing/coroutines.h"
 
 namespace zar::thread_pool_testing {
 namespace {
-
-using zar::testing::TakeExceptionText;
 
 // What the handlers of one test share.
 struct Board {
@@ -119,7 +117,7 @@ void CloseAndRelease(zend_async_thread_pool_t* pool) {
   ReleaseAndQuiesce(pool);
 }
 
-class WorkerPoolTest : public reactor_testing::ReactorTest {};
+class WorkerPoolTest : public ReactorTest {};
 
 TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
   OneJob task;
