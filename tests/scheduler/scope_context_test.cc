@@ -20,19 +20,6 @@ using ::testing::ElementsAre;
 
 using ScopeTest = SchedulerTest;
 
-// A new scope under `parent`, pinned by its owner (the test).
-zend_async_scope_t* NewPinnedScope(zend_async_scope_t* parent) {
-  zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(parent);
-  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-  return scope;
-}
-
-// The owner lets go of a scope NewPinnedScope made.
-void UnpinAndRelease(zend_async_scope_t* scope) {
-  ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
-  ZEND_ASYNC_SCOPE_RELEASE(scope);
-}
-
 // Spawns into `scope` a coroutine that waits on `never` and logs `name`,
 // ": " and the exception that ended its wait.
 void SpawnWaiter(std::vector<std::string>* log, const char* name,
@@ -55,8 +42,10 @@ struct WaitingScopes {
 
   // Lets go of the child, the scope and the event.
   void Release() const {
-    UnpinAndRelease(child);
-    UnpinAndRelease(scope);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(child);
+    ZEND_ASYNC_SCOPE_RELEASE(child);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
     ZEND_ASYNC_EVENT_RELEASE(never);
   }
 };
@@ -65,8 +54,10 @@ WaitingScopes NewWaitingScopes(std::vector<std::string>* log, const char* outer,
                                const char* inner) {
   WaitingScopes waiting;
   waiting.never = NewPlainEvent();
-  waiting.scope = NewPinnedScope(ZEND_ASYNC_MAIN_SCOPE);
-  waiting.child = NewPinnedScope(waiting.scope);
+  waiting.scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(waiting.scope);
+  waiting.child = ZEND_ASYNC_NEW_SCOPE(waiting.scope);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(waiting.child);
   SpawnWaiter(log, outer, waiting.never, waiting.scope);
   SpawnWaiter(log, inner, waiting.never, waiting.child);
   return waiting;
@@ -75,7 +66,8 @@ WaitingScopes NewWaitingScopes(std::vector<std::string>* log, const char* outer,
 TEST_F(ScopeTest, CoroutinesJoinTheScopeTheyAreSpawnedIn) {
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_scope_t* scope = NewPinnedScope(ZEND_ASYNC_MAIN_SCOPE);
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
     EXPECT_EQ(scope->parent_scope, ZEND_ASYNC_MAIN_SCOPE);
     zend_async_scope_t* inner = nullptr;
     CoroutineRef coroutine(Spawn(
@@ -86,7 +78,8 @@ TEST_F(ScopeTest, CoroutinesJoinTheScopeTheyAreSpawnedIn) {
     EXPECT_EQ(inner, scope);
     EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_COMPLETED(scope));
     EXPECT_EQ(coroutine->scope, nullptr);
-    UnpinAndRelease(scope);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
 }
 
@@ -157,7 +150,8 @@ void YieldingMember(std::vector<std::string>* log, const char* name, int times,
 zend_async_scope_t* SafelyCancelledScopeOf(
     std::vector<std::string>* log, std::initializer_list<const char*> names,
     int times) {
-  zend_async_scope_t* scope = NewPinnedScope(ZEND_ASYNC_MAIN_SCOPE);
+  zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
   for (const char* name : names) YieldingMember(log, name, times, scope);
   Yield();
   ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, /*is_safely=*/true);
@@ -177,7 +171,8 @@ TEST_F(ScopeTest, ACancelledScopeStaysOpenUntilItsLastMemberLeaves) {
     }
     log.push_back(std::string("closed=") +
                   (ZEND_ASYNC_SCOPE_IS_CLOSED(scope) ? "yes" : "no"));
-    UnpinAndRelease(scope);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
   EXPECT_THAT(log, ElementsAre("cancelled=yes closed=no", "member finished",
                                "closed=yes"));
@@ -207,7 +202,8 @@ TEST_F(ScopeTest, AwaitAfterCancellationWaitsForEveryMember) {
     log.push_back("awaitAfterCancellation completed " + TakeExceptionText());
     log.push_back(std::string("closed=") +
                   (ZEND_ASYNC_SCOPE_IS_CLOSED(scope) ? "yes" : "no"));
-    UnpinAndRelease(scope);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
   EXPECT_THAT(log,
               ElementsAre("scope cancelled", "coroutine1 finished",
@@ -235,7 +231,8 @@ TEST_F(ScopeTest, AwaitAfterCancellationFromInsideTheScopeThrows) {
   std::string text;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_scope_t* scope = NewPinnedScope(ZEND_ASYNC_MAIN_SCOPE);
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
     zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
     Spawn(
         [&](mock_zend::Call&) {
@@ -245,7 +242,8 @@ TEST_F(ScopeTest, AwaitAfterCancellationFromInsideTheScopeThrows) {
         },
         child);
     Yield();
-    UnpinAndRelease(scope);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
   EXPECT_EQ(text,
             "Async\\AsyncException: Cannot await completion of scope from a "
@@ -273,7 +271,8 @@ std::string AwaitAfterCancellingAThrower(
     const char* message, const char* cancellation,
     const mock_zend::NativeBody& handler = nullptr) {
   zend_async_event_t* never = NewPlainEvent();
-  zend_async_scope_t* scope = NewPinnedScope(ZEND_ASYNC_MAIN_SCOPE);
+  zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
   ThrowsWhenCancelled(never, scope, message);
   Yield();
   if (cancellation != nullptr) {
@@ -299,7 +298,8 @@ std::string AwaitAfterCancellingAThrower(
                                             handler ? &fcc : nullptr, nullptr);
   std::string thrown = TakeExceptionText();
   zval_ptr_dtor(&callable);
-  UnpinAndRelease(scope);
+  ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+  ZEND_ASYNC_SCOPE_RELEASE(scope);
   ZEND_ASYNC_EVENT_RELEASE(never);
   return thrown;
 }
@@ -401,7 +401,8 @@ TEST_F(ContextTest, CoroutineContextFindsValuesOfEnclosingScopes) {
     ZEND_ASYNC_MAIN_SCOPE->context->set(ZEND_ASYNC_MAIN_SCOPE->context, &key,
                                         &value);
     zval_ptr_dtor(&value);
-    zend_async_scope_t* scope = NewPinnedScope(ZEND_ASYNC_MAIN_SCOPE);
+    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
     CoroutineRef coroutine(Spawn(
         [&](mock_zend::Call&) {
           zend_async_context_t* context = ZEND_ASYNC_GET_COROUTINE_CONTEXT();
@@ -416,7 +417,8 @@ TEST_F(ContextTest, CoroutineContextFindsValuesOfEnclosingScopes) {
     Await(coroutine.get());
     coroutine.Reset();
     zval_ptr_dtor(&key);
-    UnpinAndRelease(scope);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
   }));
   EXPECT_FALSE(found_without_parents);
   EXPECT_EQ(found, "string(\"r-42\")");
