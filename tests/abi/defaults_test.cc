@@ -100,8 +100,7 @@ TEST_F(AbiDefaultsTest, CoroutineContextIsCreatedLazilyThroughNewContext) {
   EXPECT_EQ(ZEND_ASYNC_GET_COROUTINE_CONTEXT(), nullptr);
   EXPECT_EQ(TakeExceptionText(), "Error: Context API is not enabled");
 
-  zend_async_context_t context;
-  memset(&context, 0, sizeof(context));
+  zend_async_context_t context = Zeroed<zend_async_context_t>();
   coroutine.context = &context;
   EXPECT_EQ(ZEND_ASYNC_GET_COROUTINE_CONTEXT(), &context);
   EXPECT_EQ(EG(exception), nullptr);
@@ -109,8 +108,7 @@ TEST_F(AbiDefaultsTest, CoroutineContextIsCreatedLazilyThroughNewContext) {
 }
 
 TEST_F(AbiDefaultsTest, PoolApiThrowsUntilRegistered) {
-  zend_async_pool_t pool;
-  memset(&pool, 0, sizeof(pool));
+  zend_async_pool_t pool = Zeroed<zend_async_pool_t>();
   zval value;
   ZVAL_UNDEF(&value);
 

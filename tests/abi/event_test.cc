@@ -34,8 +34,7 @@ bool CountingDispose(zend_async_event_t* event) {
 }
 
 CountingEvent MakeCountingEvent(uint32_t ref_count) {
-  CountingEvent counting;
-  memset(&counting, 0, sizeof(counting));
+  CountingEvent counting = Zeroed<CountingEvent>();
   counting.event.ref_count = ref_count;
   counting.event.dispose = CountingDispose;
   return counting;
@@ -171,8 +170,7 @@ TEST_F(AbiEventTest, FlagBitsHaveTheAbiValues) {
 }
 
 TEST_F(AbiEventTest, FlagMacrosSetTestAndClearTheirBitOnly) {
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
 
   ZEND_ASYNC_EVENT_SET_CLOSED(&event);
   ZEND_ASYNC_EVENT_SET_RESULT_USED(&event);
@@ -206,8 +204,7 @@ TEST_F(AbiEventTest, FlagMacrosSetTestAndClearTheirBitOnly) {
 }
 
 TEST_F(AbiEventTest, ReplayWrappersReturnFalseWithoutReplay) {
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
   zend_async_event_t* ev = &event;
   zval result;
   ZVAL_UNDEF(&result);
@@ -237,8 +234,7 @@ bool RecordingReplay(zend_async_event_t*, zend_async_event_callback_t* callback,
 }
 
 TEST_F(AbiEventTest, ReplayWrappersPassCallbackOrOutputs) {
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
   event.replay = RecordingReplay;
   zend_async_event_t* ev = &event;
   zend_async_event_callback_t callback = {0, nullptr, nullptr};
@@ -285,8 +281,7 @@ TEST_F(AbiEventTest, MicrotaskReleaseRunsDtorAndFreesAtTheLastReference) {
 }
 
 TEST_F(AbiEventTest, TimerMultishotMacros) {
-  zend_async_timer_event_t timer;
-  memset(&timer, 0, sizeof(timer));
+  zend_async_timer_event_t timer = Zeroed<zend_async_timer_event_t>();
   ZEND_ASYNC_TIMER_SET_MULTISHOT(&timer);
   EXPECT_TRUE(ZEND_ASYNC_TIMER_IS_MULTISHOT(&timer));
   ZEND_ASYNC_TIMER_CLR_MULTISHOT(&timer);

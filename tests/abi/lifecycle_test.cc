@@ -114,10 +114,8 @@ TEST_F(AbiLifecycleTest, GlobalsStartZeroed) {
 }
 
 TEST_F(AbiLifecycleTest, CurrentScopeAndActingCoroutineFollowTheGlobals) {
-  zend_async_scope_t request_scope;
-  memset(&request_scope, 0, sizeof(request_scope));
-  zend_async_scope_t scope;
-  memset(&scope, 0, sizeof(scope));
+  zend_async_scope_t request_scope = Zeroed<zend_async_scope_t>();
+  zend_async_scope_t scope = Zeroed<zend_async_scope_t>();
   scope.request_scope = &request_scope;
   zend_coroutine_t coroutine = MakeCoroutine();
   coroutine.scope = &scope;
@@ -134,10 +132,8 @@ TEST_F(AbiLifecycleTest, CurrentScopeAndActingCoroutineFollowTheGlobals) {
 }
 
 TEST_F(AbiLifecycleTest, EventCountSkipsHiddenEventsAndSaturatesAtZero) {
-  zend_async_event_t visible;
-  memset(&visible, 0, sizeof(visible));
-  zend_async_event_t hidden;
-  memset(&hidden, 0, sizeof(hidden));
+  zend_async_event_t visible = Zeroed<zend_async_event_t>();
+  zend_async_event_t hidden = Zeroed<zend_async_event_t>();
   ZEND_ASYNC_EVENT_SET_HIDDEN(&hidden);
 
   ZEND_ASYNC_INCREASE_EVENT_COUNT(&visible);

@@ -55,7 +55,24 @@ class AbiWakerTest : public zar::testing::RequestFixture {
         zend_hash_index_find_ptr(&coroutine_.waker->events, EventKey(event)));
   }
 
+  // Subscribes coroutine_'s waker to `event` with NoopCallback, the
+  // caller keeping its reference (trans_event false).
+  bool ResumeWhen(zend_async_event_t* event,
+                  zend_async_event_callback_fn callback = NoopCallback) {
+    return zend_async_resume_when(&coroutine_, event, false, callback, nullptr);
+  }
+
+  // A fake event (probe_) coroutine_'s waker is subscribed to with the
+  // waker's cancel callback, as a cancellation token is.
+  zend_async_event_t* SubscribedCancellation() {
+    zend_async_event_t* cancellation = NewFakeEvent(&probe_);
+    EXPECT_TRUE(ResumeWhen(cancellation, zend_async_waker_callback_cancel));
+    return cancellation;
+  }
+
   zend_coroutine_t coroutine_ = MakeCoroutine();
+  // What happened to the event a test made with NewFakeEvent(&probe_).
+  EventProbe probe_;
 };
 
 // ---- define / new / init ---------------------------------------------------
@@ -198,49 +215,43 @@ TEST_F(AbiWakerTest, StatusMacros) {
 // ---- resume_when ------------------------------------------------------------
 
 TEST_F(AbiWakerTest, ResumeWhenOnAClosedEventThrows) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
   ZEND_ASYNC_EVENT_SET_CLOSED(event);
 
-  EXPECT_FALSE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  EXPECT_FALSE(ResumeWhen(event));
 
   EXPECT_EQ(TakeExceptionText(),
             "Error: The event cannot be used after it has been terminated");
-  EXPECT_EQ(probe.add_callbacks, 0);
+  EXPECT_EQ(probe_.add_callbacks, 0);
   EXPECT_EQ(event->ref_count, 1u);
   ZEND_ASYNC_EVENT_RELEASE(event);
 }
 
 TEST_F(AbiWakerTest, ResumeWhenWithoutAnyCallbackWarns) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
 
   EXPECT_FALSE(
       zend_async_resume_when(&coroutine_, event, false, nullptr, nullptr));
   EXPECT_THAT(ErrorLog(), ElementsAre("E_WARNING: Callback cannot be NULL"));
-  EXPECT_EQ(probe.disposes, 0);
+  EXPECT_EQ(probe_.disposes, 0);
 
   // With trans_event the waker owned the event: it is disposed.
   EXPECT_FALSE(
       zend_async_resume_when(&coroutine_, event, true, nullptr, nullptr));
-  EXPECT_EQ(probe.disposes, 1);
+  EXPECT_EQ(probe_.disposes, 1);
   EXPECT_EQ(EG(exception), nullptr);
 }
 
 TEST_F(AbiWakerTest, TransEventFalseAddsExactlyOneEventReference) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
 
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  ASSERT_TRUE(ResumeWhen(event));
   EXPECT_EQ(event->ref_count, 2u);
   // A second callback on the same event adds no reference.
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  ASSERT_TRUE(ResumeWhen(event));
   EXPECT_EQ(event->ref_count, 2u);
   EXPECT_EQ(event->callbacks.length, 2u);
   EXPECT_TRUE(zend_async_waker_is_event_exists(&coroutine_, event));
@@ -249,15 +260,14 @@ TEST_F(AbiWakerTest, TransEventFalseAddsExactlyOneEventReference) {
 
   EXPECT_EQ(event->ref_count, 1u);
   EXPECT_EQ(event->callbacks.length, 0u);
-  EXPECT_EQ(probe.stops, 1);
-  EXPECT_EQ(probe.disposes, 0);
+  EXPECT_EQ(probe_.stops, 1);
+  EXPECT_EQ(probe_.disposes, 0);
   ZEND_ASYNC_EVENT_RELEASE(event);
-  EXPECT_EQ(probe.disposes, 1);
+  EXPECT_EQ(probe_.disposes, 1);
 }
 
 TEST_F(AbiWakerTest, TransEventTrueHandsTheCallersReferenceToTheWaker) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
 
   ASSERT_TRUE(
@@ -265,15 +275,13 @@ TEST_F(AbiWakerTest, TransEventTrueHandsTheCallersReferenceToTheWaker) {
   EXPECT_EQ(event->ref_count, 1u);
 
   DestroyWaker();
-  EXPECT_EQ(probe.disposes, 1);
+  EXPECT_EQ(probe_.disposes, 1);
 }
 
 TEST_F(AbiWakerTest, CleanReleasesEventsAndFreesTheInlineCallbackSlots) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  ASSERT_TRUE(ResumeWhen(event));
   ASSERT_EQ(waker->inline_callbacks[0].base.callback, &NoopCallback);
 
   zend_async_waker_clean(&coroutine_);
@@ -282,7 +290,7 @@ TEST_F(AbiWakerTest, CleanReleasesEventsAndFreesTheInlineCallbackSlots) {
   EXPECT_FALSE(zend_async_waker_is_event_exists(&coroutine_, event));
   EXPECT_EQ(event->ref_count, 1u);
   EXPECT_EQ(event->callbacks.length, 0u);
-  EXPECT_EQ(probe.stops, 1);
+  EXPECT_EQ(probe_.stops, 1);
   EXPECT_EQ(waker->events_stopped, 1);
   EXPECT_EQ(waker->inline_callbacks[0].base.callback, nullptr);
   EXPECT_EQ(waker->inline_triggers[0].event, nullptr);
@@ -291,13 +299,11 @@ TEST_F(AbiWakerTest, CleanReleasesEventsAndFreesTheInlineCallbackSlots) {
 }
 
 TEST_F(AbiWakerTest, CallbacksUseInlineSlotsFirstThenTheHeap) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
 
   for (int i = 0; i < 3; i++) {
-    ASSERT_TRUE(zend_async_resume_when(&coroutine_, event, false, NoopCallback,
-                                       nullptr));
+    ASSERT_TRUE(ResumeWhen(event));
   }
 
   ASSERT_EQ(event->callbacks.length, 3u);
@@ -358,11 +364,9 @@ TEST_F(AbiWakerTest, TriggersOfNewEventsUseFreeInlineSlotsThenTheHeap) {
 }
 
 TEST_F(AbiWakerTest, DisposingTheLastCallbackOfAnEventForgetsTheEvent) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  ASSERT_TRUE(ResumeWhen(event));
   zend_async_waker_add_triggered_event(&coroutine_, event);
   EXPECT_EQ(event->ref_count, 3u);
 
@@ -372,7 +376,7 @@ TEST_F(AbiWakerTest, DisposingTheLastCallbackOfAnEventForgetsTheEvent) {
 
   EXPECT_FALSE(zend_async_waker_is_event_exists(&coroutine_, event));
   EXPECT_EQ(zend_hash_num_elements(waker->triggered_events), 0u);
-  EXPECT_EQ(probe.stops, 1);
+  EXPECT_EQ(probe_.stops, 1);
   EXPECT_EQ(event->ref_count, 1u);
   EXPECT_EQ(waker->inline_callbacks[0].base.callback, nullptr);
   EXPECT_EQ(waker->inline_triggers[0].event, nullptr);
@@ -380,38 +384,33 @@ TEST_F(AbiWakerTest, DisposingTheLastCallbackOfAnEventForgetsTheEvent) {
 }
 
 TEST_F(AbiWakerTest, DetachDoesNotStopAnEventAfterTheBulkStop) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  ASSERT_TRUE(ResumeWhen(event));
 
   zend_async_waker_stop_events(waker);
   zend_async_waker_stop_events(waker);  // once per arming
-  EXPECT_EQ(probe.stops, 1);
+  EXPECT_EQ(probe_.stops, 1);
 
   ASSERT_TRUE(
       zend_async_callbacks_remove(event, &waker->inline_callbacks[0].base));
-  EXPECT_EQ(probe.stops, 1);
+  EXPECT_EQ(probe_.stops, 1);
   EXPECT_FALSE(zend_async_waker_is_event_exists(&coroutine_, event));
   ZEND_ASYNC_EVENT_RELEASE(event);
 }
 
 TEST_F(AbiWakerTest, OneOfTwoCallbacksLeavingKeepsTheEvent) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
-  ASSERT_TRUE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  ASSERT_TRUE(ResumeWhen(event));
+  ASSERT_TRUE(ResumeWhen(event));
 
   ASSERT_TRUE(
       zend_async_callbacks_remove(event, &waker->inline_callbacks[0].base));
 
   EXPECT_TRUE(zend_async_waker_is_event_exists(&coroutine_, event));
   EXPECT_EQ(TriggerOf(event)->length, 1u);
-  EXPECT_EQ(probe.stops, 0);
+  EXPECT_EQ(probe_.stops, 0);
   EXPECT_EQ(event->ref_count, 2u);
 
   DestroyWaker();
@@ -425,8 +424,7 @@ TEST_F(AbiWakerTest, AddCallbackFailureUndoesEverything) {
   zend_async_event_t* event = NewFakeEvent(&probe);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
 
-  EXPECT_FALSE(
-      zend_async_resume_when(&coroutine_, event, false, NoopCallback, nullptr));
+  EXPECT_FALSE(ResumeWhen(event));
   EXPECT_EQ(TakeExceptionText(), "Error: add_callback failed");
   EXPECT_EQ(waker->inline_callbacks[0].base.callback, nullptr);
   EXPECT_EQ(zend_hash_num_elements(&waker->events), 0u);
@@ -440,8 +438,7 @@ TEST_F(AbiWakerTest, AddCallbackFailureUndoesEverything) {
 }
 
 TEST_F(AbiWakerTest, AGivenUnownedCallbackGetsDefaultsAndIsFreedByTheWaker) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
   auto* callback = static_cast<zend_coroutine_event_callback_t*>(
       ecalloc(1, sizeof(zend_coroutine_event_callback_t)));
@@ -459,8 +456,7 @@ TEST_F(AbiWakerTest, AGivenUnownedCallbackGetsDefaultsAndIsFreedByTheWaker) {
 }
 
 TEST_F(AbiWakerTest, WithoutAWakerOnlyTheEventIsSubscribed) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_coroutine_event_callback_t* callback =
       zend_async_coroutine_callback_new(&coroutine_, NoopCallback, 0);
 
@@ -473,8 +469,7 @@ TEST_F(AbiWakerTest, WithoutAWakerOnlyTheEventIsSubscribed) {
 }
 
 TEST_F(AbiWakerTest, TriggeredEventsHoldOneReferenceEach) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
 
   zend_async_waker_add_triggered_event(&coroutine_, event);
@@ -494,8 +489,7 @@ TEST_F(AbiWakerTest, TriggeredEventsHoldOneReferenceEach) {
 }
 
 TEST_F(AbiWakerTest, WithoutAWakerTriggeredAndExistsQueriesDoNothing) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_add_triggered_event(&coroutine_, event);
   EXPECT_FALSE(zend_async_waker_is_event_exists(&coroutine_, event));
   EXPECT_EQ(event->ref_count, 1u);
@@ -505,12 +499,10 @@ TEST_F(AbiWakerTest, WithoutAWakerTriggeredAndExistsQueriesDoNothing) {
 // ---- Standard callbacks ---------------------------------------------------
 
 TEST_F(AbiWakerTest, ResolveCopiesAZvalResultAndResumes) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_EVENT_SET_ZVAL_RESULT(event);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(zend_async_resume_when(
-      &coroutine_, event, false, zend_async_waker_callback_resolve, nullptr));
+  ASSERT_TRUE(ResumeWhen(event, zend_async_waker_callback_resolve));
   zval result;
   ZVAL_STR(&result, zend_string_init("value", 5, 0));
 
@@ -531,11 +523,9 @@ TEST_F(AbiWakerTest, ResolveCopiesAZvalResultAndResumes) {
 }
 
 TEST_F(AbiWakerTest, ResolveIgnoresResultsOfNonZvalEvents) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(zend_async_resume_when(
-      &coroutine_, event, false, zend_async_waker_callback_resolve, nullptr));
+  ASSERT_TRUE(ResumeWhen(event, zend_async_waker_callback_resolve));
   zval result;
   ZVAL_LONG(&result, 1);
 
@@ -548,12 +538,10 @@ TEST_F(AbiWakerTest, ResolveIgnoresResultsOfNonZvalEvents) {
 }
 
 TEST_F(AbiWakerTest, ResolveWithAnExceptionMarksItHandledAndResumesWithIt) {
-  EventProbe probe;
-  zend_async_event_t* event = NewFakeEvent(&probe);
+  zend_async_event_t* event = NewFakeEvent(&probe_);
   ZEND_ASYNC_EVENT_SET_ZVAL_RESULT(event);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(zend_async_resume_when(
-      &coroutine_, event, false, zend_async_waker_callback_resolve, nullptr));
+  ASSERT_TRUE(ResumeWhen(event, zend_async_waker_callback_resolve));
   zend_object* error =
       zend_async_new_exception(ZEND_ASYNC_EXCEPTION_DEFAULT, "boom");
   zval result;
@@ -576,12 +564,8 @@ TEST_F(AbiWakerTest, ResolveWithAnExceptionMarksItHandledAndResumesWithIt) {
 }
 
 TEST_F(AbiWakerTest, CancelCallbackResumesWithOperationCanceled) {
-  EventProbe probe;
-  zend_async_event_t* cancellation = NewFakeEvent(&probe);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(zend_async_resume_when(&coroutine_, cancellation, false,
-                                     zend_async_waker_callback_cancel,
-                                     nullptr));
+  zend_async_event_t* cancellation = SubscribedCancellation();
 
   ZEND_ASYNC_CALLBACKS_NOTIFY(cancellation, nullptr, nullptr);
 
@@ -599,12 +583,8 @@ TEST_F(AbiWakerTest, CancelCallbackResumesWithOperationCanceled) {
 }
 
 TEST_F(AbiWakerTest, CancelCallbackChainsTheEventsExceptionAsPrevious) {
-  EventProbe probe;
-  zend_async_event_t* cancellation = NewFakeEvent(&probe);
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  ASSERT_TRUE(zend_async_resume_when(&coroutine_, cancellation, false,
-                                     zend_async_waker_callback_cancel,
-                                     nullptr));
+  zend_async_event_t* cancellation = SubscribedCancellation();
   zend_object* cause =
       zend_async_new_exception(ZEND_ASYNC_EXCEPTION_DEFAULT, "cause");
 
@@ -624,11 +604,10 @@ TEST_F(AbiWakerTest, CancelCallbackChainsTheEventsExceptionAsPrevious) {
 
 TEST_F(AbiWakerTest, TimeoutCallbackResumesWithTimeoutException) {
   ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  zend_coroutine_event_callback_t callback;
-  memset(&callback, 0, sizeof(callback));
+  zend_coroutine_event_callback_t callback =
+      Zeroed<zend_coroutine_event_callback_t>();
   callback.coroutine = &coroutine_;
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
 
   zend_async_waker_callback_timeout(&event, &callback.base, nullptr, nullptr);
 
@@ -641,11 +620,10 @@ TEST_F(AbiWakerTest, TimeoutCallbackResumesWithTimeoutException) {
 
 TEST_F(AbiWakerTest, TimeoutCallbackForwardsAnExceptionUntransferred) {
   zend_async_waker_t* waker = ZEND_ASYNC_WAKER_NEW(&coroutine_);
-  zend_coroutine_event_callback_t callback;
-  memset(&callback, 0, sizeof(callback));
+  zend_coroutine_event_callback_t callback =
+      Zeroed<zend_coroutine_event_callback_t>();
   callback.coroutine = &coroutine_;
-  zend_async_event_t event;
-  memset(&event, 0, sizeof(event));
+  zend_async_event_t event = Zeroed<zend_async_event_t>();
   zend_object* error =
       zend_async_new_exception(ZEND_ASYNC_EXCEPTION_DEFAULT, "timer broke");
 

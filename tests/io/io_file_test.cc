@@ -19,12 +19,6 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::InfoOf;
-using reactor_testing::RunUntil;
-using zar::testing::Await;
-using zar::testing::Spawn;
-using zar::testing::WaitForIo;
-
 class IoFileTest : public IoTest {
  protected:
   // A descriptor the test leaves open under a handle until the request's
@@ -34,6 +28,8 @@ class IoFileTest : public IoTest {
     if (descriptor_to_close_ >= 0) close(descriptor_to_close_);
   }
   int descriptor_to_close_ = -1;
+  // The notifications of the handle a test records (outlives its handle).
+  IoLog log_;
 };
 
 std::string ReadAllOf(zend_async_io_t* io) {
@@ -50,27 +46,23 @@ std::string ReadAllOf(zend_async_io_t* io) {
 }
 
 TEST_F(IoFileTest, AFileHandleIsNamedByItsDescriptorAndLeavesItToTheCaller) {
-  TempFile file("data");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("data", O_RDONLY, ZEND_ASYNC_IO_READABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
+  const int fd = opened.fd();
   EXPECT_EQ(io->descriptor.fd, fd);
   EXPECT_EQ(InfoOf(&io->event), "IO(type=file, fd=" + std::to_string(fd) + ")");
   EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(io));
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
+  opened.Release();
   // Not OWNS_FD: the descriptor is still the caller's.
   EXPECT_NE(fcntl(fd, F_GETFD), -1);
-  close(fd);
 }
 
 // php-async tests/io 001-async_file_read_write, 009-read_empty_file_eof.
 TEST_F(IoFileTest, ReadsCompleteInThreadPoolAndEndWithZero) {
-  TempFile file("hello world");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("hello world", O_RDONLY, ZEND_ASYNC_IO_READABLE, &log_);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
-  IoLog log;
-  AddIoRecorder(io, &log);
   char buf[5];
   zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, buf, sizeof(buf));
   ASSERT_NE(req, nullptr);
@@ -80,50 +72,40 @@ TEST_F(IoFileTest, ReadsCompleteInThreadPoolAndEndWithZero) {
   EXPECT_TRUE(RunUntil([&] { return req->completed; }));
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   EXPECT_EQ(std::string(buf, 5), "hello");
-  ASSERT_EQ(log.size(), 1u);
-  EXPECT_EQ(log[0].result, req);
-  EXPECT_EQ(log[0].transferred, 5);
+  ASSERT_EQ(log_.size(), 1u);
+  EXPECT_EQ(log_[0].result, req);
+  EXPECT_EQ(log_[0].transferred, 5);
   req->dispose(req);
   EXPECT_EQ(ReadAllOf(io), " world");
   // End of file is 0 bytes; files never set EOF.
   EXPECT_EQ(io->state & ZEND_ASYNC_IO_EOF, 0u);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // php-async tests/io 011-sequential_writes_offset, 083-concurrent_async_write:
 // writes submitted together land in submission order, one at a time.
 TEST_F(IoFileTest, WritesSubmittedTogetherLandInOrder) {
-  TempFile file;
-  int fd = -1;
-  zend_async_io_t* io =
-      OpenFile(file, O_WRONLY | O_TRUNC, ZEND_ASYNC_IO_WRITABLE, &fd);
+  OpenedFile opened("", O_WRONLY | O_TRUNC, ZEND_ASYNC_IO_WRITABLE, &log_);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
-  IoLog log;
-  AddIoRecorder(io, &log);
   std::vector<zend_async_io_req_t*> reqs;
   for (const char* part : {"one,", "two,", "three"}) {
     reqs.push_back(ZEND_ASYNC_IO_WRITE(io, part, strlen(part)));
     ASSERT_NE(reqs.back(), nullptr);
   }
   EXPECT_TRUE(RunUntil([&] { return reqs.back()->completed; }));
-  ASSERT_EQ(log.size(), 3u);
-  for (size_t i = 0; i < 3; i++) EXPECT_EQ(log[i].result, reqs[i]);
+  ASSERT_EQ(log_.size(), 3u);
+  for (size_t i = 0; i < 3; i++) EXPECT_EQ(log_[i].result, reqs[i]);
   EXPECT_EQ(reqs[0]->transferred, 4);
   EXPECT_EQ(reqs[2]->transferred, 5);
   for (auto* req : reqs) req->dispose(req);
-  EXPECT_EQ(file.Content(), "one,two,three");
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
+  EXPECT_EQ(opened.file().Content(), "one,two,three");
 }
 
 // A queued write whose owner leaves before it runs is unlinked; the rest
 // still land.
 TEST_F(IoFileTest, AQueuedWriteDisposedBeforeItRunsIsSkipped) {
-  TempFile file;
-  int fd = -1;
-  zend_async_io_t* io =
-      OpenFile(file, O_WRONLY | O_TRUNC, ZEND_ASYNC_IO_WRITABLE, &fd);
+  OpenedFile opened("", O_WRONLY | O_TRUNC, ZEND_ASYNC_IO_WRITABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
   zend_async_io_req_t* first = ZEND_ASYNC_IO_WRITE(io, "a", 1);
   zend_async_io_req_t* dropped = ZEND_ASYNC_IO_WRITE(io, "b", 1);
@@ -131,28 +113,23 @@ TEST_F(IoFileTest, AQueuedWriteDisposedBeforeItRunsIsSkipped) {
   ASSERT_NE(last, nullptr);
   dropped->dispose(dropped);
   EXPECT_TRUE(RunUntil([&] { return last->completed; }));
-  EXPECT_EQ(file.Content(), "ac");
+  EXPECT_EQ(opened.file().Content(), "ac");
   first->dispose(first);
   last->dispose(last);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // php-async tests/io 010-write_to_readonly_file.
 TEST_F(IoFileTest, AWriteToAReadOnlyDescriptorCompletesWithAFileWriteError) {
-  TempFile file("x");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  IoLog unused;
+  OpenedFile opened("x", O_RDONLY, ZEND_ASYNC_IO_READABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
   zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITE(io, "y", 1);
   ASSERT_NE(req, nullptr);
   EXPECT_TRUE(RunUntil([&] { return req->completed; }));
   EXPECT_EQ(req->transferred, -1);
   ASSERT_NE(req->exception, nullptr);
-  IoLog unused;
   req->dispose(req);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // php-async tests/io 016-file_append_mode, 061, 079: APPEND writes go to the
@@ -180,9 +157,8 @@ TEST_F(IoFileTest, AppendWritesGoToTheEndAndSeeksOnlyMoveReads) {
 
 // php-async tests/io 008-file_seek_then_async_read, 051, 064, 065.
 TEST_F(IoFileTest, SeekMovesTheNextReadAndAnswersThePosition) {
-  TempFile file("0123456789");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("0123456789", O_RDONLY, ZEND_ASYNC_IO_READABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
   EXPECT_EQ(ZEND_ASYNC_IO_SEEK(io, 6, SEEK_SET), 6);
   EXPECT_EQ(ReadAllOf(io), "6789");
@@ -190,18 +166,15 @@ TEST_F(IoFileTest, SeekMovesTheNextReadAndAnswersThePosition) {
   EXPECT_EQ(ZEND_ASYNC_IO_SEEK(io, 1, SEEK_CUR), 8);
   EXPECT_EQ(ReadAllOf(io), "89");
   EXPECT_EQ(ZEND_ASYNC_IO_SEEK(io, -1, SEEK_SET), -1);  // lseek refuses
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // php-async tests/io 048-file_offset_sync_with_dup: the kernel's position is
 // shared with a dup'd descriptor.
 TEST_F(IoFileTest, ReadsMoveTheDescriptorsOwnPositionSharedWithADup) {
-  TempFile file("abcdef");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("abcdef", O_RDONLY, ZEND_ASYNC_IO_READABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
-  const int twin = dup(fd);
+  const int twin = dup(opened.fd());
   char buf[3];
   zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, buf, 3);
   ASSERT_NE(req, nullptr);
@@ -209,18 +182,13 @@ TEST_F(IoFileTest, ReadsMoveTheDescriptorsOwnPositionSharedWithADup) {
   req->dispose(req);
   EXPECT_EQ(lseek(twin, 0, SEEK_CUR), 3);
   close(twin);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // php-async tests/io 030-fflush_fsync_async.
 TEST_F(IoFileTest, FlushAndStatCompleteInThreadPool) {
-  TempFile file("12345");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDWR, ZEND_ASYNC_IO_WRITABLE, &fd);
+  OpenedFile opened("12345", O_RDWR, ZEND_ASYNC_IO_WRITABLE, &log_);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
-  IoLog log;
-  AddIoRecorder(io, &log);
   zend_async_io_req_t* flush = ZEND_ASYNC_IO_FLUSH(io);
   ASSERT_NE(flush, nullptr);
   zend_stat_t st;
@@ -231,32 +199,25 @@ TEST_F(IoFileTest, FlushAndStatCompleteInThreadPool) {
   EXPECT_EQ(stat->result, 0);
   EXPECT_EQ(st.st_size, 5);
   EXPECT_TRUE(S_ISREG(st.st_mode));
-  EXPECT_EQ(log.size(), 2u);
+  EXPECT_EQ(log_.size(), 2u);
   flush->dispose(flush);
   stat->dispose(stat);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // The owner of a stat leaves before it completes: its buffer is not
 // written, and the request is freed by the completion.
 TEST_F(IoFileTest, AStatDisposedInFlightWritesNothingAndLeaksNothing) {
-  TempFile file("12345");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("12345", O_RDONLY, ZEND_ASYNC_IO_READABLE, &log_);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
-  IoLog log;
-  AddIoRecorder(io, &log);
   zend_stat_t st;
   std::memset(&st, 0xAB, sizeof(st));
   zend_async_io_req_t* stat = ZEND_ASYNC_IO_STAT(io, &st);
   ASSERT_NE(stat, nullptr);
   stat->dispose(stat);
   EXPECT_TRUE(RunUntil([] { return ZEND_ASYNC_ACTIVE_EVENT_COUNT == 0; }));
-  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(log_.empty());
   EXPECT_EQ(reinterpret_cast<unsigned char*>(&st)[0], 0xAB);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 // A read in flight pins its handle: the owner's release does not close it
@@ -341,22 +302,19 @@ TEST_F(IoFileTest, AnFsOpenReleasedBeforeItCompletesLeaksNothing) {
 // ---- sendfile ---------------------------------------------------------------
 
 TEST_F(IoFileTest, SendfileCopiesTheRangeToAStreamAndCompletesOnTheSource) {
-  TempFile file("0123456789");
+  OpenedFile source("0123456789", O_RDONLY, ZEND_ASYNC_IO_READABLE, &log_);
   StreamPair pair;
-  int fd = -1;
-  zend_async_io_t* in = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  zend_async_io_t* in = source.io();
   zend_async_io_t* out = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(in, nullptr);
   ASSERT_NE(out, nullptr);
-  IoLog log;
-  AddIoRecorder(in, &log);
   zend_async_io_req_t* req = ZEND_ASYNC_IO_SENDFILE(out, in, 2, 5);
   ASSERT_NE(req, nullptr);
   EXPECT_TRUE(RunUntil([&] { return req->completed; }));
   EXPECT_EQ(req->transferred, 5);
   EXPECT_EQ(req->exception, nullptr);
-  ASSERT_EQ(log.size(), 1u);
-  EXPECT_EQ(log[0].result, req);
+  ASSERT_EQ(log_.size(), 1u);
+  EXPECT_EQ(log_[0].result, req);
   EXPECT_EQ(pair.DrainB(), "23456");
   req->dispose(req);
 
@@ -365,16 +323,13 @@ TEST_F(IoFileTest, SendfileCopiesTheRangeToAStreamAndCompletesOnTheSource) {
   EXPECT_TRUE(empty->completed);
   EXPECT_EQ(empty->transferred, 0);
   empty->dispose(empty);
-  ZEND_ASYNC_EVENT_RELEASE(&in->event);
   ZEND_ASYNC_EVENT_RELEASE(&out->event);
-  close(fd);
 }
 
 TEST_F(IoFileTest, SendfileRefusesClosedHandlesAndANonFileSource) {
-  TempFile file("x");
+  OpenedFile source("x", O_RDONLY, ZEND_ASYNC_IO_READABLE);
   StreamPair pair;
-  int fd = -1;
-  zend_async_io_t* in = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  zend_async_io_t* in = source.io();
   zend_async_io_t* out = pair.HandleOnA(ZEND_ASYNC_IO_WRITABLE);
   ASSERT_NE(out, nullptr);
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(in, out, 0, 1), nullptr);
@@ -388,9 +343,7 @@ TEST_F(IoFileTest, SendfileRefusesClosedHandlesAndANonFileSource) {
   EXPECT_EQ(ZEND_ASYNC_IO_SENDFILE(out, in, 0, 1), nullptr);
   EXPECT_EQ(TakeExceptionText(),
             "Async\\AsyncException: Cannot sendfile: destination IO closed");
-  ZEND_ASYNC_EVENT_RELEASE(&in->event);
   ZEND_ASYNC_EVENT_RELEASE(&out->event);
-  close(fd);
 }
 
 // ---- Coroutines -------------------------------------------------------------

@@ -16,11 +16,23 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::InfoOf;
-using reactor_testing::LoopbackAddress;
-using reactor_testing::RunUntil;
+class IoUdpTest : public IoTest {
+ protected:
+  // Binds receiver_ and sender_ to 127.0.0.1, each on a port of its own;
+  // false when either bind failed.
+  bool BindReceiverAndSender() {
+    receiver_ = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
+    sender_ = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
+    return receiver_ != nullptr && sender_ != nullptr;
+  }
+  void ReleaseReceiverAndSender() {
+    ZEND_ASYNC_EVENT_RELEASE(&receiver_->event);
+    ZEND_ASYNC_EVENT_RELEASE(&sender_->event);
+  }
 
-class IoUdpTest : public IoTest {};
+  zend_async_io_t* receiver_ = nullptr;
+  zend_async_io_t* sender_ = nullptr;
+};
 
 // The port a bound handle got (bound to port 0).
 int PortOf(zend_async_io_t* io) {
@@ -62,24 +74,21 @@ TEST_F(IoUdpTest, BindRefusesABadAddressAndABusyPort) {
 }
 
 TEST_F(IoUdpTest, ADatagramSentToABoundHandleArrivesWithItsSender) {
-  zend_async_io_t* receiver = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
-  zend_async_io_t* sender = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
-  ASSERT_NE(receiver, nullptr);
-  ASSERT_NE(sender, nullptr);
+  ASSERT_TRUE(BindReceiverAndSender());
   IoLog received;
   IoLog sent;
-  AddIoRecorder(receiver, &received, /*udp=*/true);
-  AddIoRecorder(sender, &sent, /*udp=*/true);
+  AddIoRecorder(receiver_, &received, /*udp=*/true);
+  AddIoRecorder(sender_, &sent, /*udp=*/true);
 
-  zend_async_udp_req_t* recv = ZEND_ASYNC_UDP_RECVFROM(receiver, 64);
+  zend_async_udp_req_t* recv = ZEND_ASYNC_UDP_RECVFROM(receiver_, 64);
   ASSERT_NE(recv, nullptr);
-  const struct sockaddr_in to = LoopbackAddress(PortOf(receiver));
+  const struct sockaddr_in to = LoopbackAddress(PortOf(receiver_));
   zend_async_udp_req_t* send =
-      ZEND_ASYNC_UDP_SENDTO(sender, "datagram", 8,
+      ZEND_ASYNC_UDP_SENDTO(sender_, "datagram", 8,
                             reinterpret_cast<const sockaddr*>(&to), sizeof(to));
   ASSERT_NE(send, nullptr);
   EXPECT_TRUE(
-      Drive(receiver, [&] { return recv->completed && send->completed; }));
+      Drive(receiver_, [&] { return recv->completed && send->completed; }));
 
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(sent[0].result, send);
@@ -90,25 +99,21 @@ TEST_F(IoUdpTest, ADatagramSentToABoundHandleArrivesWithItsSender) {
   EXPECT_EQ(std::string(recv->buf, 8), "datagram");
   EXPECT_EQ(recv->addr_len, sizeof(struct sockaddr_in));
   const auto* from = reinterpret_cast<const sockaddr_in*>(&recv->addr);
-  EXPECT_EQ(ntohs(from->sin_port), PortOf(sender));
+  EXPECT_EQ(ntohs(from->sin_port), PortOf(sender_));
   recv->dispose(recv);
   send->dispose(send);
-  ZEND_ASYNC_EVENT_RELEASE(&receiver->event);
-  ZEND_ASYNC_EVENT_RELEASE(&sender->event);
+  ReleaseReceiverAndSender();
 }
 
 TEST_F(IoUdpTest, TrySendSendsAtOnceAndAnswersErrorsAsNegativeErrno) {
-  zend_async_io_t* receiver = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
-  zend_async_io_t* sender = ZEND_ASYNC_UDP_BIND("127.0.0.1", 0);
-  ASSERT_NE(receiver, nullptr);
-  ASSERT_NE(sender, nullptr);
-  const struct sockaddr_in to = LoopbackAddress(PortOf(receiver));
-  EXPECT_EQ(
-      ZEND_ASYNC_UDP_TRY_SEND(
-          sender, "now", 3, reinterpret_cast<const sockaddr*>(&to), sizeof(to)),
-      3);
+  ASSERT_TRUE(BindReceiverAndSender());
+  const struct sockaddr_in to = LoopbackAddress(PortOf(receiver_));
+  EXPECT_EQ(ZEND_ASYNC_UDP_TRY_SEND(sender_, "now", 3,
+                                    reinterpret_cast<const sockaddr*>(&to),
+                                    sizeof(to)),
+            3);
   char buf[8];
-  EXPECT_EQ(recv(receiver->descriptor.socket, buf, sizeof(buf), 0), 3);
+  EXPECT_EQ(recv(receiver_->descriptor.socket, buf, sizeof(buf), 0), 3);
 
   StreamPair pair;
   zend_async_io_t* stream = pair.HandleOnA(0);
@@ -117,14 +122,13 @@ TEST_F(IoUdpTest, TrySendSendsAtOnceAndAnswersErrorsAsNegativeErrno) {
       ZEND_ASYNC_UDP_TRY_SEND(
           stream, "x", 1, reinterpret_cast<const sockaddr*>(&to), sizeof(to)),
       -ENOTSOCK);
-  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(sender));
+  EXPECT_TRUE(ZEND_ASYNC_IO_CLOSE(sender_));
   EXPECT_EQ(
       ZEND_ASYNC_UDP_TRY_SEND(
-          sender, "x", 1, reinterpret_cast<const sockaddr*>(&to), sizeof(to)),
+          sender_, "x", 1, reinterpret_cast<const sockaddr*>(&to), sizeof(to)),
       -EBADF);
   ZEND_ASYNC_EVENT_RELEASE(&stream->event);
-  ZEND_ASYNC_EVENT_RELEASE(&receiver->event);
-  ZEND_ASYNC_EVENT_RELEASE(&sender->event);
+  ReleaseReceiverAndSender();
 }
 
 TEST_F(IoUdpTest, UdpCallsOnOtherHandlesOrClosedOnesAreRefused) {

@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -109,26 +110,6 @@ class Sockets {
   std::vector<int> fds_;
 };
 
-// A blocking TCP client of 127.0.0.1:port. The kernel completes the
-// handshake into the listener's backlog whether or not it is accepted, so
-// connect() returns at once; -1 with errno when refused.
-int ConnectTcp(int port) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  EXPECT_GE(fd, 0);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) !=
-      0) {
-    const int saved = errno;
-    close(fd);
-    errno = saved;
-    return -1;
-  }
-  return fd;
-}
-
 int ConnectUnix(const std::string& path) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
@@ -174,6 +155,16 @@ void Settle(int passes = kSettlePasses) {
   for (int i = 0; i < passes; i++) {
     ZEND_ASYNC_REACTOR_EXECUTE(true);
   }
+}
+
+// The host `listener` tells with get_local_address (and its port in
+// *port); "<failed>" when it fails.
+std::string LocalAddress(zend_async_listen_event_t* listener, int* port) {
+  char host[256] = "";
+  if (listener->get_local_address(listener, host, sizeof(host), port) != 0) {
+    return "<failed>";
+  }
+  return host;
 }
 
 // A started trigger event that is never triggered: it keeps the loop
@@ -241,6 +232,57 @@ class SocketListenTest : public ReactorTest {
     return paths_.back();
   }
 
+  // ListenOnFreePort and PausedListenerOnFreePort with port_ and accepts_.
+  zend_async_listen_event_t* Listen() {
+    return ListenOnFreePort(&port_, &accepts_);
+  }
+  zend_async_listen_event_t* PausedListener() {
+    return PausedListenerOnFreePort(&port_, &accepts_);
+  }
+  // A client of port_, kept in clients_ (-1 when refused).
+  int Connect() { return clients_.Keep(ConnectTcp(port_)); }
+
+  // A paused listener holding one connection is disposed by `dispose`
+  // while a LoopKeeper runs the passes: nothing is delivered, the client
+  // sees the end of its connection, nothing is left in the loop.
+  void ExpectDisposalClosesTheHeldConnection(
+      const std::function<void(zend_async_listen_event_t*)>& dispose) {
+    zend_async_listen_event_t* listener = PausedListener();
+    ASSERT_NE(listener, nullptr);
+    const int client = Connect();
+    {
+      LoopKeeper keeper;
+      Settle();
+      dispose(listener);
+      Settle();
+    }
+    EXPECT_TRUE(accepts_.sockets.empty());
+    EXPECT_EQ(ReadSome(client), "");
+    ExpectNothingLeft();
+  }
+
+  // Adds the accept callback (accepts_) to `listener` and starts it, then
+  // keeps the client `connect` makes in clients_ and runs the loop until
+  // one connection was delivered: the client, or -1 when none was.
+  int StartAndAcceptOne(zend_async_listen_event_t* listener,
+                        const std::function<int()>& connect) {
+    AddAcceptCallback(listener, &accepts_);
+    EXPECT_TRUE(listener->base.start(&listener->base));
+    const int client = clients_.Keep(connect());
+    if (client < 0) return -1;
+    return RunUntil([&] { return accepts_.sockets.size() == 1; }) ? client : -1;
+  }
+
+  // Nothing is active and the loop has nothing left to run.
+  static void ExpectNothingLeft() {
+    EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+    EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  }
+
+  Accepts accepts_;
+  int port_ = 0;
+  Sockets clients_;
+
  private:
   std::string folder_;
   std::vector<std::string> paths_;
@@ -258,15 +300,11 @@ TEST_F(SocketListenTest, ListenerOnAFreePortTellsItsAddressAndIsNotStarted) {
   EXPECT_EQ(listener->backlog, 16);
   EXPECT_GE(listener->socket_fd, 0);
   EXPECT_EQ(listener->base.ref_count, 1u);
-  EXPECT_EQ(listener->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&listener->base, 0, 0);
   EXPECT_EQ(InfoOf(&listener->base), "Listen(host=127.0.0.1, port=0)");
 
-  char host[64] = "";
   int port = 0;
-  ASSERT_EQ(listener->get_local_address(listener, host, sizeof(host), &port),
-            0);
-  EXPECT_STREQ(host, "127.0.0.1");
+  EXPECT_EQ(LocalAddress(listener, &port), "127.0.0.1");
   EXPECT_GT(port, 0);
   EXPECT_EQ(LocalPort(listener->socket_fd), port);
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
@@ -367,11 +405,8 @@ TEST_F(SocketListenTest, Ipv6LoopbackListenerTellsItsAddress) {
   }
   EXPECT_STREQ(listener->host, "::1");
   EXPECT_EQ(InfoOf(&listener->base), "Listen(host=::1, port=0)");
-  char host[64] = "";
   int port = 0;
-  ASSERT_EQ(listener->get_local_address(listener, host, sizeof(host), &port),
-            0);
-  EXPECT_STREQ(host, "::1");
+  EXPECT_EQ(LocalAddress(listener, &port), "::1");
   EXPECT_GT(port, 0);
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
@@ -380,40 +415,33 @@ TEST_F(SocketListenTest, Ipv6LoopbackListenerTellsItsAddress) {
 // --------------------------------------------------------------
 
 TEST_F(SocketListenTest, ConnectionIsRefusedUntilTheFirstStart) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = Listen();
   ASSERT_NE(listener, nullptr);
 
-  EXPECT_EQ(ConnectTcp(port), -1);
+  EXPECT_EQ(ConnectTcp(port_), -1);
   EXPECT_EQ(errno, ECONNREFUSED);
 
   ASSERT_TRUE(listener->base.start(&listener->base));
-  Sockets clients;
-  EXPECT_GE(clients.Keep(ConnectTcp(port)), 0);
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
+  EXPECT_GE(Connect(), 0);
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 1; }));
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
 
 // php-async tests/stream/004 and 007: a client and the server's end of its
 // connection talk both ways.
 TEST_F(SocketListenTest, DeliveredSocketIsTheServersEndOfTheConnection) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = Listen();
   ASSERT_NE(listener, nullptr);
   ASSERT_TRUE(listener->base.start(&listener->base));
-  EXPECT_EQ(listener->base.loop_ref_count, 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&listener->base, 1, 1);
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
-  Sockets clients;
-  const int client = clients.Keep(ConnectTcp(port));
+  const int client = Connect();
   ASSERT_GE(client, 0);
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
-  EXPECT_TRUE(accepts.exceptions.empty());
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 1; }));
+  EXPECT_TRUE(accepts_.exceptions.empty());
 
-  const int server = accepts.sockets[0];
+  const int server = accepts_.sockets[0];
   EXPECT_EQ(PeerPort(server), LocalPort(client));
   WriteAll(client, "ping");
   EXPECT_EQ(ReadSome(server), "ping");
@@ -430,24 +458,21 @@ TEST_F(SocketListenTest, DeliveredSocketIsTheServersEndOfTheConnection) {
 // php-async tests/socket_ext/005: three clients, each accepted, in the
 // order they connected, and each answered on its own socket.
 TEST_F(SocketListenTest, ConnectionsAreDeliveredInArrivalOrder) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = Listen();
   ASSERT_NE(listener, nullptr);
   ASSERT_TRUE(listener->base.start(&listener->base));
 
-  Sockets clients;
   std::vector<int> client_ports;
   std::vector<int> client_fds;
   for (int i = 0; i < 3; i++) {
-    client_fds.push_back(clients.Keep(ConnectTcp(port)));
+    client_fds.push_back(Connect());
     client_ports.push_back(LocalPort(client_fds.back()));
   }
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 3; }));
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 3; }));
 
   for (size_t i = 0; i < 3; i++) {
-    EXPECT_EQ(PeerPort(accepts.sockets[i]), client_ports[i]) << i;
-    WriteAll(accepts.sockets[i], "response " + std::to_string(i + 1));
+    EXPECT_EQ(PeerPort(accepts_.sockets[i]), client_ports[i]) << i;
+    WriteAll(accepts_.sockets[i], "response " + std::to_string(i + 1));
   }
   for (size_t i = 0; i < 3; i++) {
     EXPECT_EQ(ReadSome(client_fds[i]), "response " + std::to_string(i + 1));
@@ -470,9 +495,7 @@ void RecordSocket(zend_async_event_t* event,
 }
 
 TEST_F(SocketListenTest, EveryCallbackSeesTheSameSocket) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = Listen();
   ASSERT_NE(listener, nullptr);
   std::vector<int> seen;
   auto* second = reinterpret_cast<SocketSeen*>(
@@ -481,51 +504,42 @@ TEST_F(SocketListenTest, EveryCallbackSeesTheSameSocket) {
   ASSERT_TRUE(listener->base.add_callback(&listener->base, &second->base));
   ASSERT_TRUE(listener->base.start(&listener->base));
 
-  Sockets clients;
-  clients.Keep(ConnectTcp(port));
+  Connect();
   ASSERT_TRUE(RunUntil([&] { return seen.size() == 1; }));
-  ASSERT_EQ(accepts.sockets.size(), 1u);
-  EXPECT_EQ(seen[0], accepts.sockets[0]);
+  ASSERT_EQ(accepts_.sockets.size(), 1u);
+  EXPECT_EQ(seen[0], accepts_.sockets[0]);
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
 
 TEST_F(SocketListenTest, StartsCountAndTheLastStopReleasesTheLoop) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = Listen();
   ASSERT_NE(listener, nullptr);
   ASSERT_TRUE(listener->base.start(&listener->base));
   ASSERT_TRUE(listener->base.start(&listener->base));
-  EXPECT_EQ(listener->base.loop_ref_count, 2u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&listener->base, 2, 1);
 
   EXPECT_TRUE(listener->base.stop(&listener->base));
   EXPECT_EQ(listener->base.loop_ref_count, 1u);
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   EXPECT_TRUE(listener->base.stop(&listener->base));
-  EXPECT_EQ(listener->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&listener->base, 0, 0);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
   EXPECT_TRUE(listener->base.stop(&listener->base));
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
 
 TEST_F(SocketListenTest, ListenerReleasedFromItsCallbackDeliversNoMore) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener = ListenOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = Listen();
   ASSERT_NE(listener, nullptr);
   ASSERT_TRUE(listener->base.start(&listener->base));
-  accepts.release_listener = listener;
+  accepts_.release_listener = listener;
 
-  Sockets clients;
-  for (int i = 0; i < 3; i++) clients.Keep(ConnectTcp(port));
-  ASSERT_TRUE(RunUntil([&] { return !accepts.sockets.empty(); }));
+  for (int i = 0; i < 3; i++) Connect();
+  ASSERT_TRUE(RunUntil([&] { return !accepts_.sockets.empty(); }));
   Settle();
-  EXPECT_EQ(accepts.sockets.size(), 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  EXPECT_EQ(accepts_.sockets.size(), 1u);
+  ExpectNothingLeft();
 }
 
 // ---- Pausing (php-src sapi/asynctest/tests/test_listen_pause.c)
@@ -534,57 +548,49 @@ TEST_F(SocketListenTest, ListenerReleasedFromItsCallbackDeliversNoMore) {
 // Three clients connect while the listener is paused: none is accepted until
 // start(), none inside start(), all three on the passes after it.
 TEST_F(SocketListenTest, PausedListenerAcceptsNothingUntilStart) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener =
-      PausedListenerOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = PausedListener();
   ASSERT_NE(listener, nullptr);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
 
-  Sockets clients;
   {
     LoopKeeper keeper;
-    for (int i = 0; i < 3; i++) clients.Keep(ConnectTcp(port));
+    for (int i = 0; i < 3; i++) Connect();
     Settle();
-    EXPECT_TRUE(accepts.sockets.empty());
+    EXPECT_TRUE(accepts_.sockets.empty());
 
-    StartMarked(listener, &accepts);
-    EXPECT_EQ(accepts.seen_inside_start, 0);
+    StartMarked(listener, &accepts_);
+    EXPECT_EQ(accepts_.seen_inside_start, 0);
   }
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 3; }));
-  EXPECT_EQ(accepts.seen_inside_start, 0);
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 3; }));
+  EXPECT_EQ(accepts_.seen_inside_start, 0);
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
 
 // A connection that arrived while paused survives a second pause made
 // before the pass that would deliver it, and the listener keeps accepting.
 TEST_F(SocketListenTest, HeldConnectionSurvivesASecondPause) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener =
-      PausedListenerOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = PausedListener();
   ASSERT_NE(listener, nullptr);
 
-  Sockets clients;
-  const int first = clients.Keep(ConnectTcp(port));
+  const int first = Connect();
   {
     LoopKeeper keeper;
     Settle();
-    EXPECT_TRUE(accepts.sockets.empty());
+    EXPECT_TRUE(accepts_.sockets.empty());
 
     ASSERT_TRUE(listener->base.start(&listener->base));
     ASSERT_TRUE(listener->base.stop(&listener->base));
     Settle();
-    EXPECT_TRUE(accepts.sockets.empty());
+    EXPECT_TRUE(accepts_.sockets.empty());
   }
 
   ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
-  EXPECT_EQ(PeerPort(accepts.sockets[0]), LocalPort(first));
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 1; }));
+  EXPECT_EQ(PeerPort(accepts_.sockets[0]), LocalPort(first));
 
-  const int second = clients.Keep(ConnectTcp(port));
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 2; }));
-  EXPECT_EQ(PeerPort(accepts.sockets[1]), LocalPort(second));
+  const int second = Connect();
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 2; }));
+  EXPECT_EQ(PeerPort(accepts_.sockets[1]), LocalPort(second));
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
 
@@ -592,79 +598,47 @@ TEST_F(SocketListenTest, HeldConnectionSurvivesASecondPause) {
 // client sees the end of the connection, nothing is delivered, nothing is
 // left in the loop.
 TEST_F(SocketListenTest, DisposeWhilePausedClosesTheHeldConnection) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener =
-      PausedListenerOnFreePort(&port, &accepts);
-  ASSERT_NE(listener, nullptr);
-
-  Sockets clients;
-  const int client = clients.Keep(ConnectTcp(port));
-  {
-    LoopKeeper keeper;
-    Settle();
-    ASSERT_TRUE(listener->base.start(&listener->base));
-    ASSERT_TRUE(listener->base.stop(&listener->base));
-    ZEND_ASYNC_EVENT_RELEASE(&listener->base);
-    Settle();
-  }
-  EXPECT_TRUE(accepts.sockets.empty());
-  EXPECT_EQ(ReadSome(client), "");
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  ExpectDisposalClosesTheHeldConnection(
+      [](zend_async_listen_event_t* listener) {
+        EXPECT_TRUE(listener->base.start(&listener->base));
+        EXPECT_TRUE(listener->base.stop(&listener->base));
+        ZEND_ASYNC_EVENT_RELEASE(&listener->base);
+      });
 }
 
 // A callback that pauses the listener during the delivery stops it there:
 // the rest waits for the next start().
 TEST_F(SocketListenTest, PauseFromACallbackStopsTheDelivery) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener =
-      PausedListenerOnFreePort(&port, &accepts);
+  zend_async_listen_event_t* listener = PausedListener();
   ASSERT_NE(listener, nullptr);
 
-  Sockets clients;
   {
     LoopKeeper keeper;
-    for (int i = 0; i < 3; i++) clients.Keep(ConnectTcp(port));
+    for (int i = 0; i < 3; i++) Connect();
     Settle();
-    accepts.pause_listener = listener;
-    accepts.pause_after = 1;
+    accepts_.pause_listener = listener;
+    accepts_.pause_after = 1;
     ASSERT_TRUE(listener->base.start(&listener->base));
-    ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
+    ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 1; }));
     Settle();
-    EXPECT_EQ(accepts.sockets.size(), 1u);
+    EXPECT_EQ(accepts_.sockets.size(), 1u);
     EXPECT_EQ(listener->base.loop_ref_count, 0u);
   }
 
-  accepts.pause_listener = nullptr;
+  accepts_.pause_listener = nullptr;
   ASSERT_TRUE(listener->base.start(&listener->base));
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 3; }));
+  ASSERT_TRUE(RunUntil([&] { return accepts_.sockets.size() == 3; }));
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
 }
 
 // Disposing between start() and the pass that would deliver a held
 // connection delivers nothing and leaves nothing behind.
 TEST_F(SocketListenTest, DisposeBeforeTheDeliveryPassDeliversNothing) {
-  Accepts accepts;
-  int port = 0;
-  zend_async_listen_event_t* listener =
-      PausedListenerOnFreePort(&port, &accepts);
-  ASSERT_NE(listener, nullptr);
-
-  Sockets clients;
-  const int client = clients.Keep(ConnectTcp(port));
-  {
-    LoopKeeper keeper;
-    Settle();
-    ASSERT_TRUE(listener->base.start(&listener->base));
-    ZEND_ASYNC_EVENT_RELEASE(&listener->base);
-    Settle();
-  }
-  EXPECT_TRUE(accepts.sockets.empty());
-  EXPECT_EQ(ReadSome(client), "");
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
+  ExpectDisposalClosesTheHeldConnection(
+      [](zend_async_listen_event_t* listener) {
+        EXPECT_TRUE(listener->base.start(&listener->base));
+        ZEND_ASYNC_EVENT_RELEASE(&listener->base);
+      });
 }
 
 // ---- AF_UNIX
@@ -679,21 +653,15 @@ TEST_F(SocketListenTest, UnixListenerBindsItsPathAndRemovesItOnDispose) {
   EXPECT_EQ(InfoOf(&listener->base),
             "Listen(host=" + path + ", port=" + std::to_string(1234) + ")");
 
-  char host[256] = "";
-  int port = -1;
-  ASSERT_EQ(listener->get_local_address(listener, host, sizeof(host), &port),
-            0);
-  EXPECT_EQ(host, path);
+  int port = -1;  // written 0 for a path
+  EXPECT_EQ(LocalAddress(listener, &port), path);
   EXPECT_EQ(port, 0);
 
-  Accepts accepts;
-  AddAcceptCallback(listener, &accepts);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  Sockets clients;
-  const int client = clients.Keep(ConnectUnix(path));
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
+  const int client =
+      StartAndAcceptOne(listener, [&] { return ConnectUnix(path); });
+  ASSERT_GE(client, 0);
   WriteAll(client, "over a path");
-  EXPECT_EQ(ReadSome(accepts.sockets[0]), "over a path");
+  EXPECT_EQ(ReadSome(accepts_.sockets[0]), "over a path");
 
   struct stat info;
   ASSERT_EQ(stat(path.c_str(), &info), 0);
@@ -748,20 +716,11 @@ TEST_F(SocketListenTest, AdoptedSocketIsListenedOnAndClosedOnDispose) {
   EXPECT_EQ(listener->backlog, 8);
   EXPECT_EQ(listener->socket_fd, fd);
   EXPECT_EQ(InfoOf(&listener->base), "Listen(host=<null>, port=0)");
-  char host[64] = "";
   int local_port = 0;
-  ASSERT_EQ(
-      listener->get_local_address(listener, host, sizeof(host), &local_port),
-      0);
-  EXPECT_STREQ(host, "127.0.0.1");
+  EXPECT_EQ(LocalAddress(listener, &local_port), "127.0.0.1");
   EXPECT_EQ(local_port, port);
 
-  Accepts accepts;
-  AddAcceptCallback(listener, &accepts);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  Sockets clients;
-  clients.Keep(ConnectTcp(port));
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
+  ASSERT_GE(StartAndAcceptOne(listener, [&] { return ConnectTcp(port); }), 0);
 
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
   Settle(5);
@@ -783,19 +742,11 @@ TEST_F(SocketListenTest, AdoptedUnixSocketTellsItsPath) {
   zend_async_listen_event_t* listener =
       ZEND_ASYNC_SOCKET_LISTEN_FD(fd, 8, ZEND_ASYNC_LISTEN_F_UNIX, 0);
   ASSERT_NE(listener, nullptr) << TakeExceptionText();
-  char host[256] = "";
   int port = -1;
-  ASSERT_EQ(listener->get_local_address(listener, host, sizeof(host), &port),
-            0);
-  EXPECT_EQ(host, path);
+  EXPECT_EQ(LocalAddress(listener, &port), path);
   EXPECT_EQ(port, 0);
 
-  Accepts accepts;
-  AddAcceptCallback(listener, &accepts);
-  ASSERT_TRUE(listener->base.start(&listener->base));
-  Sockets clients;
-  clients.Keep(ConnectUnix(path));
-  ASSERT_TRUE(RunUntil([&] { return accepts.sockets.size() == 1; }));
+  ASSERT_GE(StartAndAcceptOne(listener, [&] { return ConnectUnix(path); }), 0);
   ZEND_ASYNC_EVENT_RELEASE(&listener->base);
   Settle(5);
   // Not bound by the listener: the path stays.

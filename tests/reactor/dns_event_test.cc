@@ -60,13 +60,30 @@ using zar::testing::WaitFor;
 
 class DnsTest : public ReactorTest {};
 
-struct addrinfo NumericHints(int family) {
+// Hints for a stream socket of `family` (numeric node and service unless
+// `flags` says otherwise).
+struct addrinfo Hints(int family, int flags = AI_NUMERICHOST | AI_NUMERICSERV) {
   struct addrinfo hints;
   std::memset(&hints, 0, sizeof(hints));
   hints.ai_family = family;
   hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+  hints.ai_flags = flags;
   return hints;
+}
+
+// A getaddrinfo lookup of `node`/`service`, not started, the caller's.
+zend_async_dns_addrinfo_t* LookUp(const char* node, const char* service,
+                                  const struct addrinfo& hints) {
+  return ZEND_ASYNC_GETADDRINFO(node, service, &hints);
+}
+
+// The hand-over of a lookup's answer: the pointer is copied, the event's
+// cleared and the event released; the list is the caller's.
+struct addrinfo* TakeTheAnswer(zend_async_dns_addrinfo_t* lookup) {
+  struct addrinfo* taken = lookup->result;
+  lookup->result = nullptr;
+  ZEND_ASYNC_EVENT_RELEASE(&lookup->base);
+  return taken;
 }
 
 // "127.0.0.1:80" (or "[::1]:80") of one result entry.
@@ -92,7 +109,7 @@ struct Lookups {
 };
 
 Lookups NewLookupsOfLoopback() {
-  const struct addrinfo hints = NumericHints(AF_INET);
+  const struct addrinfo hints = Hints(AF_INET);
   const struct sockaddr_in address = LoopbackAddress(80);
   return {
       ZEND_ASYNC_GETADDRINFO("127.0.0.1", "80", &hints),
@@ -104,10 +121,9 @@ Lookups NewLookupsOfLoopback() {
 // starts it and runs the loop until it answered. The event is the caller's.
 zend_async_dns_addrinfo_t* AnsweredAddrInfo(const char* node,
                                             const char* service,
-                                            const struct addrinfo* hints,
+                                            const struct addrinfo& hints,
                                             NotificationLog* log) {
-  zend_async_dns_addrinfo_t* lookup =
-      ZEND_ASYNC_GETADDRINFO(node, service, hints);
+  zend_async_dns_addrinfo_t* lookup = LookUp(node, service, hints);
   if (lookup == nullptr) return nullptr;
   AddRecorder(&lookup->base, log, "dns");
   EXPECT_TRUE(lookup->base.start(&lookup->base));
@@ -117,9 +133,8 @@ zend_async_dns_addrinfo_t* AnsweredAddrInfo(const char* node,
 
 TEST_F(DnsTest, AddrInfoNotifiesOnceWithTheAddressAndClosesTheEvent) {
   NotificationLog log;
-  const struct addrinfo hints = NumericHints(AF_INET);
   zend_async_dns_addrinfo_t* lookup =
-      AnsweredAddrInfo("127.0.0.1", "80", &hints, &log);
+      AnsweredAddrInfo("127.0.0.1", "80", Hints(AF_INET), &log);
   ASSERT_NE(lookup, nullptr);
   // Answered and closed: nothing keeps the loop alive, nothing more comes.
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_EXECUTE(true));
@@ -138,15 +153,11 @@ TEST_F(DnsTest, AddrInfoNotifiesOnceWithTheAddressAndClosesTheEvent) {
 
 TEST_F(DnsTest, AConsumerTakesTheListAndFreesItWithFreeAddrInfo) {
   NotificationLog log;
-  const struct addrinfo hints = NumericHints(AF_INET6);
   zend_async_dns_addrinfo_t* lookup =
-      AnsweredAddrInfo("::1", "8080", &hints, &log);
+      AnsweredAddrInfo("::1", "8080", Hints(AF_INET6), &log);
   ASSERT_NE(lookup, nullptr);
 
-  // The hand-over: the pointer is copied and the event's cleared.
-  struct addrinfo* taken = lookup->result;
-  lookup->result = nullptr;
-  ZEND_ASYNC_EVENT_RELEASE(&lookup->base);
+  struct addrinfo* taken = TakeTheAnswer(lookup);
 
   ASSERT_NE(taken, nullptr);
   EXPECT_EQ(AddressOf(taken), "[::1]:8080");
@@ -155,12 +166,8 @@ TEST_F(DnsTest, AConsumerTakesTheListAndFreesItWithFreeAddrInfo) {
 
 TEST_F(DnsTest, LocalhostResolvesToALoopbackAddress) {
   NotificationLog log;
-  struct addrinfo hints;
-  std::memset(&hints, 0, sizeof(hints));
-  hints.ai_family = AF_INET;
-  hints.ai_socktype = SOCK_STREAM;
   zend_async_dns_addrinfo_t* lookup =
-      AnsweredAddrInfo("localhost", nullptr, &hints, &log);
+      AnsweredAddrInfo("localhost", nullptr, Hints(AF_INET, 0), &log);
   ASSERT_NE(lookup, nullptr);
 
   EXPECT_EQ(log[0].exception, "");
@@ -171,9 +178,8 @@ TEST_F(DnsTest, LocalhostResolvesToALoopbackAddress) {
 
 TEST_F(DnsTest, AnUnresolvableNameNotifiesADnsException) {
   NotificationLog log;
-  const struct addrinfo hints = NumericHints(AF_UNSPEC);
   zend_async_dns_addrinfo_t* lookup =
-      AnsweredAddrInfo("not-an-address", "80", &hints, &log);
+      AnsweredAddrInfo("not-an-address", "80", Hints(AF_UNSPEC), &log);
   ASSERT_NE(lookup, nullptr);
 
   ASSERT_EQ(log.size(), 1u);
@@ -231,9 +237,7 @@ TEST_F(DnsTest, NameInfoOfNoAddressOrAFamilyLibuvCannotNameThrowsAtCreation) {
 }
 
 TEST_F(DnsTest, OnlyAStartedLookupKeepsTheLoopAlive) {
-  const struct addrinfo hints = NumericHints(AF_INET);
-  zend_async_dns_addrinfo_t* lookup =
-      ZEND_ASYNC_GETADDRINFO("127.0.0.1", "80", &hints);
+  zend_async_dns_addrinfo_t* lookup = LookUp("127.0.0.1", "80", Hints(AF_INET));
   ASSERT_NE(lookup, nullptr);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
@@ -278,7 +282,7 @@ TEST_F(DnsTest, InfoNamesTheLookup) {
 }
 
 TEST_F(DnsTest, ExtraSizeGivesZeroedBytesAtTheExtraOffset) {
-  const struct addrinfo hints = NumericHints(AF_INET);
+  const struct addrinfo hints = Hints(AF_INET);
   zend_async_dns_addrinfo_t* lookup =
       ZEND_ASYNC_GETADDRINFO_EX("127.0.0.1", "80", &hints, 32);
   ASSERT_NE(lookup, nullptr);
@@ -295,20 +299,29 @@ TEST_F(DnsTest, FreeAddrInfoAcceptsNull) {
   EXPECT_EQ(TakeExceptionText(), "");
 }
 
+// Spawns a coroutine that looks `node`/`service` up, waits on the lookup
+// through its waker, expects the wait to fail and releases the lookup.
+zend_coroutine_t* SpawnFailingWaiter(const char* node, const char* service,
+                                     int family) {
+  return Spawn([node, service, family] {
+    zend_async_dns_addrinfo_t* lookup = LookUp(node, service, Hints(family));
+    ASSERT_NE(lookup, nullptr);
+    EXPECT_FALSE(WaitFor(&lookup->base));
+    ZEND_ASYNC_EVENT_RELEASE(&lookup->base);
+  });
+}
+
 // As PHP's network layer resolves: the coroutine waits on the lookup
 // through its waker and reads the answer after it is resumed.
 TEST_F(DnsTest, ACoroutineWaitsForTheAnswerThroughItsWaker) {
   std::string seen;
   EXPECT_TRUE(RunMain([&] {
     zend_coroutine_t* resolver = Spawn([&] {
-      const struct addrinfo hints = NumericHints(AF_INET);
       zend_async_dns_addrinfo_t* lookup =
-          ZEND_ASYNC_GETADDRINFO("127.0.0.1", "5432", &hints);
+          LookUp("127.0.0.1", "5432", Hints(AF_INET));
       ASSERT_NE(lookup, nullptr);
       EXPECT_TRUE(WaitFor(&lookup->base));
-      struct addrinfo* taken = lookup->result;
-      lookup->result = nullptr;
-      ZEND_ASYNC_EVENT_RELEASE(&lookup->base);
+      struct addrinfo* taken = TakeTheAnswer(lookup);
       ASSERT_NE(taken, nullptr);
       seen = AddressOf(taken);
       ZEND_ASYNC_FREEADDRINFO(taken);
@@ -322,14 +335,8 @@ TEST_F(DnsTest, ACoroutineWaitsForTheAnswerThroughItsWaker) {
 // A waiter resumed with the lookup's exception sees the DnsException.
 TEST_F(DnsTest, ACoroutineWaitingOnAFailingLookupGetsTheDnsException) {
   EXPECT_TRUE(RunMain([&] {
-    zend_coroutine_t* resolver = Spawn([&] {
-      const struct addrinfo hints = NumericHints(AF_UNSPEC);
-      zend_async_dns_addrinfo_t* lookup =
-          ZEND_ASYNC_GETADDRINFO("not-an-address", nullptr, &hints);
-      ASSERT_NE(lookup, nullptr);
-      EXPECT_FALSE(WaitFor(&lookup->base));
-      ZEND_ASYNC_EVENT_RELEASE(&lookup->base);
-    });
+    zend_coroutine_t* resolver =
+        SpawnFailingWaiter("not-an-address", nullptr, AF_UNSPEC);
     const AwaitOutcome outcome = Await(resolver);
     EXPECT_EQ(outcome.error,
               "Async\\DnsException: DNS error: unknown node or service");
@@ -344,14 +351,7 @@ TEST_F(DnsTest, ACoroutineCancelledWhileItsLookupRunsLeaksNothing) {
   const int64_t answers = addrinfo_answers.load();
   const int64_t lists = addrinfo_lists.load();
   EXPECT_TRUE(RunMain([&] {
-    zend_coroutine_t* resolver = Spawn([&] {
-      const struct addrinfo hints = NumericHints(AF_INET);
-      zend_async_dns_addrinfo_t* lookup =
-          ZEND_ASYNC_GETADDRINFO("127.0.0.1", "80", &hints);
-      ASSERT_NE(lookup, nullptr);
-      EXPECT_FALSE(WaitFor(&lookup->base));
-      ZEND_ASYNC_EVENT_RELEASE(&lookup->base);
-    });
+    zend_coroutine_t* resolver = SpawnFailingWaiter("127.0.0.1", "80", AF_INET);
     zar::testing::CoroutineRef held(resolver);
     zar::testing::Yield();  // the resolver is parked on its lookup
     // libc's answer (bounded: an implementation may resolve otherwise).

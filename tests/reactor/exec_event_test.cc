@@ -313,6 +313,13 @@ class ExecEventTest : public ReactorTest {
     return ZEND_ASYNC_NEW_EXEC_EVENT(mode, cmd, &buffer_, &value_, nullptr,
                                      nullptr, nullptr);
   }
+  // An EXEC-mode event for `cmd`, recorded into `log` as "done", started.
+  zend_async_exec_event_t* StartedExec(const char* cmd, NotificationLog* log) {
+    zend_async_exec_event_t* exec = NewExec(ZEND_ASYNC_EXEC_MODE_EXEC, cmd);
+    AddRecorder(&exec->base, log, "done");
+    EXPECT_TRUE(exec->base.start(&exec->base));
+    return exec;
+  }
   zval buffer_;
   zval value_;
 };
@@ -357,10 +364,7 @@ TEST_F(ExecEventTest, ARunningCommandCountsAsAnActiveEventUntilItEnds) {
 
 TEST_F(ExecEventTest, TheLastStopWhileTheCommandRunsEndsItWithSigterm) {
   NotificationLog log;
-  zend_async_exec_event_t* exec =
-      NewExec(ZEND_ASYNC_EXEC_MODE_EXEC, "exec sleep 30");
-  AddRecorder(&exec->base, &log, "done");
-  ASSERT_TRUE(exec->base.start(&exec->base));
+  zend_async_exec_event_t* exec = StartedExec("exec sleep 30", &log);
   ASSERT_TRUE(exec->base.start(&exec->base));
   EXPECT_TRUE(exec->base.stop(&exec->base));  // one reference left: runs on
 
@@ -374,10 +378,7 @@ TEST_F(ExecEventTest, TheLastStopWhileTheCommandRunsEndsItWithSigterm) {
 
 TEST_F(ExecEventTest, DisposingARunningCommandEndsItAndLeaksNothing) {
   NotificationLog log;
-  zend_async_exec_event_t* exec =
-      NewExec(ZEND_ASYNC_EXEC_MODE_EXEC, "exec sleep 30");
-  AddRecorder(&exec->base, &log, "done");
-  ASSERT_TRUE(exec->base.start(&exec->base));
+  zend_async_exec_event_t* exec = StartedExec("exec sleep 30", &log);
 
   ZEND_ASYNC_EVENT_RELEASE(&exec->base);
 
@@ -388,9 +389,7 @@ TEST_F(ExecEventTest, DisposingARunningCommandEndsItAndLeaksNothing) {
 
 TEST_F(ExecEventTest, AStartAfterCompletionTakesNoReference) {
   NotificationLog log;
-  zend_async_exec_event_t* exec = NewExec(ZEND_ASYNC_EXEC_MODE_EXEC, "true");
-  AddRecorder(&exec->base, &log, "done");
-  ASSERT_TRUE(exec->base.start(&exec->base));
+  zend_async_exec_event_t* exec = StartedExec("true", &log);
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
 
   exec->base.start(&exec->base);

@@ -269,15 +269,12 @@ TEST_F(FilesystemEventTest, EachStartTakesOneLoopReference) {
   zend_async_filesystem_event_t* watch = Watch(dir_);
   ASSERT_TRUE(watch->base.start(&watch->base));
   ASSERT_TRUE(watch->base.start(&watch->base));
-  EXPECT_EQ(watch->base.loop_ref_count, 2u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&watch->base, 2, 1);
 
   ASSERT_TRUE(watch->base.stop(&watch->base));
-  EXPECT_EQ(watch->base.loop_ref_count, 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&watch->base, 1, 1);
   ASSERT_TRUE(watch->base.stop(&watch->base));
-  EXPECT_EQ(watch->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&watch->base, 0, 0);
   ZEND_ASYNC_EVENT_RELEASE(&watch->base);
 }
 
@@ -338,12 +335,9 @@ TEST_F(FilesystemEventTest, MissingPathFailsToStart) {
   zend_async_filesystem_event_t* watch = Watch(Path("missing"));
   ASSERT_NE(watch, nullptr);
 
-  EXPECT_FALSE(watch->base.start(&watch->base));
-  EXPECT_EQ(TakeExceptionText(),
-            "Async\\AsyncException: Failed to start filesystem handle: no "
-            "such file or directory");
-  EXPECT_EQ(watch->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectStartRefused(&watch->base,
+                     "Async\\AsyncException: Failed to start filesystem "
+                     "handle: no such file or directory");
   ZEND_ASYNC_EVENT_RELEASE(&watch->base);
 }
 
@@ -352,13 +346,10 @@ TEST_F(FilesystemEventTest, MissingPathFailsToStartRecursively) {
       Watch(Path("missing"), ZEND_ASYNC_FS_EVENT_RECURSIVE);
   ASSERT_NE(watch, nullptr);
 
-  EXPECT_FALSE(watch->base.start(&watch->base));
-  EXPECT_EQ(TakeExceptionText(),
-            "Async\\AsyncException: Failed to start recursive filesystem "
-            "watch on " +
-                Path("missing"));
-  EXPECT_EQ(watch->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectStartRefused(&watch->base,
+                     "Async\\AsyncException: Failed to start recursive "
+                     "filesystem watch on " +
+                         Path("missing"));
   ZEND_ASYNC_EVENT_RELEASE(&watch->base);
 }
 
@@ -366,10 +357,9 @@ TEST_F(FilesystemEventTest, PathCreatedAfterAFailedStartCanBeWatched) {
   zend_async_filesystem_event_t* watch = Watch(Path("later"));
   AddRecorder(&watch->base, &log_, "fs", ResultKind::kNone, RecordChange,
               &changes_);
-  EXPECT_FALSE(watch->base.start(&watch->base));
-  EXPECT_EQ(TakeExceptionText(),
-            "Async\\AsyncException: Failed to start filesystem handle: no "
-            "such file or directory");
+  ExpectStartRefused(&watch->base,
+                     "Async\\AsyncException: Failed to start filesystem "
+                     "handle: no such file or directory");
 
   MakeDir(Path("later"));
   ASSERT_TRUE(watch->base.start(&watch->base));

@@ -1,5 +1,7 @@
 // Poll proxies: narrower views sharing one poll event.
 
+#include <initializer_list>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
@@ -9,16 +11,33 @@ namespace {
 
 using ::testing::ElementsAre;
 
-class PollProxyEventTest : public ReactorTest {};
+class PollProxyEventTest : public ReactorTest {
+ protected:
+  // A socket event on sockets_.left() with an interest of its own.
+  zend_async_poll_event_t* NewPoll(int events) {
+    return ZEND_ASYNC_NEW_SOCKET_EVENT(sockets_.left(),
+                                       static_cast<async_poll_event>(events));
+  }
+  // A proxy of `poll` with the interest `events`.
+  static zend_async_poll_proxy_t* NewProxy(zend_async_poll_event_t* poll,
+                                           int events) {
+    return ZEND_ASYNC_NEW_POLL_PROXY_EVENT(
+        poll, static_cast<async_poll_event>(events));
+  }
+
+  // Drops one reference of each event, in order.
+  static void Release(std::initializer_list<zend_async_event_t*> events) {
+    for (zend_async_event_t* event : events) ZEND_ASYNC_EVENT_RELEASE(event);
+  }
+
+  SocketPair sockets_;
+  NotificationLog log_;
+};
 
 TEST_F(PollProxyEventTest, ProxiesStartTheSharedPollWithTheUnionAndRestore) {
-  SocketPair sockets;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_DISCONNECT);
-  zend_async_poll_proxy_t* reader =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_READABLE);
-  zend_async_poll_proxy_t* writer =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_DISCONNECT);
+  zend_async_poll_proxy_t* reader = NewProxy(poll, ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer = NewProxy(poll, ASYNC_WRITABLE);
   EXPECT_EQ(reader->poll_event, poll);
   EXPECT_EQ(poll->base.ref_count, 3u);
 
@@ -46,112 +65,91 @@ TEST_F(PollProxyEventTest, ProxiesStartTheSharedPollWithTheUnionAndRestore) {
 
   ZEND_ASYNC_EVENT_RELEASE(&poll->base);
   EXPECT_EQ(poll->base.ref_count, 2u);
-  ZEND_ASYNC_EVENT_RELEASE(&reader->base);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
+  Release({&reader->base, &writer->base});
 }
 
 TEST_F(PollProxyEventTest, EachProxySeesItsSubsetOfTheReadiness) {
-  SocketPair sockets;
-  NotificationLog log;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
-  zend_async_poll_proxy_t* reader =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_READABLE);
-  zend_async_poll_proxy_t* writer =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
-  AddRecorder(&poll->base, &log, "poll", ResultKind::kPollMask);
-  AddRecorder(&reader->base, &log, "reader", ResultKind::kPollMask);
-  AddRecorder(&writer->base, &log, "writer", ResultKind::kPollMask);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_READABLE);
+  zend_async_poll_proxy_t* reader = NewProxy(poll, ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer = NewProxy(poll, ASYNC_WRITABLE);
+  AddRecorder(&poll->base, &log_, "poll", ResultKind::kPollMask);
+  AddRecorder(&reader->base, &log_, "reader", ResultKind::kPollMask);
+  AddRecorder(&writer->base, &log_, "writer", ResultKind::kPollMask);
   ASSERT_TRUE(reader->base.start(&reader->base));
   ASSERT_TRUE(writer->base.start(&writer->base));
 
   // Nothing to read yet: only the writer.
-  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
-  EXPECT_THAT(Names(log), ElementsAre("writer"));
-  EXPECT_EQ(log[0].value, ASYNC_WRITABLE);
+  ASSERT_TRUE(RunUntil([&] { return !log_.empty(); }));
+  EXPECT_THAT(Names(log_), ElementsAre("writer"));
+  EXPECT_EQ(log_[0].value, ASYNC_WRITABLE);
   EXPECT_EQ(writer->triggered_events, ASYNC_WRITABLE);
 
   // Readable and writable: each proxy gets its own bit, in attach order;
   // the poll, not started directly, is not notified.
-  log.clear();
-  sockets.WriteRight();
-  ASSERT_TRUE(RunUntil([&] { return log.size() >= 2; }));
-  EXPECT_THAT(Names(log), ElementsAre("reader", "writer"));
-  EXPECT_EQ(log[0].value, ASYNC_READABLE);
-  EXPECT_EQ(log[1].value, ASYNC_WRITABLE);
+  log_.clear();
+  sockets_.WriteRight();
+  ASSERT_TRUE(RunUntil([&] { return log_.size() >= 2; }));
+  EXPECT_THAT(Names(log_), ElementsAre("reader", "writer"));
+  EXPECT_EQ(log_[0].value, ASYNC_READABLE);
+  EXPECT_EQ(log_[1].value, ASYNC_WRITABLE);
   EXPECT_EQ(reader->triggered_events, ASYNC_READABLE);
   EXPECT_EQ(poll->triggered_events, ASYNC_READABLE | ASYNC_WRITABLE);
 
-  ZEND_ASYNC_EVENT_RELEASE(&reader->base);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&reader->base, &writer->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, DirectlyStartedPollKeepsItsOwnInterestAlongside) {
-  SocketPair sockets;
-  NotificationLog log;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
-  zend_async_poll_proxy_t* writer =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
-  AddRecorder(&poll->base, &log, "poll", ResultKind::kPollMask);
-  AddRecorder(&writer->base, &log, "writer", ResultKind::kPollMask);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer = NewProxy(poll, ASYNC_WRITABLE);
+  AddRecorder(&poll->base, &log_, "poll", ResultKind::kPollMask);
+  AddRecorder(&writer->base, &log_, "writer", ResultKind::kPollMask);
   ASSERT_TRUE(poll->base.start(&poll->base));
   ASSERT_TRUE(writer->base.start(&writer->base));
   EXPECT_EQ(poll->events, ASYNC_READABLE | ASYNC_WRITABLE);
   EXPECT_EQ(poll->base.loop_ref_count, 2u);
 
-  sockets.WriteRight();
-  ASSERT_TRUE(RunUntil([&] { return log.size() >= 2; }));
-  EXPECT_THAT(Names(log), ElementsAre("poll", "writer"));
-  EXPECT_EQ(log[0].value, ASYNC_READABLE | ASYNC_WRITABLE);
-  EXPECT_EQ(log[1].value, ASYNC_WRITABLE);
+  sockets_.WriteRight();
+  ASSERT_TRUE(RunUntil([&] { return log_.size() >= 2; }));
+  EXPECT_THAT(Names(log_), ElementsAre("poll", "writer"));
+  EXPECT_EQ(log_[0].value, ASYNC_READABLE | ASYNC_WRITABLE);
+  EXPECT_EQ(log_[1].value, ASYNC_WRITABLE);
 
   EXPECT_TRUE(writer->base.stop(&writer->base));
   EXPECT_EQ(poll->events, ASYNC_READABLE);
   EXPECT_EQ(poll->base.loop_ref_count, 1u);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&writer->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, DirectStartAndStopWithProxiesAttachedRetuneTheMask) {
-  SocketPair sockets;
-  NotificationLog log;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
-  zend_async_poll_proxy_t* writer =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
-  AddRecorder(&poll->base, &log, "poll", ResultKind::kPollMask);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_READABLE);
+  zend_async_poll_proxy_t* writer = NewProxy(poll, ASYNC_WRITABLE);
+  AddRecorder(&poll->base, &log_, "poll", ResultKind::kPollMask);
   ASSERT_TRUE(writer->base.start(&writer->base));
   EXPECT_EQ(poll->events, ASYNC_WRITABLE);
 
   // Started directly while the proxy is attached: its own interest joins.
   ASSERT_TRUE(poll->base.start(&poll->base));
   EXPECT_EQ(poll->events, ASYNC_READABLE | ASYNC_WRITABLE);
-  sockets.WriteRight();
-  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
-  EXPECT_NE(log[0].value & ASYNC_READABLE, 0);
+  sockets_.WriteRight();
+  ASSERT_TRUE(RunUntil([&] { return !log_.empty(); }));
+  EXPECT_NE(log_[0].value & ASYNC_READABLE, 0);
 
   // Stopped directly: back to the proxy's interest only, not notified.
   EXPECT_TRUE(poll->base.stop(&poll->base));
   EXPECT_EQ(poll->events, ASYNC_WRITABLE);
   EXPECT_EQ(poll->base.loop_ref_count, 1u);
-  log.clear();
+  log_.clear();
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_EXECUTE(true));
-  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(log_.empty());
 
   EXPECT_TRUE(writer->base.stop(&writer->base));
   EXPECT_EQ(poll->events, ASYNC_READABLE);
-  ZEND_ASYNC_EVENT_RELEASE(&writer->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&writer->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, ProxyOfAClosedPollDoesNotStart) {
-  SocketPair sockets;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
-  zend_async_poll_proxy_t* proxy =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_READABLE);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_READABLE);
+  zend_async_poll_proxy_t* proxy = NewProxy(poll, ASYNC_READABLE);
   ZEND_ASYNC_EVENT_SET_CLOSED(&poll->base);
 
   EXPECT_FALSE(proxy->base.start(&proxy->base));
@@ -159,16 +157,12 @@ TEST_F(PollProxyEventTest, ProxyOfAClosedPollDoesNotStart) {
   EXPECT_EQ(proxy->base.loop_ref_count, 0u);
   EXPECT_EQ(poll->base.loop_ref_count, 0u);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
+  Release({&proxy->base, &poll->base});
 }
 
 TEST_F(PollProxyEventTest, ProxyDisposedWhileStartedDetachesAndReleasesPoll) {
-  SocketPair sockets;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_DISCONNECT);
-  zend_async_poll_proxy_t* proxy =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_DISCONNECT);
+  zend_async_poll_proxy_t* proxy = NewProxy(poll, ASYNC_WRITABLE);
   ASSERT_TRUE(proxy->base.start(&proxy->base));
 
   ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
@@ -181,15 +175,11 @@ TEST_F(PollProxyEventTest, ProxyDisposedWhileStartedDetachesAndReleasesPoll) {
 }
 
 TEST_F(PollProxyEventTest, InfoShowsTheProxyInterest) {
-  SocketPair sockets;
-  zend_async_poll_event_t* poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT(sockets.left(), ASYNC_READABLE);
-  zend_async_poll_proxy_t* proxy =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT(poll, ASYNC_WRITABLE);
+  zend_async_poll_event_t* poll = NewPoll(ASYNC_READABLE);
+  zend_async_poll_proxy_t* proxy = NewProxy(poll, ASYNC_WRITABLE);
   // An upstream fact: php-async's libuv reactor writes this very info().
   EXPECT_EQ(InfoOf(&proxy->base), "PollProxy(events=w)");
-  ZEND_ASYNC_EVENT_RELEASE(&poll->base);
-  ZEND_ASYNC_EVENT_RELEASE(&proxy->base);
+  Release({&poll->base, &proxy->base});
 }
 
 }  // namespace

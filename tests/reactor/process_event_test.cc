@@ -49,6 +49,10 @@ class Child {
   Child& operator=(const Child&) = delete;
 
   pid_t pid() const { return pid_; }
+  // A process event for this child (ZEND_ASYNC_NEW_PROCESS_EVENT).
+  zend_async_process_event_t* NewEvent() const {
+    return ZEND_ASYNC_NEW_PROCESS_EVENT(pid_);
+  }
   // Lets a waiting child exit.
   void Release() {
     if (gate_[1] >= 0) {
@@ -82,8 +86,7 @@ class ProcessEventTest : public ReactorTest {};
 TEST_F(ProcessEventTest, AChildsExitNotifiesItsExitCodeWithoutAResult) {
   Child child(3, /*immediate=*/false);
   NotificationLog log;
-  zend_async_process_event_t* process =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* process = child.NewEvent();
   ASSERT_NE(process, nullptr);
   EXPECT_EQ(process->process, child.pid());
   AddRecorder(&process->base, &log, "exit");
@@ -112,8 +115,7 @@ TEST_F(ProcessEventTest, AChildsExitNotifiesItsExitCodeWithoutAResult) {
 TEST_F(ProcessEventTest, AChildEndedBySignalReportsMinusTheSignal) {
   Child child(0, /*immediate=*/false);
   NotificationLog log;
-  zend_async_process_event_t* process =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* process = child.NewEvent();
   AddRecorder(&process->base, &log, "exit");
   ASSERT_TRUE(process->base.start(&process->base));
 
@@ -129,8 +131,7 @@ TEST_F(ProcessEventTest, AChildThatAlreadyExitedIsNotifiedFromStart) {
   Child child(5, /*immediate=*/true);
   child.WaitUntilExited();
   NotificationLog log;
-  zend_async_process_event_t* process =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* process = child.NewEvent();
   AddRecorder(&process->base, &log, "exit");
 
   EXPECT_TRUE(process->base.start(&process->base));
@@ -150,8 +151,7 @@ TEST_F(ProcessEventTest, AChildReapedElsewhereCountsAsExitedWithMinusOne) {
   Child child(42, /*immediate=*/true);
   EXPECT_EQ(WEXITSTATUS(child.ReapElsewhere()), 42);
   NotificationLog log;
-  zend_async_process_event_t* process =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* process = child.NewEvent();
   AddRecorder(&process->base, &log, "exit");
 
   EXPECT_TRUE(process->base.start(&process->base));
@@ -165,9 +165,8 @@ TEST_F(ProcessEventTest, AChildReapedElsewhereCountsAsExitedWithMinusOne) {
 
 TEST_F(ProcessEventTest, TheSamePidGivesTheSameEventWithAnotherReference) {
   Child child(0, /*immediate=*/false);
-  zend_async_process_event_t* first = ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
-  zend_async_process_event_t* second =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* first = child.NewEvent();
+  zend_async_process_event_t* second = child.NewEvent();
 
   EXPECT_EQ(first, second);
   EXPECT_EQ(ZEND_ASYNC_EVENT_REFCOUNT(&first->base), 2u);
@@ -178,13 +177,12 @@ TEST_F(ProcessEventTest, TheSamePidGivesTheSameEventWithAnotherReference) {
 
 TEST_F(ProcessEventTest, AStoppedEventIsClosedAndTheNextOneForThePidIsNew) {
   Child child(0, /*immediate=*/false);
-  zend_async_process_event_t* first = ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* first = child.NewEvent();
   ASSERT_TRUE(first->base.start(&first->base));
   EXPECT_TRUE(first->base.stop(&first->base));
   EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(&first->base));
 
-  zend_async_process_event_t* second =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* second = child.NewEvent();
   EXPECT_NE(second, first);
   EXPECT_EQ(ZEND_ASYNC_EVENT_REFCOUNT(&second->base), 1u);
   ZEND_ASYNC_EVENT_RELEASE(&first->base);
@@ -194,8 +192,7 @@ TEST_F(ProcessEventTest, AStoppedEventIsClosedAndTheNextOneForThePidIsNew) {
 TEST_F(ProcessEventTest, EveryCallbackOfTheEventIsNotifiedOnce) {
   Child child(9, /*immediate=*/false);
   NotificationLog log;
-  zend_async_process_event_t* process =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* process = child.NewEvent();
   AddRecorder(&process->base, &log, "first");
   AddRecorder(&process->base, &log, "second");
   ASSERT_TRUE(process->base.start(&process->base));
@@ -217,8 +214,7 @@ TEST_F(ProcessEventTest, EveryCallbackOfTheEventIsNotifiedOnce) {
 
 TEST_F(ProcessEventTest, InfoNamesThePid) {
   Child child(0, /*immediate=*/false);
-  zend_async_process_event_t* process =
-      ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+  zend_async_process_event_t* process = child.NewEvent();
   EXPECT_EQ(InfoOf(&process->base),
             "Process(pid=" + std::to_string(child.pid()) + ")");
   ZEND_ASYNC_EVENT_RELEASE(&process->base);
@@ -230,8 +226,7 @@ TEST_F(ProcessEventTest, ACoroutineWaitsForTheChildThroughItsWaker) {
   Child child(4, /*immediate=*/false);
   zend_long exit_code = 0;
   EXPECT_TRUE(RunMain([&] {
-    zend_async_process_event_t* process =
-        ZEND_ASYNC_NEW_PROCESS_EVENT(child.pid());
+    zend_async_process_event_t* process = child.NewEvent();
     zar::testing::Spawn([&child] { child.Release(); });
     EXPECT_TRUE(zar::testing::WaitFor(&process->base));
     exit_code = process->exit_code;

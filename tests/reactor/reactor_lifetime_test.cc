@@ -14,42 +14,32 @@ class ReactorLifetimeTest : public ReactorTest {};
 TEST_F(ReactorLifetimeTest, DisposeOfNeverStartedEventsFreesEverything) {
   ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
   const size_t blocks_before = zend_mm_live_blocks();
-  SocketPair sockets;
-  NotificationLog log;
-  EveryKind kinds = MakeEveryKind(sockets, &log);
+  EveryKind kinds;
   EXPECT_GT(zend_mm_live_blocks(), blocks_before);
 
-  for (zend_async_event_t* event : kinds.Events()) {
-    ZEND_ASYNC_EVENT_RELEASE(event);
-  }
+  kinds.ReleaseAll();
   // The handles' close callbacks free the memory on the next pass.
   ZEND_ASYNC_REACTOR_EXECUTE(true);
 
   EXPECT_EQ(zend_mm_live_blocks(), blocks_before);
-  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(kinds.log.empty());
 }
 
 TEST_F(ReactorLifetimeTest, DisposeOfStartedEventsStopsAndFreesEverything) {
   ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
   const size_t blocks_before = zend_mm_live_blocks();
-  SocketPair sockets;
-  NotificationLog log;
-  EveryKind kinds = MakeEveryKind(sockets, &log);
-  for (zend_async_event_t* event : kinds.Events()) {
-    ASSERT_TRUE(event->start(event));
-  }
+  EveryKind kinds;
+  ASSERT_TRUE(kinds.StartAll());
   // One each: the proxy's reference on the poll does not count it twice.
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 5u);
 
-  for (zend_async_event_t* event : kinds.Events()) {
-    ZEND_ASYNC_EVENT_RELEASE(event);
-  }
+  kinds.ReleaseAll();
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
   ZEND_ASYNC_REACTOR_EXECUTE(true);
 
   EXPECT_EQ(zend_mm_live_blocks(), blocks_before);
-  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(kinds.log.empty());
 }
 
 TEST_F(ReactorLifetimeTest, DirectDisposeBySeveralOwnersDropsOneReference) {
@@ -74,11 +64,9 @@ TEST_F(ReactorLifetimeTest, EventReleasedByItsOwnCallbackIsFreedSafely) {
   ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
   const size_t blocks_before = zend_mm_live_blocks();
   NotificationLog log;
-  zend_async_timer_event_t* periodic = ZEND_ASYNC_NEW_TIMER_EVENT(1, true);
-  AddRecorder(&periodic->base, &log, "periodic", ResultKind::kNone,
-              ReleaseFromCallback);
+  zend_async_timer_event_t* periodic =
+      StartedTimer(1, true, &log, "periodic", ReleaseFromCallback);
   AddRecorder(&periodic->base, &log, "after");
-  ASSERT_TRUE(periodic->base.start(&periodic->base));
 
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
   ZEND_ASYNC_REACTOR_EXECUTE(true);
@@ -91,12 +79,8 @@ TEST_F(ReactorLifetimeTest, EventReleasedByItsOwnCallbackIsFreedSafely) {
 }
 
 TEST_F(ReactorLifetimeTest, RequestEndFreesLiveEventsHeldBySeveralOwners) {
-  SocketPair sockets;
-  NotificationLog log;
-  EveryKind kinds = MakeEveryKind(sockets, &log);
-  for (zend_async_event_t* event : kinds.Events()) {
-    ASSERT_TRUE(event->start(event));
-  }
+  EveryKind kinds;
+  ASSERT_TRUE(kinds.StartAll());
   // Some owners hold extra references: the end of the request frees the
   // events regardless, without notifying anybody.
   ZEND_ASYNC_EVENT_ADD_REF(&kinds.poll->base);
@@ -106,13 +90,11 @@ TEST_F(ReactorLifetimeTest, RequestEndFreesLiveEventsHeldBySeveralOwners) {
 
   EXPECT_EQ(report.leaked_blocks, 0u);
   EXPECT_EQ(report.objects_alive_at_shutdown, 0u);
-  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(kinds.log.empty());
 }
 
 TEST_F(ReactorLifetimeTest, RequestEndWithLiveHandlesLeaksNothing) {
-  SocketPair sockets;
-  NotificationLog log;
-  EveryKind kinds = MakeEveryKind(sockets, &log);
+  EveryKind kinds;
   ASSERT_TRUE(kinds.timer->base.start(&kinds.timer->base));
   ASSERT_TRUE(kinds.proxy->base.start(&kinds.proxy->base));
   ASSERT_TRUE(kinds.trigger->base.start(&kinds.trigger->base));

@@ -33,28 +33,23 @@ TEST_F(ReactorLoopTest, StartsAndStopsCountLoopReferencesOnePerEvent) {
   zend_async_event_t* event = &timer->base;
 
   ASSERT_TRUE(event->start(event));
-  EXPECT_EQ(event->loop_ref_count, 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(event, 1, 1);
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   ASSERT_TRUE(event->start(event));
-  EXPECT_EQ(event->loop_ref_count, 2u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(event, 2, 1);
 
   EXPECT_TRUE(event->stop(event));
-  EXPECT_EQ(event->loop_ref_count, 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(event, 1, 1);
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   EXPECT_TRUE(event->stop(event));
-  EXPECT_EQ(event->loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(event, 0, 0);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   // Stopping a stopped event is a no-op.
   EXPECT_TRUE(event->stop(event));
-  EXPECT_EQ(event->loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(event, 0, 0);
   ZEND_ASYNC_EVENT_RELEASE(event);
 }
 
@@ -113,9 +108,7 @@ TEST_F(ReactorLoopTest, HiddenEventStillFiresWhileTheLoopRunsForOthers) {
 
 TEST_F(ReactorLoopTest, ExecuteReturnsWhetherTheLoopIsStillAlive) {
   NotificationLog log;
-  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(1, false);
-  AddRecorder(&timer->base, &log, "once");
-  ASSERT_TRUE(timer->base.start(&timer->base));
+  zend_async_timer_event_t* timer = StartedTimer(1, false, &log, "once");
 
   bool alive = true;
   int passes = 0;
@@ -134,11 +127,9 @@ void ThrowFromCallback(zend_async_event_t*, void*) {
 
 TEST_F(ReactorLoopTest, ACallbackExceptionEndsThePassAndStaysPending) {
   NotificationLog log;
-  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(1, false);
-  AddRecorder(&timer->base, &log, "thrower", ResultKind::kNone,
-              ThrowFromCallback);
+  zend_async_timer_event_t* timer =
+      StartedTimer(1, false, &log, "thrower", ThrowFromCallback);
   AddRecorder(&timer->base, &log, "second");
-  ASSERT_TRUE(timer->base.start(&timer->base));
 
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
 

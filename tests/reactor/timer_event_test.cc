@@ -18,14 +18,6 @@ using ::testing::ElementsAre;
 
 class TimerEventTest : public ReactorTest {};
 
-zend_async_timer_event_t* StartedTimer(zend_ulong ms, bool periodic,
-                                       NotificationLog* log, const char* name) {
-  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, periodic);
-  AddRecorder(&timer->base, log, name);
-  EXPECT_TRUE(timer->base.start(&timer->base));
-  return timer;
-}
-
 TEST_F(TimerEventTest, FireInDeadlineOrderWithFifoAmongEqualDeadlines) {
   NotificationLog log;
   const std::vector<std::pair<const char*, zend_ulong>> specs = {
@@ -89,14 +81,12 @@ TEST_F(TimerEventTest, OneShotStartedTwiceFiresOnceAndDropsBothReferences) {
   NotificationLog log;
   zend_async_timer_event_t* timer = StartedTimer(1, false, &log, "once");
   ASSERT_TRUE(timer->base.start(&timer->base));
-  EXPECT_EQ(timer->base.loop_ref_count, 2u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&timer->base, 2, 1);
 
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
 
   EXPECT_EQ(log.size(), 1u);
-  EXPECT_EQ(timer->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&timer->base, 0, 0);
   EXPECT_TRUE(timer->base.stop(&timer->base));
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   ZEND_ASYNC_EVENT_RELEASE(&timer->base);
@@ -118,8 +108,7 @@ TEST_F(TimerEventTest, PeriodicFiresRepeatedlyUntilStopped) {
   EXPECT_TRUE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
 
   EXPECT_TRUE(timer->base.stop(&timer->base));
-  EXPECT_EQ(timer->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&timer->base, 0, 0);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
   const size_t fired = log.size();
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_EXECUTE(false));
@@ -141,13 +130,11 @@ TEST_F(TimerEventTest, MultishotOneShotStaysOpenStoppedAndRearms) {
   ASSERT_TRUE(RunUntil([&] { return log.size() == 1; }));
   EXPECT_FALSE(log[0].closed);
   EXPECT_FALSE(ZEND_ASYNC_EVENT_IS_CLOSED(&timer->base));
-  EXPECT_EQ(timer->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
+  ExpectLoopReferences(&timer->base, 0, 0);
 
   EXPECT_TRUE(ZEND_ASYNC_TIMER_REARM(timer, 2, 0));
   EXPECT_EQ(timer->timeout, 2u);
-  EXPECT_EQ(timer->base.loop_ref_count, 1u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&timer->base, 1, 1);
   EXPECT_EQ(timer->base.ref_count, 1u);
   EXPECT_EQ(timer->base.callbacks.length, 1u);
 
@@ -189,8 +176,7 @@ TEST_F(TimerEventTest, RearmOfARunningMultishotKeepsItsLoopReferences) {
   EXPECT_TRUE(ZEND_ASYNC_TIMER_REARM(timer, 1, 0));
 
   EXPECT_EQ(timer->timeout, 1u);
-  EXPECT_EQ(timer->base.loop_ref_count, 2u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 1u);
+  ExpectLoopReferences(&timer->base, 2, 1);
   NotificationLog log;
   AddRecorder(&timer->base, &log, "rearmed");
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));

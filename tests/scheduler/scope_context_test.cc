@@ -1,6 +1,7 @@
 // Scopes and contexts, as far as spawning, cancelling and disposing use
 // them.
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,49 @@ namespace {
 using ::testing::ElementsAre;
 
 using ScopeTest = SchedulerTest;
+
+// Spawns into `scope` a coroutine that waits on `never` and logs `name`,
+// ": " and the exception that ended its wait.
+void SpawnWaiter(std::vector<std::string>* log, const char* name,
+                 zend_async_event_t* never, zend_async_scope_t* scope) {
+  Spawn(
+      [log, name, never](mock_zend::Call&) {
+        WaitFor(never);
+        log->push_back(std::string(name) + ": " + TakeExceptionText());
+      },
+      scope);
+}
+
+// A pinned scope under the main scope and a pinned child of it, with a
+// SpawnWaiter in each (logging `outer` and `inner`) on `never`, an event
+// nothing fires.
+struct WaitingScopes {
+  zend_async_event_t* never;
+  zend_async_scope_t* scope;
+  zend_async_scope_t* child;
+
+  // Lets go of the child, the scope and the event.
+  void Release() const {
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(child);
+    ZEND_ASYNC_SCOPE_RELEASE(child);
+    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+    ZEND_ASYNC_SCOPE_RELEASE(scope);
+    ZEND_ASYNC_EVENT_RELEASE(never);
+  }
+};
+
+WaitingScopes NewWaitingScopes(std::vector<std::string>* log, const char* outer,
+                               const char* inner) {
+  WaitingScopes waiting;
+  waiting.never = NewPlainEvent();
+  waiting.scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(waiting.scope);
+  waiting.child = ZEND_ASYNC_NEW_SCOPE(waiting.scope);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(waiting.child);
+  SpawnWaiter(log, outer, waiting.never, waiting.scope);
+  SpawnWaiter(log, inner, waiting.never, waiting.child);
+  return waiting;
+}
 
 TEST_F(ScopeTest, CoroutinesJoinTheScopeTheyAreSpawnedIn) {
   EXPECT_TRUE(RunMain([&] {
@@ -43,38 +87,18 @@ TEST_F(ScopeTest, CancellingAScopeCancelsItsCoroutinesAndChildren) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_event_t* never = NewPlainEvent();
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(child);
-    Spawn(
-        [&](mock_zend::Call&) {
-          WaitFor(never);
-          log.push_back("outer: " + TakeExceptionText());
-        },
-        scope);
-    Spawn(
-        [&](mock_zend::Call&) {
-          WaitFor(never);
-          log.push_back("inner: " + TakeExceptionText());
-        },
-        child);
+    const WaitingScopes waiting = NewWaitingScopes(&log, "outer", "inner");
     Yield();
     ZEND_ASYNC_SCOPE_CANCEL(
-        scope,
+        waiting.scope,
         zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION,
                                  "scope cancelled"),
         true, false);
-    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_CANCELLED(scope));
-    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_CANCELLED(child));
+    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_CANCELLED(waiting.scope));
+    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_CANCELLED(waiting.child));
     Yield();
-    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_COMPLETED(scope));
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(child);
-    ZEND_ASYNC_SCOPE_RELEASE(child);
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_RELEASE(scope);
-    ZEND_ASYNC_EVENT_RELEASE(never);
+    EXPECT_TRUE(ZEND_ASYNC_SCOPE_IS_COMPLETED(waiting.scope));
+    waiting.Release();
   }));
   EXPECT_THAT(log,
               ElementsAre("inner: Async\\AsyncCancellation: scope cancelled",
@@ -121,15 +145,24 @@ void YieldingMember(std::vector<std::string>* log, const char* name, int times,
       scope);
 }
 
+// In the main flow: a pinned scope with a YieldingMember of each name
+// (yielding `times` times), cancelled safely once they started.
+zend_async_scope_t* SafelyCancelledScopeOf(
+    std::vector<std::string>* log, std::initializer_list<const char*> names,
+    int times) {
+  zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+  for (const char* name : names) YieldingMember(log, name, times, scope);
+  Yield();
+  ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, /*is_safely=*/true);
+  return scope;
+}
+
 TEST_F(ScopeTest, ACancelledScopeStaysOpenUntilItsLastMemberLeaves) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    YieldingMember(&log, "member", 2, scope);
-    Yield();
-    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, /*is_safely=*/true);
+    zend_async_scope_t* scope = SafelyCancelledScopeOf(&log, {"member"}, 2);
     log.push_back(
         std::string("cancelled=") +
         (ZEND_ASYNC_SCOPE_IS_CANCELLED(scope) ? "yes" : "no") +
@@ -161,12 +194,8 @@ TEST_F(ScopeTest, AwaitAfterCancellationWaitsForEveryMember) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    YieldingMember(&log, "coroutine1", 3, scope);
-    YieldingMember(&log, "coroutine2", 3, scope);
-    Yield();
-    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, /*is_safely=*/true);
+    zend_async_scope_t* scope =
+        SafelyCancelledScopeOf(&log, {"coroutine1", "coroutine2"}, 3);
     log.push_back("scope cancelled");
     ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
         scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
@@ -203,8 +232,8 @@ TEST_F(ScopeTest, AwaitAfterCancellationFromInsideTheScopeThrows) {
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
     zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
     ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+    zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
     Spawn(
         [&](mock_zend::Call&) {
           ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
@@ -233,26 +262,55 @@ void ThrowsWhenCancelled(zend_async_event_t* never, zend_async_scope_t* scope,
       scope);
 }
 
+// In the main flow: a pinned scope whose one member throws
+// Exception(`message`) once cancelled is cancelled (with
+// AsyncCancellation(`cancellation`), or without an exception when NULL)
+// and awaited after the cancellation, with `handler` as the error handler
+// when given. The text of the exception the await left ("" for none).
+std::string AwaitAfterCancellingAThrower(
+    const char* message, const char* cancellation,
+    const mock_zend::NativeBody& handler = nullptr) {
+  zend_async_event_t* never = NewPlainEvent();
+  zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
+  ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+  ThrowsWhenCancelled(never, scope, message);
+  Yield();
+  if (cancellation != nullptr) {
+    ZEND_ASYNC_SCOPE_CANCEL(
+        scope,
+        zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION, "%s",
+                                 cancellation),
+        true, false);
+  } else {
+    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, false);
+  }
+  zval callable;
+  ZVAL_UNDEF(&callable);
+  zend_fcall_info fci;
+  zend_fcall_info_cache fcc;
+  if (handler) {
+    mock_zend::MakeCallable(&callable, handler);
+    EXPECT_EQ(zend_fcall_info_init(&callable, 0, &fci, &fcc, nullptr, nullptr),
+              SUCCESS);
+  }
+  ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(scope, ZEND_ASYNC_CURRENT_COROUTINE,
+                                            handler ? &fci : nullptr,
+                                            handler ? &fcc : nullptr, nullptr);
+  std::string thrown = TakeExceptionText();
+  zval_ptr_dtor(&callable);
+  ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
+  ZEND_ASYNC_SCOPE_RELEASE(scope);
+  ZEND_ASYNC_EVENT_RELEASE(never);
+  return thrown;
+}
+
 TEST_F(ScopeTest, AMembersErrorEndsAwaitAfterCancellationWithoutAHandler) {
   // tests/scope/050-scope_awaitAfterCancellation_no_handler_propagates
   std::string outcome;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_event_t* never = NewPlainEvent();
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    ThrowsWhenCancelled(never, scope, "propagated error");
-    Yield();
-    ZEND_ASYNC_SCOPE_CANCEL(
-        scope,
-        zend_async_new_exception(ZEND_ASYNC_EXCEPTION_CANCELLATION, "bye"),
-        true, false);
-    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
-        scope, ZEND_ASYNC_CURRENT_COROUTINE, nullptr, nullptr, nullptr);
-    outcome = "propagated: " + TakeExceptionText();
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_RELEASE(scope);
-    ZEND_ASYNC_EVENT_RELEASE(never);
+    outcome = "propagated: " +
+              AwaitAfterCancellingAThrower("propagated error", "bye");
   }));
   // Handled by the waiter: no graceful shutdown, no uncaught error.
   EXPECT_EQ(outcome, "propagated: Exception: propagated error");
@@ -264,29 +322,13 @@ TEST_F(ScopeTest, AwaitAfterCancellationGivesAMembersErrorToItsHandler) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_event_t* never = NewPlainEvent();
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    ThrowsWhenCancelled(never, scope, "after-cancel error");
-    Yield();
-    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, false);
-    zval handler;
-    mock_zend::MakeCallable(&handler, [&](mock_zend::Call& call) {
-      log.push_back(std::string("error handler: ") +
-                    zend_mock_exception_message(Z_OBJ_P(call.arg(0))) +
-                    " scope=" + mock_zend::Render(call.arg(1)));
-    });
-    zend_fcall_info fci;
-    zend_fcall_info_cache fcc;
-    ASSERT_EQ(zend_fcall_info_init(&handler, 0, &fci, &fcc, nullptr, nullptr),
-              SUCCESS);
-    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
-        scope, ZEND_ASYNC_CURRENT_COROUTINE, &fci, &fcc, nullptr);
-    log.push_back("external done " + TakeExceptionText());
-    zval_ptr_dtor(&handler);
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_RELEASE(scope);
-    ZEND_ASYNC_EVENT_RELEASE(never);
+    const std::string thrown = AwaitAfterCancellingAThrower(
+        "after-cancel error", nullptr, [&](mock_zend::Call& call) {
+          log.push_back(std::string("error handler: ") +
+                        zend_mock_exception_message(Z_OBJ_P(call.arg(0))) +
+                        " scope=" + mock_zend::Render(call.arg(1)));
+        });
+    log.push_back("external done " + thrown);
   }));
   EXPECT_THAT(log, ElementsAre("error handler: after-cancel error scope=null",
                                "external done "));
@@ -298,30 +340,15 @@ TEST_F(ScopeTest, AnErrorThrownByTheHandlerEndsAwaitAfterCancellation) {
   std::string outcome;
   EXPECT_TRUE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_event_t* never = NewPlainEvent();
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    ThrowsWhenCancelled(never, scope, "initial");
-    Yield();
-    ZEND_ASYNC_SCOPE_CANCEL(scope, nullptr, false, false);
-    zval handler;
-    mock_zend::MakeCallable(&handler, [](mock_zend::Call& call) {
-      const std::string text =
-          std::string("handler replacement: ") +
-          zend_mock_exception_message(Z_OBJ_P(call.arg(0)));
-      zend_throw_exception(spl_ce_LogicException, text.c_str(), 0);
-    });
-    zend_fcall_info fci;
-    zend_fcall_info_cache fcc;
-    ASSERT_EQ(zend_fcall_info_init(&handler, 0, &fci, &fcc, nullptr, nullptr),
-              SUCCESS);
-    ZEND_ASYNC_SCOPE_AWAIT_AFTER_CANCELLATION(
-        scope, ZEND_ASYNC_CURRENT_COROUTINE, &fci, &fcc, nullptr);
-    outcome = "caught: " + TakeExceptionText();
-    zval_ptr_dtor(&handler);
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_RELEASE(scope);
-    ZEND_ASYNC_EVENT_RELEASE(never);
+    outcome =
+        "caught: " +
+        AwaitAfterCancellingAThrower(
+            "initial", nullptr, [](mock_zend::Call& call) {
+              const std::string text =
+                  std::string("handler replacement: ") +
+                  zend_mock_exception_message(Z_OBJ_P(call.arg(0)));
+              zend_throw_exception(spl_ce_LogicException, text.c_str(), 0);
+            });
   }));
   EXPECT_EQ(outcome, "caught: LogicException: handler replacement: initial");
 }
@@ -331,41 +358,23 @@ TEST_F(ScopeTest, AMembersErrorCancelsItsSiblingsAndReachesTheListeners) {
   std::vector<std::string> log;
   EXPECT_FALSE(RunMain([&] {
     ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    zend_async_event_t* never = NewPlainEvent();
-    zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_MAIN_SCOPE);
-    zend_async_scope_t* child = ZEND_ASYNC_NEW_SCOPE(scope);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(child);
-    Spawn(
-        [&](mock_zend::Call&) {
-          WaitFor(never);
-          log.push_back("sibling: " + TakeExceptionText());
-        },
-        scope);
-    Spawn(
-        [&](mock_zend::Call&) {
-          WaitFor(never);
-          log.push_back("in child scope: " + TakeExceptionText());
-        },
-        child);
+    const WaitingScopes waiting =
+        NewWaitingScopes(&log, "sibling", "in child scope");
     Spawn(
         [](mock_zend::Call&) {
           zend_throw_exception(zend_ce_exception, "failure", 0);
         },
-        scope);
+        waiting.scope);
     Yield();
     // The error also starts the graceful shutdown, which the main flow
     // receives when it resumes.
     log.push_back("main: " + TakeExceptionText());
-    log.push_back(std::string("cancelled=") +
-                  (ZEND_ASYNC_SCOPE_IS_CANCELLED(scope) ? "yes" : "no") + "/" +
-                  (ZEND_ASYNC_SCOPE_IS_CANCELLED(child) ? "yes" : "no"));
+    log.push_back(
+        std::string("cancelled=") +
+        (ZEND_ASYNC_SCOPE_IS_CANCELLED(waiting.scope) ? "yes" : "no") + "/" +
+        (ZEND_ASYNC_SCOPE_IS_CANCELLED(waiting.child) ? "yes" : "no"));
     // The cancelled members run after the main flow ends.
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(child);
-    ZEND_ASYNC_SCOPE_RELEASE(child);
-    ZEND_ASYNC_SCOPE_CLR_OWNER_PINNED(scope);
-    ZEND_ASYNC_SCOPE_RELEASE(scope);
-    ZEND_ASYNC_EVENT_RELEASE(never);
+    waiting.Release();
   }));
   // Child scopes are cancelled before the scope's own members.
   EXPECT_THAT(log, ElementsAre("main: Async\\AsyncCancellation: Graceful "

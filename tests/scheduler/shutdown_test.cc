@@ -10,24 +10,37 @@ namespace {
 
 using ::testing::ElementsAre;
 
-using ShutdownTest = SchedulerTest;
+// What the waiter logs when the graceful shutdown cancels its wait.
+constexpr const char* kShutDown =
+    "waiter: Async\\AsyncCancellation: Graceful shutdown";
+
+class ShutdownTest : public SchedulerTest {
+ protected:
+  // Spawns a coroutine that waits on `never_`, a new event nothing fires
+  // (the test releases it), and logs "waiter: " and the exception that
+  // ended its wait.
+  void SpawnWaiter() {
+    never_ = NewPlainEvent();
+    Spawn([this](mock_zend::Call&) {
+      WaitFor(never_);
+      log_.push_back("waiter: " + TakeExceptionText());
+    });
+  }
+
+  std::vector<std::string> log_;
+  zend_async_event_t* never_ = nullptr;
+};
 
 TEST_F(ShutdownTest, ShutdownCancelsEveryCoroutine) {
-  std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
-    zend_async_event_t* never = NewPlainEvent();
-    Spawn([&](mock_zend::Call&) {
-      WaitFor(never);
-      log.push_back("waiter: " + TakeExceptionText());
-    });
+    SpawnWaiter();
     Yield();  // the waiter starts and suspends
-    Spawn([&](mock_zend::Call&) { log.push_back("never started"); });
+    Spawn([&](mock_zend::Call&) { log_.push_back("never started"); });
     EXPECT_TRUE(ZEND_ASYNC_SHUTDOWN());
     EXPECT_TRUE(ZEND_ASYNC_GRACEFUL_SHUTDOWN);
-    ZEND_ASYNC_EVENT_RELEASE(never);
+    ZEND_ASYNC_EVENT_RELEASE(never_);
   }));
-  EXPECT_THAT(log, ElementsAre("waiter: Async\\AsyncCancellation: Graceful "
-                               "shutdown"));
+  EXPECT_THAT(log_, ElementsAre(kShutDown));
   EXPECT_THAT(ReportedErrors(), ElementsAre());
   EXPECT_FALSE(ZEND_ASYNC_GRACEFUL_SHUTDOWN);
 }
@@ -38,89 +51,61 @@ TEST_F(ShutdownTest, ShutdownCancelsEveryCoroutine) {
 // shutdown follows.
 TEST_F(ShutdownTest, UncaughtExceptionCancelsTheOtherCoroutines) {
   ExpectUncaught("Exception: failure");
-  std::vector<std::string> log;
-  zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
-    never = NewPlainEvent();
-    Spawn([&](mock_zend::Call&) {
-      WaitFor(never);
-      log.push_back("waiter: " + TakeExceptionText());
-    });
+    SpawnWaiter();
     Spawn([&](mock_zend::Call&) {
       zend_throw_exception(zend_ce_exception, "failure", 0);
     });
   }));
-  EXPECT_THAT(log, ElementsAre("waiter: Async\\AsyncCancellation: Coroutine "
-                               "cancelled"));
+  EXPECT_THAT(log_, ElementsAre("waiter: Async\\AsyncCancellation: Coroutine "
+                                "cancelled"));
   EXPECT_THAT(ReportedErrors(),
               ElementsAre("E_ERROR: Uncaught Exception: failure"));
-  ZEND_ASYNC_EVENT_RELEASE(never);
+  ZEND_ASYNC_EVENT_RELEASE(never_);
 }
 
 TEST_F(ShutdownTest, FatalErrorInACoroutineShutsDownGracefully) {
   ExpectFatalErrors({"Fatal in coroutine"});
-  std::vector<std::string> log;
-  zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
-    never = NewPlainEvent();
+    SpawnWaiter();
     Spawn([&](mock_zend::Call&) {
-      WaitFor(never);
-      log.push_back("waiter: " + TakeExceptionText());
-    });
-    Spawn([&](mock_zend::Call&) {
-      log.push_back("fatal");
+      log_.push_back("fatal");
       zend_error(E_ERROR, "Fatal in coroutine");
-      log.push_back("not reached");
+      log_.push_back("not reached");
     });
-    Spawn([&](mock_zend::Call&) { log.push_back("never started"); });
-    log.push_back("main end");
+    Spawn([&](mock_zend::Call&) { log_.push_back("never started"); });
+    log_.push_back("main end");
   }));
-  EXPECT_THAT(log, ElementsAre("main end", "fatal",
-                               "waiter: Async\\AsyncCancellation: Graceful "
-                               "shutdown"));
+  EXPECT_THAT(log_, ElementsAre("main end", "fatal", kShutDown));
   EXPECT_THAT(ReportedErrors(), ElementsAre("E_ERROR: Fatal in coroutine"));
-  ZEND_ASYNC_EVENT_RELEASE(never);
+  ZEND_ASYNC_EVENT_RELEASE(never_);
 }
 
 TEST_F(ShutdownTest, FatalErrorInACoroutineBailsOutTheWaitingMainFlow) {
   ExpectFatalErrors({"Fatal in coroutine"});
-  std::vector<std::string> log;
-  zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
-    never = NewPlainEvent();
-    Spawn([&](mock_zend::Call&) {
-      WaitFor(never);
-      log.push_back("waiter: " + TakeExceptionText());
-    });
+    SpawnWaiter();
     // Borrowed: the bailout abandons this frame, so it must own nothing.
     zend_coroutine_t* fatal = Spawn(
         [&](mock_zend::Call&) { zend_error(E_ERROR, "Fatal in coroutine"); });
     Await(fatal);
-    log.push_back("main not reached");
+    log_.push_back("main not reached");
   }));
-  EXPECT_THAT(log, ElementsAre("waiter: Async\\AsyncCancellation: Graceful "
-                               "shutdown"));
+  EXPECT_THAT(log_, ElementsAre(kShutDown));
   EXPECT_THAT(ReportedErrors(), ElementsAre("E_ERROR: Fatal in coroutine"));
-  ZEND_ASYNC_EVENT_RELEASE(never);
+  ZEND_ASYNC_EVENT_RELEASE(never_);
 }
 
 TEST_F(ShutdownTest, FatalErrorInMainCancelsCoroutines) {
   ExpectFatalErrors({"Fatal in main"});
-  std::vector<std::string> log;
-  zend_async_event_t* never = nullptr;
   EXPECT_FALSE(RunMain([&] {
-    never = NewPlainEvent();
-    Spawn([&](mock_zend::Call&) {
-      WaitFor(never);
-      log.push_back("waiter: " + TakeExceptionText());
-    });
+    SpawnWaiter();
     Yield();
     zend_error(E_ERROR, "Fatal in main");
   }));
-  EXPECT_THAT(log, ElementsAre("waiter: Async\\AsyncCancellation: Graceful "
-                               "shutdown"));
+  EXPECT_THAT(log_, ElementsAre(kShutDown));
   EXPECT_THAT(ReportedErrors(), ElementsAre("E_ERROR: Fatal in main"));
-  ZEND_ASYNC_EVENT_RELEASE(never);
+  ZEND_ASYNC_EVENT_RELEASE(never_);
 }
 
 }  // namespace

@@ -7,16 +7,11 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "tests/reactor/support/reactor_test.h"
+#include "tests/thread_pool/support/thread_pool_test.h"
 #include "zend_async_ref/testing/coroutines.h"
 
 namespace zar::thread_pool_testing {
 namespace {
-
-using reactor_testing::AddRecorder;
-using reactor_testing::NotificationLog;
-using reactor_testing::RunUntil;
-using zar::testing::TakeExceptionText;
 
 // What a task's run function saw, on its worker.
 struct Ran {
@@ -30,7 +25,7 @@ void Record(zend_async_task_t* task) {
   ran->times.fetch_add(1);
 }
 
-class TaskTest : public reactor_testing::ReactorTest {};
+class TaskTest : public ReactorTest {};
 
 TEST_F(TaskTest, ATaskRunsOnAWorkerAndCompletesOnTheRequestsThread) {
   Ran ran;

@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "tests/reactor/support/reactor_test.h"
 #include "tests/thread_pool/support/latch.h"
+#include "tests/thread_pool/support/thread_pool_test.h"
 #include "zend_async_ref/testing/coroutines.h"
 
 extern "C" {
@@ -26,12 +26,6 @@ extern "C" {
 
 namespace zar::thread_pool_testing {
 namespace {
-
-using reactor_testing::AddRecorder;
-using reactor_testing::InfoOf;
-using reactor_testing::NotificationLog;
-using reactor_testing::RunUntil;
-using zar::testing::TakeExceptionText;
 
 // What a thread body does and what it saw. Values to hand over are
 // transferred on the request's thread before the start.
@@ -96,9 +90,33 @@ bool RunToItsEnd(zend_async_thread_event_t* event, NotificationLog* log) {
   return RunUntil([&] { return !log->empty(); });
 }
 
+// Lets go of `event` and waits until every thread of the request is done,
+// so that nothing a thread still holds is counted by the leak check.
+void ReleaseAndQuiesce(zend_async_thread_event_t* event) {
+  ZEND_ASYNC_EVENT_RELEASE(&event->base);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+// A thread event without a body, run to its end (RunToItsEnd); NULL, the
+// event released, when its end was never notified.
+zend_async_thread_event_t* EndedThreadWithoutABody(NotificationLog* log) {
+  zend_async_thread_event_t* event =
+      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+  if (RunToItsEnd(event, log)) return event;
+  ReleaseAndQuiesce(event);
+  return nullptr;
+}
+
 // Transfers `value` for a thread to hand back (the request's thread).
 void Prepare(zval* transferred, zval* value) {
   ZEND_ASYNC_THREAD_TRANSFER_ZVAL_TOPLEVEL(transferred, value);
+}
+
+// Makes int(`number`), transferred, what `body` hands back.
+void HandBackLong(Body* body, zend_long number) {
+  zval value;
+  ZVAL_LONG(&value, number);
+  Prepare(&body->result, &value);
 }
 
 // Transfers Exception(message, code) for a thread to hand back.
@@ -124,7 +142,7 @@ std::string CallString(zend_object* object, const char* method) {
   return text;
 }
 
-class ThreadEventTest : public reactor_testing::ReactorTest {};
+class ThreadEventTest : public ReactorTest {};
 
 TEST_F(ThreadEventTest, ANewThreadEventIsTransparentAndOwnsItsContext) {
   zend_async_thread_event_t* event =
@@ -181,8 +199,7 @@ TEST_F(ThreadEventTest, TheFirstStartRunsTheEntryOnAThreadOfItsOwn) {
   EXPECT_NE(zend_atomic_int64_load(&event->context->thread_id), 0);
   EXPECT_EQ(InfoOf(&event->base).rfind("thread #", 0), 0u);
   EXPECT_NE(InfoOf(&event->base), "thread #0 spawned at unknown:0");
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, TheResultTheThreadHandsOverIsLoadedIntoTheRequest) {
@@ -209,8 +226,7 @@ TEST_F(ThreadEventTest, TheResultTheThreadHandsOverIsLoadedIntoTheRequest) {
   zval* second = zend_hash_index_find(Z_ARRVAL(event->result), 1);
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(Z_LVAL_P(second), 42);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, TheThreadsExceptionArrivesWrappedInARemoteException) {
@@ -283,28 +299,23 @@ TEST_F(ThreadEventTest, ABailoutMessageArrivesAsAThreadTransferException) {
   EXPECT_EQ(event->context->bailout_error_message, nullptr);
   ZEND_ASYNC_EVENT_SET_EXCEPTION_HANDLED(&event->base);
   ZEND_THREAD_SET_EXCEPTION_CONSUMED(event);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, AThreadWithoutABodyEndsWithNothingToHandOver) {
   NotificationLog log;
-  zend_async_thread_event_t* event =
-      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
-  ASSERT_TRUE(RunToItsEnd(event, &log));
+  zend_async_thread_event_t* event = EndedThreadWithoutABody(&log);
+  ASSERT_NE(event, nullptr);
 
   EXPECT_EQ(log[0].exception, "");
   EXPECT_TRUE(Z_ISUNDEF(event->result));
   EXPECT_EQ(event->exception, nullptr);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, ReplayGivesTheOutcomeAgainOnlyAfterTheEnd) {
   Body body;
-  zval value;
-  ZVAL_LONG(&value, 5);
-  Prepare(&body.result, &value);
+  HandBackLong(&body, 5);
   NotificationLog log;
   zend_async_thread_event_t* event = NewThreadEventRunning(&body);
   AddRecorder(&event->base, &log, "done");
@@ -322,21 +333,18 @@ TEST_F(ThreadEventTest, ReplayGivesTheOutcomeAgainOnlyAfterTheEnd) {
   EXPECT_EQ(Z_TYPE(again), IS_LONG);
   EXPECT_EQ(Z_LVAL(again), 5);
   EXPECT_EQ(exception, nullptr);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, AnEndedThreadEventIsNotStartedAgain) {
   NotificationLog log;
-  zend_async_thread_event_t* event =
-      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
-  ASSERT_TRUE(RunToItsEnd(event, &log));
+  zend_async_thread_event_t* event = EndedThreadWithoutABody(&log);
+  ASSERT_NE(event, nullptr);
 
   EXPECT_FALSE(event->base.start(&event->base));
   EXPECT_EQ(EG(exception), nullptr);
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
 }
 
 TEST_F(ThreadEventTest, StoppingTheLastAwaiterMakesTheEventTransparentAgain) {
@@ -355,8 +363,7 @@ TEST_F(ThreadEventTest, StoppingTheLastAwaiterMakesTheEventTransparentAgain) {
   EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_HIDDEN(&event->base));
 
   gate.Open();
-  ZEND_ASYNC_EVENT_RELEASE(&event->base);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  ReleaseAndQuiesce(event);
   EXPECT_EQ(body.runs.load(), 1);
 }
 
@@ -381,9 +388,7 @@ TEST_F(ThreadEventTest, DisposingWhileTheThreadRunsDetachesItFromTheEvent) {
 
 TEST_F(ThreadEventTest, ACoroutineAwaitsAThreadThroughItsWaker) {
   Body body;
-  zval value;
-  ZVAL_LONG(&value, 9);
-  Prepare(&body.result, &value);
+  HandBackLong(&body, 9);
   EXPECT_TRUE(RunMain([&] {
     zend_async_thread_event_t* event = NewThreadEventRunning(&body);
     ASSERT_TRUE(event->base.start(&event->base));  // the spawn

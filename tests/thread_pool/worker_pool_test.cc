@@ -11,17 +11,16 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/reactor/support/reactor_test.h"
 #include "tests/thread_pool/support/latch.h"
+#include "tests/thread_pool/support/thread_pool_test.h"
 #include "zend_async_ref/testing/coroutines.h"
 
 namespace zar::thread_pool_testing {
 namespace {
-
-using zar::testing::TakeExceptionText;
 
 // What the handlers of one test share.
 struct Board {
@@ -63,27 +62,65 @@ void RunJob(zend_async_event_t* event, void* arg) {
   board->threads.push_back(std::this_thread::get_id());
 }
 
+// Task 0 on a board of its own.
+struct OneJob {
+  Board board;
+  Job job{0, &board};
+};
+
+// Tasks 0, 1 and 2 on one board; task 0 waits at `gate` once started.
+struct GatedJobs {
+  Board board;
+  Latch gate;
+  Job jobs[3] = {{0, &board}, {1, &board}, {2, &board}};
+  GatedJobs() { board.gate = &gate; }
+};
+
 // Waits in the current coroutine until the task's future completed (at
 // once when it already has); false if the wait failed.
 bool AwaitTask(zend_async_event_t* done) {
   return ZEND_ASYNC_EVENT_IS_CLOSED(done) || zar::testing::WaitFor(done);
 }
 
+// Awaits each future in the current coroutine and lets go of it.
+void AwaitAndRelease(const std::vector<zend_async_event_t*>& futures) {
+  for (zend_async_event_t* done : futures) {
+    EXPECT_TRUE(AwaitTask(done));
+    ZEND_ASYNC_EVENT_RELEASE(done);
+  }
+}
+
 zend_async_event_t* Submit(zend_async_thread_pool_t* pool, Job* job) {
   return pool->submit_internal(pool, RunJob, job);
 }
 
-// Closes and drops the caller's reference.
-void CloseAndRelease(zend_async_thread_pool_t* pool) {
-  pool->close(pool);
-  ZEND_THREAD_POOL_DELREF(pool);
+// In a coroutine: submits task 0 of `tasks` and waits until a worker
+// holds it (at the gate), then submits task 1; their futures. With one
+// worker and a queue of one, the queue is then full.
+std::pair<zend_async_event_t*, zend_async_event_t*> HoldTheWorkerAndQueueOne(
+    zend_async_thread_pool_t* pool, GatedJobs* tasks) {
+  zend_async_event_t* first = Submit(pool, &tasks->jobs[0]);
+  tasks->board.first_started.Wait();
+  return {first, Submit(pool, &tasks->jobs[1])};
 }
 
-class WorkerPoolTest : public reactor_testing::ReactorTest {};
+// Drops the caller's reference and waits until the request's threads are
+// done, so that the leak check sees nothing a worker still holds.
+void ReleaseAndQuiesce(zend_async_thread_pool_t* pool) {
+  ZEND_THREAD_POOL_DELREF(pool);
+  ZEND_ASYNC_REACTOR_QUIESCE();
+}
+
+// Closes, then ReleaseAndQuiesce.
+void CloseAndRelease(zend_async_thread_pool_t* pool) {
+  pool->close(pool);
+  ReleaseAndQuiesce(pool);
+}
+
+class WorkerPoolTest : public ReactorTest {};
 
 TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
-  Board board;
-  Job job{0, &board};
+  OneJob task;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(2, 0);
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(pool->worker_count, 2);
@@ -93,20 +130,19 @@ TEST_F(WorkerPoolTest, ATaskRunsOnAWorkerAndItsFutureCompletesOnTheRequest) {
   EXPECT_NE(pool->submit_internal, nullptr);
 
   EXPECT_TRUE(RunMain([&] {
-    zend_async_event_t* done = Submit(pool, &job);
+    zend_async_event_t* done = Submit(pool, &task.job);
     ASSERT_NE(done, nullptr);
     EXPECT_TRUE(AwaitTask(done));
     EXPECT_TRUE(ZEND_ASYNC_EVENT_IS_CLOSED(done));
     ZEND_ASYNC_EVENT_RELEASE(done);
   }));
 
-  ASSERT_EQ(board.ran, std::vector<int>{0});
-  EXPECT_NE(board.threads[0], std::this_thread::get_id());
+  ASSERT_EQ(task.board.ran, std::vector<int>{0});
+  EXPECT_NE(task.board.threads[0], std::this_thread::get_id());
   EXPECT_EQ(zend_atomic_int_load(&pool->pending_count), 0);
   EXPECT_EQ(zend_atomic_int_load(&pool->running_count), 0);
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), 1);
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, OneWorkerRunsTheTasksInSubmissionOrder) {
@@ -129,33 +165,29 @@ TEST_F(WorkerPoolTest, OneWorkerRunsTheTasksInSubmissionOrder) {
   EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, AClosedPoolRefusesTasks) {
-  Board board;
-  Job job{0, &board};
+  OneJob task;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 0);
   pool->close(pool);
   EXPECT_EQ(zend_atomic_int_load(&pool->closed), 1);
 
-  EXPECT_EQ(Submit(pool, &job), nullptr);
+  EXPECT_EQ(Submit(pool, &task.job), nullptr);
   EXPECT_EQ(TakeExceptionText(),
             "Async\\ThreadPoolException: ThreadPool is closed");
   pool->close(pool);  // again: nothing more happens
-  ZEND_THREAD_POOL_DELREF(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
-  EXPECT_TRUE(board.ran.empty());
+  ReleaseAndQuiesce(pool);
+  EXPECT_TRUE(task.board.ran.empty());
 }
 
 TEST_F(WorkerPoolTest, APoolWithoutWorkersRefusesTasks) {
-  Board board;
-  Job job{0, &board};
+  OneJob task;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(0, 0);
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(pool->worker_count, 0);
 
-  EXPECT_EQ(Submit(pool, &job), nullptr);
+  EXPECT_EQ(Submit(pool, &task.job), nullptr);
   EXPECT_EQ(TakeExceptionText(),
             "Async\\ThreadPoolException: ThreadPool has no live worker "
             "threads");
@@ -163,91 +195,67 @@ TEST_F(WorkerPoolTest, APoolWithoutWorkersRefusesTasks) {
 }
 
 TEST_F(WorkerPoolTest, CloseLetsTheQueuedTasksRunToTheEnd) {
-  Board board;
-  Latch gate;
-  board.gate = &gate;
-  Job jobs[] = {{0, &board}, {1, &board}, {2, &board}};
+  GatedJobs tasks;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 4);
 
   EXPECT_TRUE(RunMain([&] {
     std::vector<zend_async_event_t*> futures;
-    for (Job& job : jobs) futures.push_back(Submit(pool, &job));
-    board.first_started.Wait();
+    for (Job& job : tasks.jobs) futures.push_back(Submit(pool, &job));
+    tasks.board.first_started.Wait();
     pool->close(pool);
-    gate.Open();
-    for (zend_async_event_t* done : futures) {
-      EXPECT_TRUE(AwaitTask(done));
-      ZEND_ASYNC_EVENT_RELEASE(done);
-    }
+    tasks.gate.Open();
+    AwaitAndRelease(futures);
   }));
 
-  EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2}));
-  ZEND_THREAD_POOL_DELREF(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  EXPECT_EQ(tasks.board.ran, (std::vector<int>{0, 1, 2}));
+  ReleaseAndQuiesce(pool);
 }
 
 TEST_F(WorkerPoolTest, AFullQueueSuspendsTheSubmitterUntilAWorkerTakesATask) {
-  Board board;
-  Latch gate;
-  board.gate = &gate;
-  Job jobs[] = {{0, &board}, {1, &board}, {2, &board}};
+  GatedJobs tasks;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 1);
   std::vector<std::string> log;
 
   EXPECT_TRUE(RunMain([&] {
-    zend_async_event_t* first = Submit(pool, &jobs[0]);
-    board.first_started.Wait();  // the worker holds task 0
-    zend_async_event_t* second = Submit(pool, &jobs[1]);  // fills the queue
+    auto [first, second] = HoldTheWorkerAndQueueOne(pool, &tasks);
     zend_async_event_t* third = nullptr;
     zar::testing::Spawn([&] {
       log.push_back("submitting 2");
-      third = Submit(pool, &jobs[2]);
+      third = Submit(pool, &tasks.jobs[2]);
       log.push_back("queued 2");
     });
     zar::testing::Yield();  // the submitter parks: the queue is full
     EXPECT_EQ(log, std::vector<std::string>{"submitting 2"});
     EXPECT_EQ(zend_atomic_int_load(&pool->pending_count), 1);
 
-    gate.Open();
-    for (zend_async_event_t* done : {first, second}) {
-      EXPECT_TRUE(AwaitTask(done));
-      ZEND_ASYNC_EVENT_RELEASE(done);
-    }
+    tasks.gate.Open();
+    AwaitAndRelease({first, second});
     EXPECT_TRUE(zar::testing::YieldUntil([&] { return third != nullptr; }));
     EXPECT_TRUE(AwaitTask(third));
     ZEND_ASYNC_EVENT_RELEASE(third);
   }));
 
   EXPECT_EQ(log, (std::vector<std::string>{"submitting 2", "queued 2"}));
-  EXPECT_EQ(board.ran, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(tasks.board.ran, (std::vector<int>{0, 1, 2}));
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, ClosingWakesASubmitterParkedOnAFullQueue) {
-  Board board;
-  Latch gate;
-  board.gate = &gate;
-  Job jobs[] = {{0, &board}, {1, &board}, {2, &board}};
+  GatedJobs tasks;
   zend_async_thread_pool_t* pool = ZEND_ASYNC_NEW_THREAD_POOL(1, 1);
   std::string outcome;
 
   EXPECT_TRUE(RunMain([&] {
-    zend_async_event_t* first = Submit(pool, &jobs[0]);
-    board.first_started.Wait();
-    zend_async_event_t* second = Submit(pool, &jobs[1]);
+    auto [first, second] = HoldTheWorkerAndQueueOne(pool, &tasks);
     zar::testing::Spawn([&] {
-      zend_async_event_t* third = Submit(pool, &jobs[2]);
+      zend_async_event_t* third = Submit(pool, &tasks.jobs[2]);
       outcome = third == nullptr ? TakeExceptionText() : "queued";
     });
     zar::testing::Yield();  // parked
     pool->close(pool);
     EXPECT_TRUE(zar::testing::YieldUntil([&] { return !outcome.empty(); }));
-    gate.Open();
-    for (zend_async_event_t* done : {first, second}) {
-      EXPECT_TRUE(AwaitTask(done));
-      ZEND_ASYNC_EVENT_RELEASE(done);
-    }
+    tasks.gate.Open();
+    AwaitAndRelease({first, second});
   }));
 
   // php-async thread_pool.c: the submitter waits in its task channel's
@@ -255,9 +263,8 @@ TEST_F(WorkerPoolTest, ClosingWakesASubmitterParkedOnAFullQueue) {
   // "ThreadPool channel is closed" is only for a send that failed without
   // an exception.
   EXPECT_EQ(outcome, "Async\\ThreadChannelException: ThreadChannel is closed");
-  EXPECT_EQ(board.ran, (std::vector<int>{0, 1}));
-  ZEND_THREAD_POOL_DELREF(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
+  EXPECT_EQ(tasks.board.ran, (std::vector<int>{0, 1}));
+  ReleaseAndQuiesce(pool);
 }
 
 // The first four tasks run at once, one on each worker; every task runs
@@ -293,7 +300,6 @@ TEST_F(WorkerPoolTest, ManyWorkersRunEveryTaskOnce) {
   EXPECT_EQ(workers.count(std::this_thread::get_id()), 0u);
   EXPECT_EQ(zend_atomic_int_load(&pool->completed_count), kTasks);
   CloseAndRelease(pool);
-  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 TEST_F(WorkerPoolTest, FuturesNobodyAwaitsAreReleasedAtRequestEnd) {

@@ -86,10 +86,7 @@ TEST_F(ZvalTransferTest, SelfReferencingObjectSurvives) {
 
 TEST_F(ZvalTransferTest, DoublyLinkedNodesKeepBothDirections) {
   zend_class_entry* node = DeclareClass("XferLink", {"prev", "next"});
-  zend_object* a = New(node);
-  zend_object* b = New(node);
-  SetObject(a, "next", b);
-  SetObject(b, "prev", a);
+  auto [a, b] = NewLinkedPair(node, "next", "prev");
   zval src;
   ZVAL_OBJ(&src, a);
 

@@ -303,10 +303,7 @@ TEST_F(ZvalTransferTest, PointerIsPassedThroughAndLoadsAsNull) {
 // once (valgrind: no invalid free, nothing lost).
 TEST_F(ZvalTransferTest, ReleaseFreesASharedCyclicGraphOnce) {
   zend_class_entry* node = DeclareClass("XferGraph", {"peer", "data"});
-  zend_object* a = New(node);
-  zend_object* b = New(node);
-  SetObject(a, "peer", b);
-  SetObject(b, "peer", a);
+  auto [a, b] = NewLinkedPair(node, "peer", "peer");
   zval data;
   array_init(&data);
   add_next_index_string(&data, "payload");

@@ -11,29 +11,27 @@
 namespace zar::conformance {
 namespace {
 
-const char* StatusName(Status status) {
+// How a status is written: its name in JSON, its tag in the text report.
+struct StatusWords {
+  const char* name;
+  const char* tag;
+};
+
+StatusWords WordsOf(Status status) {
   switch (status) {
     case Status::kPassed:
-      return "passed";
+      return {"passed", "PASS"};
     case Status::kFailed:
-      return "failed";
+      return {"failed", "FAIL"};
     case Status::kSkipped:
-      return "skipped";
+      return {"skipped", "SKIP"};
   }
-  return "?";
+  return {"?", "?"};
 }
 
-const char* StatusTag(Status status) {
-  switch (status) {
-    case Status::kPassed:
-      return "PASS";
-    case Status::kFailed:
-      return "FAIL";
-    case Status::kSkipped:
-      return "SKIP";
-  }
-  return "?";
-}
+const char* StatusName(Status status) { return WordsOf(status).name; }
+
+const char* StatusTag(Status status) { return WordsOf(status).tag; }
 
 // `text` with every line after the first indented by `indent` spaces.
 std::string Indented(const std::string& text, size_t indent) {

@@ -334,6 +334,39 @@ def event_kind(event):
     return "event"
 
 
+def timer_detail(timer):
+    return "%dms%s" % (int(timer["timeout"]),
+                       ", periodic" if bool(timer["is_periodic"]) else "")
+
+
+def process_detail(process):
+    return "pid=%d, exit_code=%d" % (int(process["process"]),
+                                     int(process["exit_code"]))
+
+
+def event_detail(kind, event):
+    """What event_summary adds for an event of `kind`: the summary of the
+    kind's C struct; None for a kind without one."""
+    details = {
+        "coroutine": ("zend_coroutine_t", coroutine_summary),
+        "pool": ("zend_async_pool_t", pool_summary),
+        "channel": ("zend_async_channel_t", channel_summary),
+        "IO": ("zend_async_io_t", io_summary),
+        "timer": ("zend_async_timer_event_t", timer_detail),
+        "process": ("zend_async_process_event_t", process_detail),
+        "exec": ("zend_async_exec_event_t", exec_detail),
+        "thread": ("zend_async_thread_event_t", thread_detail),
+        "listen": ("zend_async_listen_event_t", listen_detail),
+        "filesystem": ("zend_async_filesystem_event_t", filesystem_detail),
+        "future": ("zend_future_t", future_detail),
+    }
+    if kind not in details:
+        return None
+    type_name, describe = details[kind]
+    value = cast_to(event, type_name)
+    return None if value is None else describe(value.dereference())
+
+
 def event_summary(event):
     kind = event_kind(event)
     flags = int(event["flags"])
@@ -344,47 +377,7 @@ def event_summary(event):
     if loop_refs:
         head += ", loop_refs=%d" % loop_refs
     head += "}"
-    detail = None
-    if kind == "coroutine":
-        detail = coroutine_summary(cast_to(event, "zend_coroutine_t").dereference())
-    elif kind == "pool":
-        detail = pool_summary(cast_to(event, "zend_async_pool_t").dereference())
-    elif kind == "channel":
-        detail = channel_summary(cast_to(event, "zend_async_channel_t").dereference())
-    elif kind == "IO":
-        detail = io_summary(cast_to(event, "zend_async_io_t").dereference())
-    elif kind == "timer":
-        timer = cast_to(event, "zend_async_timer_event_t")
-        if timer is not None:
-            timer = timer.dereference()
-            detail = "%dms%s" % (int(timer["timeout"]),
-                                 ", periodic" if bool(timer["is_periodic"]) else "")
-    elif kind == "process":
-        process = cast_to(event, "zend_async_process_event_t")
-        if process is not None:
-            process = process.dereference()
-            detail = "pid=%d, exit_code=%d" % (int(process["process"]),
-                                              int(process["exit_code"]))
-    elif kind == "exec":
-        exec_event = cast_to(event, "zend_async_exec_event_t")
-        if exec_event is not None:
-            detail = exec_detail(exec_event.dereference())
-    elif kind == "thread":
-        thread = cast_to(event, "zend_async_thread_event_t")
-        if thread is not None:
-            detail = thread_detail(thread.dereference())
-    elif kind == "listen":
-        listen = cast_to(event, "zend_async_listen_event_t")
-        if listen is not None:
-            detail = listen_detail(listen.dereference())
-    elif kind == "filesystem":
-        watch = cast_to(event, "zend_async_filesystem_event_t")
-        if watch is not None:
-            detail = filesystem_detail(watch.dereference())
-    elif kind == "future":
-        future = cast_to(event, "zend_future_t")
-        if future is not None:
-            detail = future_detail(future.dereference())
+    detail = event_detail(kind, event)
     return head + (": " + detail if detail else "")
 
 
@@ -856,22 +849,18 @@ STRUCT_PRINTERS = {
     "_zend_string": summarize_string,
     "_zend_object": summarize_object,
 }
-# Pointers printed with their summary (zvals, strings, objects and arrays
-# keep gdb's plain pointer display).
-POINTER_PRINTERS = {
-    "_zend_async_event_s": event_summary,
-    "_zend_coroutine_s": coroutine_summary,
-    "zar::core::AsyncCoroutine": summarize_coroutine_impl,
-    "_zend_async_pool_s": pool_summary,
-    "zar::core::AsyncPool": summarize_pool_impl,
-    "_zend_async_channel_s": channel_summary,
-    "zar::core::AsyncChannel": summarize_channel_impl,
-    "_zend_async_io_s": summarize_io,
-    "_zend_async_io_req_s": io_request_summary,
-    "_zend_async_udp_req_s": io_request_summary,
-    "_zend_future_s": summarize_future,
-    "_zend_async_thread_pool_s": thread_pool_summary,
-}
+# Pointers printed with their summary: those to the structs above but
+# these, which keep gdb's plain pointer display (as do arrays).
+PLAIN_POINTERS = (
+    "_zend_async_timer_event_s",
+    "_zend_async_listen_event_s",
+    "_zend_async_filesystem_event_s",
+    "_zval_struct",
+    "_zend_string",
+    "_zend_object",
+)
+POINTER_PRINTERS = {name: printer for name, printer in STRUCT_PRINTERS.items()
+                    if name not in PLAIN_POINTERS}
 
 
 class ZendAsyncRefPrinters(gdb.printing.PrettyPrinter):

@@ -62,6 +62,35 @@ zend_async_pool_t* NewIntPool(uint32_t max) {
                              max, 0);
 }
 
+// Acquires a resource of `pool` (waiting up to `timeout_ms`, 0: without a
+// limit) and releases it at once; false, the exception left pending, when
+// the acquire failed.
+bool AcquireAndRelease(zend_async_pool_t* pool, zend_long timeout_ms) {
+  zval resource;
+  if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, timeout_ms)) return false;
+  ZEND_ASYNC_POOL_RELEASE(pool, &resource);
+  return true;
+}
+
+// A's start where it takes the only place and yields while B and C queue
+// up: acquires a resource of `pool` into `resource`, yields, then notes
+// `next` (what A does on); false, the exception left pending, when the
+// acquire failed.
+bool TakeThePlaceAndYield(FILE* out, zend_async_pool_t* pool, zval* resource,
+                          const char* next) {
+  if (!ZEND_ASYNC_POOL_ACQUIRE(pool, resource, 0)) return false;
+  Yield();
+  Note(out, next);
+  return true;
+}
+
+// Notes the state of coroutines A, B and C: "A is ..., B is ..., C is ...".
+void NoteStates(FILE* out, const CoroutineRef& a, const CoroutineRef& b,
+                const CoroutineRef& c) {
+  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
+                            NameOf(b.get()), NameOf(c.get())));
+}
+
 // ---- fifo-handoff -----------------------------------------------------------
 
 void FifoHandoff(FILE* out) {
@@ -70,22 +99,18 @@ void FifoHandoff(FILE* out) {
 
   CoroutineRef a(Spawn([&] {
     zval resource;
-    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
-    Yield();
-    Note(out, "A releases and at once acquires again");
+    if (!TakeThePlaceAndYield(out, pool, &resource,
+                              "A releases and at once acquires again")) {
+      return;
+    }
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
     if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
   }));
-  auto once = [&] {
-    zval resource;
-    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
-    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
-  };
+  auto once = [&] { AcquireAndRelease(pool, 0); };
   CoroutineRef b(Spawn(once));
   CoroutineRef c(Spawn(once));
-  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
-                            NameOf(b.get()), NameOf(c.get())));
+  NoteStates(out, a, b, c);
   Await(a.get());
   Note(out, "served in arrival order: A, B, C, then A again");
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -107,20 +132,10 @@ void TimeoutHandsOn(FILE* out) {
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
   }));
   CoroutineRef b(Spawn([&] {
-    zval resource;
-    if (ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 10)) {
-      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
-      return;
-    }
-    DropException();
+    if (!AcquireAndRelease(pool, 10)) DropException();
   }));
-  CoroutineRef c(Spawn([&] {
-    zval resource;
-    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
-    ZEND_ASYNC_POOL_RELEASE(pool, &resource);
-  }));
-  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
-                            NameOf(b.get()), NameOf(c.get())));
+  CoroutineRef c(Spawn([&] { AcquireAndRelease(pool, 0); }));
+  NoteStates(out, a, b, c);
   Await(c.get());
   Note(out, "B's reservation went to C");
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
@@ -134,24 +149,20 @@ void CloseWithWaiters(FILE* out) {
 
   CoroutineRef a(Spawn([&] {
     zval resource;
-    if (!ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) return;
-    Yield();
-    Note(out, "A closes the pool, then releases into the closed pool");
+    if (!TakeThePlaceAndYield(
+            out, pool, &resource,
+            "A closes the pool, then releases into the closed pool")) {
+      return;
+    }
     ZEND_ASYNC_POOL_CLOSE(pool);
     ZEND_ASYNC_POOL_RELEASE(pool, &resource);
   }));
   auto waiter = [&] {
-    zval resource;
-    if (ZEND_ASYNC_POOL_ACQUIRE(pool, &resource, 0)) {
-      ZEND_ASYNC_POOL_RELEASE(pool, &resource);
-      return;
-    }
-    DropException();
+    if (!AcquireAndRelease(pool, 0)) DropException();
   };
   CoroutineRef b(Spawn(waiter));
   CoroutineRef c(Spawn(waiter));
-  Note(out, absl::StrFormat("A is %s, B is %s, C is %s", NameOf(a.get()),
-                            NameOf(b.get()), NameOf(c.get())));
+  NoteStates(out, a, b, c);
   Await(a.get());
   Await(b.get());
   Await(c.get());

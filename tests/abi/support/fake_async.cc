@@ -282,8 +282,7 @@ zend_class_entry* OperationCanceledExceptionClass() {
 zend_class_entry* ObjectEventClass() { return object_event_ce; }
 
 zend_coroutine_t MakeCoroutine() {
-  zend_coroutine_t coroutine;
-  memset(&coroutine, 0, sizeof(coroutine));
+  zend_coroutine_t coroutine = Zeroed<zend_coroutine_t>();
   ZVAL_UNDEF(&coroutine.result);
   return coroutine;
 }

@@ -27,6 +27,7 @@
 #ifndef ZAR_TESTS_ABI_SUPPORT_FAKE_ASYNC_H_
 #define ZAR_TESTS_ABI_SUPPORT_FAKE_ASYNC_H_
 
+#include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
@@ -39,6 +40,14 @@ extern "C" {
 }
 
 namespace zar::abi_testing {
+
+// A T with every byte zero, as ecalloc gives a C struct.
+template <typename T>
+T Zeroed() {
+  T value;
+  memset(&value, 0, sizeof(value));
+  return value;
+}
 
 // ---- Events ---------------------------------------------------------------
 

@@ -72,25 +72,15 @@ bool Drive(zend_async_io_t* io, const std::function<bool()>& done) {
 
 Pipe::Pipe() { EXPECT_EQ(pipe2(fds_, O_CLOEXEC), 0); }
 
-Pipe::~Pipe() {
-  for (int fd : fds_) {
-    if (fd >= 0) close(fd);
-  }
-}
-
-void Pipe::CloseWriteEnd() {
-  close(fds_[1]);
-  fds_[1] = -1;
+zend_async_io_t* Pipe::HandleOnReadEnd(uint32_t state) {
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(fds_[0], ZEND_ASYNC_IO_TYPE_PIPE, state);
+  if (io != nullptr) fds_[0] = -1;
+  return io;
 }
 
 StreamPair::StreamPair() {
   EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_), 0);
-}
-
-StreamPair::~StreamPair() {
-  for (int fd : fds_) {
-    if (fd >= 0) close(fd);
-  }
 }
 
 zend_async_io_t* StreamPair::HandleOnA(uint32_t state) {
@@ -98,11 +88,6 @@ zend_async_io_t* StreamPair::HandleOnA(uint32_t state) {
       ZEND_ASYNC_IO_CREATE(fds_[0], ZEND_ASYNC_IO_TYPE_PIPE, state);
   if (io != nullptr) fds_[0] = -1;
   return io;
-}
-
-void StreamPair::CloseB() {
-  close(fds_[1]);
-  fds_[1] = -1;
 }
 
 std::string StreamPair::DrainB() {
@@ -148,6 +133,23 @@ zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
   EXPECT_GE(fd, 0);
   if (fd_out != nullptr) *fd_out = fd;
   return ZEND_ASYNC_IO_CREATE(fd, ZEND_ASYNC_IO_TYPE_FILE, state);
+}
+
+OpenedFile::OpenedFile(const std::string& content, int flags, uint32_t state,
+                       IoLog* log)
+    : file_(content) {
+  io_ = OpenFile(file_, flags, state, &fd_);
+  if (io_ != nullptr && log != nullptr) AddIoRecorder(io_, log);
+}
+
+OpenedFile::~OpenedFile() {
+  Release();
+  if (fd_ >= 0) close(fd_);
+}
+
+void OpenedFile::Release() {
+  if (io_ != nullptr) ZEND_ASYNC_EVENT_RELEASE(&io_->event);
+  io_ = nullptr;
 }
 
 }  // namespace zar::io_testing

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tests/reactor/support/reactor_test.h"
+#include "zend_async_ref/testing/coroutines.h"
 
 extern "C" {
 #include "Zend/zend_async_API.h"
@@ -55,43 +56,34 @@ void AddIoRecorder(zend_async_io_t* io, IoLog* log, bool udp = false);
 // stops the event; returns done().
 bool Drive(zend_async_io_t* io, const std::function<bool()>& done);
 
-// A pipe: read end [0], write end [1]; closes what is still open.
-class Pipe {
+// A pipe: read end [0], write end [1].
+class Pipe : public reactor_testing::DescriptorPair {
  public:
   Pipe();
-  ~Pipe();
-  Pipe(const Pipe&) = delete;
-  Pipe& operator=(const Pipe&) = delete;
   int read_end() const { return fds_[0]; }
   int write_end() const { return fds_[1]; }
   // The end was handed to a handle (closed with it).
   void ForgetReadEnd() { fds_[0] = -1; }
   void ForgetWriteEnd() { fds_[1] = -1; }
-  void CloseWriteEnd();
-
- private:
-  int fds_[2] = {-1, -1};
+  void CloseWriteEnd() { Close(1); }
+  // A PIPE handle over the read end with `state` (the handle now owns the
+  // end); NULL with the exception left pending when refused.
+  zend_async_io_t* HandleOnReadEnd(uint32_t state);
 };
 
 // A connected AF_UNIX stream pair; `a` is meant for a handle.
-class StreamPair {
+class StreamPair : public reactor_testing::DescriptorPair {
  public:
   StreamPair();
-  ~StreamPair();
-  StreamPair(const StreamPair&) = delete;
-  StreamPair& operator=(const StreamPair&) = delete;
   int a() const { return fds_[0]; }
   int b() const { return fds_[1]; }
   void ForgetA() { fds_[0] = -1; }
   // A PIPE handle over `a` with `state` (the handle now owns `a`); NULL
   // with the exception left pending when refused.
   zend_async_io_t* HandleOnA(uint32_t state);
-  void CloseB();
+  void CloseB() { Close(1); }
   // Everything `b` can read now (non-blocking), as a string.
   std::string DrainB();
-
- private:
-  int fds_[2] = {-1, -1};
 };
 
 // A file in a fresh temporary directory, removed with it.
@@ -118,8 +110,37 @@ class TempFile {
 zend_async_io_t* OpenFile(const TempFile& file, int flags, uint32_t state,
                           int* fd_out = nullptr);
 
-// The text of EG(exception) ("Class: message"), cleared; "" without.
-using zar::testing::TakeExceptionText;
+// A FILE handle (OpenFile) over a new TempFile with `content`, and the
+// descriptor it works on; with `log`, a recorder of the handle's
+// notifications (AddIoRecorder: `log` must outlive this). When this goes,
+// the handle is released (unless Release() did it already), then the
+// descriptor closed.
+class OpenedFile {
+ public:
+  OpenedFile(const std::string& content, int flags, uint32_t state,
+             IoLog* log = nullptr);
+  ~OpenedFile();
+  OpenedFile(const OpenedFile&) = delete;
+  OpenedFile& operator=(const OpenedFile&) = delete;
+  const TempFile& file() const { return file_; }
+  zend_async_io_t* io() const { return io_; }
+  int fd() const { return fd_; }
+  // Releases the handle now; the descriptor stays open until this goes.
+  void Release();
+
+ private:
+  TempFile file_;
+  int fd_ = -1;
+  zend_async_io_t* io_ = nullptr;
+};
+
+// The reactor tests' support (RunUntil, InfoOf, LoopbackAddress,
+// TakeExceptionText, ...) and the coroutine helpers the IO tests use.
+using namespace reactor_testing;  // NOLINT(build/namespaces)
+using zar::testing::Await;
+using zar::testing::AwaitOutcome;
+using zar::testing::Spawn;
+using zar::testing::WaitForIo;
 
 }  // namespace zar::io_testing
 

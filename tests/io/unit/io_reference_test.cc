@@ -13,8 +13,6 @@
 namespace zar::io_testing {
 namespace {
 
-using reactor_testing::RunUntil;
-
 class IoReferenceTest : public IoTest {};
 
 bool WriteFailed(const zend_async_io_t* io) {
@@ -22,9 +20,8 @@ bool WriteFailed(const zend_async_io_t* io) {
 }
 
 TEST_F(IoReferenceTest, AFileWriteThatFailsMarksTheHandleWriteFailed) {
-  TempFile file("x");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("x", O_RDONLY, ZEND_ASYNC_IO_READABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
   zend_async_io_req_t* req = ZEND_ASYNC_IO_WRITE(io, "y", 1);
   ASSERT_NE(req, nullptr);
@@ -33,14 +30,11 @@ TEST_F(IoReferenceTest, AFileWriteThatFailsMarksTheHandleWriteFailed) {
   EXPECT_EQ(req->transferred, -1);
   EXPECT_TRUE(WriteFailed(io));
   req->dispose(req);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 TEST_F(IoReferenceTest, AVectoredWriteOnAFileIsRefusedAndMarksTheHandle) {
-  TempFile file;
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_RDWR, ZEND_ASYNC_IO_WRITABLE, &fd);
+  OpenedFile opened("", O_RDWR, ZEND_ASYNC_IO_WRITABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
   zend_string* text = zend_string_init("x", 1, 0);
   zend_string* bufs[] = {zend_string_copy(text)};
@@ -50,14 +44,11 @@ TEST_F(IoReferenceTest, AVectoredWriteOnAFileIsRefusedAndMarksTheHandle) {
   EXPECT_EQ(GC_REFCOUNT(text), 1u);
   EXPECT_TRUE(WriteFailed(io));
   zend_string_release(text);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 TEST_F(IoReferenceTest, AReadThatFailsLeavesWriteFailedClear) {
-  TempFile file("x");
-  int fd = -1;
-  zend_async_io_t* io = OpenFile(file, O_WRONLY, ZEND_ASYNC_IO_READABLE, &fd);
+  OpenedFile opened("x", O_WRONLY, ZEND_ASYNC_IO_READABLE);
+  zend_async_io_t* io = opened.io();
   ASSERT_NE(io, nullptr);
   zend_async_io_req_t* req = ZEND_ASYNC_IO_READ(io, nullptr, 4);
   ASSERT_NE(req, nullptr);
@@ -65,8 +56,6 @@ TEST_F(IoReferenceTest, AReadThatFailsLeavesWriteFailedClear) {
   EXPECT_EQ(req->transferred, -1);
   EXPECT_FALSE(WriteFailed(io));
   req->dispose(req);
-  ZEND_ASYNC_EVENT_RELEASE(&io->event);
-  close(fd);
 }
 
 }  // namespace

@@ -27,17 +27,6 @@ using ::testing::ElementsAre;
 
 class ListenReferenceTest : public ReactorTest {};
 
-int ConnectTcp(int port) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
-            0);
-  return fd;
-}
-
 bool Readable(int fd) {
   pollfd entry{.fd = fd, .events = POLLIN, .revents = 0};
   return poll(&entry, 1, 0) == 1;
@@ -77,6 +66,7 @@ TEST_F(ListenReferenceTest, WithoutACallbackTheReactorClosesTheConnection) {
   int port = 0;
   zend_async_listen_event_t* listener = StartedListener(&port);
   const int client = ConnectTcp(port);
+  ASSERT_GE(client, 0);
 
   ASSERT_TRUE(RunUntil([&] { return Readable(client); }));
   char byte;
@@ -92,6 +82,7 @@ TEST_F(ListenReferenceTest, DeliveredSocketIsNonBlockingAndCloseOnExec) {
   std::vector<int> sockets;
   AddKeeper(listener, &sockets);
   const int client = ConnectTcp(port);
+  ASSERT_GE(client, 0);
   ASSERT_TRUE(RunUntil([&] { return sockets.size() == 1; }));
 
   EXPECT_NE(fcntl(sockets[0], F_GETFL) & O_NONBLOCK, 0);
@@ -144,6 +135,7 @@ TEST_F(ListenReferenceTest, TraceTellsStartPauseHoldResumeAndAccept) {
   AddKeeper(listener, &sockets);
   ASSERT_TRUE(listener->base.stop(&listener->base));
   const int client = ConnectTcp(port);
+  ASSERT_GE(client, 0);
   zend_async_trigger_event_t* keeper = ZEND_ASYNC_NEW_TRIGGER_EVENT();
   ASSERT_TRUE(keeper->base.start(&keeper->base));
   for (int i = 0; i < 20; i++) ZEND_ASYNC_REACTOR_EXECUTE(true);

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -85,6 +86,29 @@ struct sockaddr_in LoopbackAddress(int port) {
   return address;
 }
 
+int ConnectTcp(int port) {
+  const struct sockaddr_in address = LoopbackAddress(port);
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  EXPECT_GE(fd, 0);
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&address),
+              sizeof(address)) != 0) {
+    const int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+  return fd;
+}
+
+zend_async_timer_event_t* StartedTimer(zend_ulong ms, bool periodic,
+                                       NotificationLog* log, const char* name,
+                                       RecorderHook hook, void* hook_arg) {
+  zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, periodic);
+  AddRecorder(&timer->base, log, name, ResultKind::kNone, hook, hook_arg);
+  EXPECT_TRUE(timer->base.start(&timer->base));
+  return timer;
+}
+
 std::vector<std::string> Names(const NotificationLog& log) {
   std::vector<std::string> names;
   for (const Notification& notification : log) {
@@ -109,6 +133,19 @@ std::string InfoOf(zend_async_event_t* event) {
   std::string text(ZSTR_VAL(info), ZSTR_LEN(info));
   zend_string_release(info);
   return text;
+}
+
+void ExpectLoopReferences(const zend_async_event_t* event, uint32_t loop_refs,
+                          unsigned int active_events) {
+  EXPECT_EQ(event->loop_ref_count, loop_refs);
+  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, active_events);
+}
+
+void ExpectStartRefused(zend_async_event_t* event,
+                        const std::string& exception) {
+  EXPECT_FALSE(event->start(event));
+  EXPECT_EQ(TakeExceptionText(), exception);
+  ExpectLoopReferences(event, 0, 0);
 }
 
 namespace {
@@ -145,19 +182,39 @@ int RunningChildProcesses() {
   return running;
 }
 
-EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log) {
-  EveryKind kinds;
-  kinds.timer = ZEND_ASYNC_NEW_TIMER_EVENT_EX(60000, true, 16);
-  kinds.poll =
-      ZEND_ASYNC_NEW_SOCKET_EVENT_EX(sockets.left(), ASYNC_READABLE, 8);
-  kinds.proxy =
-      ZEND_ASYNC_NEW_POLL_PROXY_EVENT_EX(kinds.poll, ASYNC_READABLE, 8);
-  kinds.signal = ZEND_ASYNC_NEW_SIGNAL_EVENT_EX(SIGUSR1, 8);
-  kinds.trigger = ZEND_ASYNC_NEW_TRIGGER_EVENT_EX(8);
-  for (zend_async_event_t* event : kinds.Events()) {
-    AddRecorder(event, log, "any");
+EveryKind::EveryKind() {
+  timer = ZEND_ASYNC_NEW_TIMER_EVENT_EX(60000, true, 16);
+  poll = ZEND_ASYNC_NEW_SOCKET_EVENT_EX(sockets.left(), ASYNC_READABLE, 8);
+  proxy = ZEND_ASYNC_NEW_POLL_PROXY_EVENT_EX(poll, ASYNC_READABLE, 8);
+  signal = ZEND_ASYNC_NEW_SIGNAL_EVENT_EX(SIGUSR1, 8);
+  trigger = ZEND_ASYNC_NEW_TRIGGER_EVENT_EX(8);
+  for (zend_async_event_t* event : Events()) {
+    AddRecorder(event, &log, "any");
   }
-  return kinds;
+}
+
+bool EveryKind::StartAll() const {
+  for (zend_async_event_t* event : Events()) {
+    if (!event->start(event)) return false;
+  }
+  return true;
+}
+
+void EveryKind::ReleaseAll() const {
+  for (zend_async_event_t* event : Events()) {
+    ZEND_ASYNC_EVENT_RELEASE(event);
+  }
+}
+
+DescriptorPair::~DescriptorPair() {
+  for (int fd : fds_) {
+    if (fd >= 0) close(fd);
+  }
+}
+
+void DescriptorPair::Close(int i) {
+  close(fds_[i]);
+  fds_[i] = -1;
 }
 
 SocketPair::SocketPair() {
@@ -165,19 +222,6 @@ SocketPair::SocketPair() {
   for (int fd : fds_) {
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   }
-}
-
-SocketPair::~SocketPair() {
-  for (int fd : fds_) {
-    if (fd >= 0) {
-      close(fd);
-    }
-  }
-}
-
-void SocketPair::CloseRight() {
-  close(fds_[1]);
-  fds_[1] = -1;
 }
 
 void SocketPair::WriteRight() {

@@ -66,6 +66,13 @@ void AddRecorder(zend_async_event_t* event, NotificationLog* log,
                  const char* name, ResultKind kind = ResultKind::kNone,
                  RecorderHook hook = nullptr, void* hook_arg = nullptr);
 
+// A timer of `ms` (periodic or not) with a recorder named `name` (running
+// `hook` after each call, when given), started.
+zend_async_timer_event_t* StartedTimer(zend_ulong ms, bool periodic,
+                                       NotificationLog* log, const char* name,
+                                       RecorderHook hook = nullptr,
+                                       void* hook_arg = nullptr);
+
 // The names in `log`, in order.
 std::vector<std::string> Names(const NotificationLog& log);
 
@@ -75,6 +82,17 @@ bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
 
 // event->info(event) as a std::string (the zend_string is released).
 std::string InfoOf(zend_async_event_t* event);
+
+// Expects `event` to hold `loop_refs` loop references and the request to
+// count `active_events` active events.
+void ExpectLoopReferences(const zend_async_event_t* event, uint32_t loop_refs,
+                          unsigned int active_events);
+
+// Expects event->start to refuse, throwing `exception` ("Class: message",
+// taken), and to leave the event without a loop reference and the request
+// without an active event.
+void ExpectStartRefused(zend_async_event_t* event,
+                        const std::string& exception);
 
 // The child processes of this process that are still running (/proc: a
 // child that ended and was not reaped yet, a zombie, has ended). Waits for
@@ -90,43 +108,62 @@ using zar::testing::TakeExceptionText;
 // 127.0.0.1:`port`, as a sockaddr_in.
 struct sockaddr_in LoopbackAddress(int port);
 
-// A connected AF_UNIX stream socket pair, non-blocking; closes what is
-// still open.
-class SocketPair {
+// A blocking TCP client of 127.0.0.1:`port`, the caller's to close. The
+// kernel completes the handshake into a listener's backlog whether or not
+// it is accepted, so connect() returns at once; -1 with errno when refused.
+int ConnectTcp(int port);
+
+// Two descriptors, each closed with the pair while still open (-1: not
+// open, or handed over to a handle that closes it). Not copyable.
+class DescriptorPair {
  public:
-  SocketPair();
-  ~SocketPair();
-  SocketPair(const SocketPair&) = delete;
-  SocketPair& operator=(const SocketPair&) = delete;
+  DescriptorPair(const DescriptorPair&) = delete;
+  DescriptorPair& operator=(const DescriptorPair&) = delete;
 
-  int left() const { return fds_[0]; }
-  int right() const { return fds_[1]; }
-  void CloseRight();
-  // Writes one byte into the right end (readable at the left end).
-  void WriteRight();
+ protected:
+  DescriptorPair() = default;
+  ~DescriptorPair();
+  // Closes descriptor `i` (0 or 1) now.
+  void Close(int i);
 
- private:
   int fds_[2] = {-1, -1};
 };
 
+// A connected AF_UNIX stream socket pair, non-blocking.
+class SocketPair : public DescriptorPair {
+ public:
+  SocketPair();
+
+  int left() const { return fds_[0]; }
+  int right() const { return fds_[1]; }
+  void CloseRight() { Close(1); }
+  // Writes one byte into the right end (readable at the left end).
+  void WriteRight();
+};
+
 // One event of every kind the reactor implements, each with a recorder
-// named "any"; the proxy shares `poll` (a socket event on sockets.left()),
-// the timer is periodic (60 s), the signal is SIGUSR1. Each is the
-// caller's (one reference), none is started.
+// named "any" logging into `log`; the proxy shares `poll` (a socket event
+// on sockets.left()), the timer is periodic (60 s), the signal is SIGUSR1.
+// Each event is the owner's (one reference), none is started.
 struct EveryKind {
+  SocketPair sockets;
+  NotificationLog log;
   zend_async_timer_event_t* timer;
   zend_async_poll_event_t* poll;
   zend_async_poll_proxy_t* proxy;
   zend_async_signal_event_t* signal;
   zend_async_trigger_event_t* trigger;
 
+  EveryKind();
   std::vector<zend_async_event_t*> Events() const {
     return {&timer->base, &poll->base, &proxy->base, &signal->base,
             &trigger->base};
   }
+  // Starts each event; false at the first that refuses.
+  bool StartAll() const;
+  // Drops the owner's reference to each event.
+  void ReleaseAll() const;
 };
-
-EveryKind MakeEveryKind(const SocketPair& sockets, NotificationLog* log);
 
 }  // namespace zar::reactor_testing
 

@@ -38,12 +38,8 @@ TEST_F(ReactorInternalTest, DirectlySettableSlotsAreLeftUnset) {
 TEST_F(ReactorInternalTest, ShutdownReactorForRequestFreesLiveEvents) {
   ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
   const size_t blocks_before = zend_mm_live_blocks();
-  SocketPair sockets;
-  NotificationLog log;
-  EveryKind kinds = MakeEveryKind(sockets, &log);
-  for (zend_async_event_t* event : kinds.Events()) {
-    ASSERT_TRUE(event->start(event));
-  }
+  EveryKind kinds;
+  ASSERT_TRUE(kinds.StartAll());
   // Some owners hold extra references: shutdown frees regardless.
   ZEND_ASYNC_EVENT_ADD_REF(&kinds.poll->base);
   ZEND_ASYNC_EVENT_ADD_REF(&kinds.timer->base);
@@ -53,7 +49,7 @@ TEST_F(ReactorInternalTest, ShutdownReactorForRequestFreesLiveEvents) {
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   EXPECT_EQ(zend_mm_live_blocks(), blocks_before);
   EXPECT_FALSE(ZEND_ASYNC_REACTOR_LOOP_ALIVE());
-  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(kinds.log.empty());
   // Safe to call again.
   zar::core::ShutdownReactorForRequest();
 }

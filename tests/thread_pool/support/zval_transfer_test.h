@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/implementation.h"
@@ -74,6 +75,17 @@ class ZvalTransferTest : public zar::testing::AsyncTest {
     zval value;
     ZVAL_OBJ(&value, target);
     Set(object, name, &value);
+  }
+  // Two new objects of `ce` linked both ways: first->`forward` is the
+  // second, second->`back` the first. The caller holds one reference to
+  // each besides the links' own.
+  static std::pair<zend_object*, zend_object*> NewLinkedPair(
+      zend_class_entry* ce, const char* forward, const char* back) {
+    zend_object* first = New(ce);
+    zend_object* second = New(ce);
+    SetObject(first, forward, second);
+    SetObject(second, back, first);
+    return {first, second};
   }
   static void SetNull(zend_object* object, const char* name) {
     zval value;

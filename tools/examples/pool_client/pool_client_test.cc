@@ -57,6 +57,14 @@ std::string Outcome(zend_result status, zval* result) {
   return text;
 }
 
+// Expects the pool to have closed `count` connections so far, each for the
+// reason `rejected` counts (stale, retired or unhealthy).
+void ExpectClosedAs(uint32_t pool_client_stats::*rejected, uint32_t count) {
+  const pool_client_stats stats = pool_client_get_stats();
+  EXPECT_EQ(stats.*rejected, count);
+  EXPECT_EQ(stats.closed, count);
+}
+
 std::string Query(const char* sql) {
   zval result;
   const zend_result status = pool_client_query(sql, &result);
@@ -111,9 +119,7 @@ TEST_F(PoolClientTest, FailedQueryRetiresItsConnection) {
   RunRequest([] {
     EXPECT_EQ(Query("FAIL"), "RuntimeException: connection lost");
     EXPECT_EQ(Query("SELECT 1"), "conn#2: SELECT 1");
-    const pool_client_stats stats = pool_client_get_stats();
-    EXPECT_EQ(stats.retired, 1u);
-    EXPECT_EQ(stats.closed, 1u);
+    ExpectClosedAs(&pool_client_stats::retired, 1);
   });
 }
 
@@ -133,9 +139,7 @@ TEST_F(PoolClientTest, StaleConnectionsAreRejectedBeforeAcquire) {
     EXPECT_EQ(Query("SELECT 1"), "conn#1: SELECT 1");  // pre-warmed 1 and 2
     pool_client_restart_server();
     EXPECT_EQ(Query("SELECT 2"), "conn#3: SELECT 2");
-    const pool_client_stats stats = pool_client_get_stats();
-    EXPECT_EQ(stats.stale, 2u);
-    EXPECT_EQ(stats.closed, 2u);
+    ExpectClosedAs(&pool_client_stats::stale, 2);
   });
 }
 
@@ -147,10 +151,8 @@ TEST_F(PoolClientTest, HealthcheckReplacesStaleIdleConnections) {
     pool_client_restart_server();
     zar::testing::Delay(
         30);  // several healthchecks: 1 and 2 are replaced by 3 and 4
-    const pool_client_stats stats = pool_client_get_stats();
-    EXPECT_EQ(stats.unhealthy, 2u);
-    EXPECT_EQ(stats.closed, 2u);
-    EXPECT_EQ(stats.opened, 4u);
+    ExpectClosedAs(&pool_client_stats::unhealthy, 2);
+    EXPECT_EQ(pool_client_get_stats().opened, 4u);
     EXPECT_EQ(Query("SELECT 2"), "conn#3: SELECT 2");
     EXPECT_EQ(pool_client_get_stats().stale, 0u);
   });
