@@ -45,13 +45,20 @@ Request* Submitted(IoHandle* io, const char* op, size_t bytes, Request* req) {
 
 // ---- Async IO --------------------------------------------------------------
 
-zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
+// The handle a request is for, or nullptr with Async\AsyncException "Cannot
+// <verb> closed IO handle" thrown.
+IoHandle* OpenHandle(zend_async_io_t* abi, const char* verb) {
   if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot read from closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "Cannot %s closed IO handle",
+                     verb);
     return nullptr;
   }
-  IoHandle* io = IoHandle::FromIo(abi);
+  return IoHandle::FromIo(abi);
+}
+
+zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
+  IoHandle* io = OpenHandle(abi, "read from");
+  if (io == nullptr) return nullptr;
   IoRequest* req = io::NewRequest(io, "read");
   req->max_size = max_size > INT_MAX ? INT_MAX : max_size;
   if ((abi->state & ZEND_ASYNC_IO_EOF) != 0) {
@@ -173,12 +180,8 @@ int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {
 }
 
 zend_async_io_req_t* Flush(zend_async_io_t* abi) {
-  if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot flush closed IO handle");
-    return nullptr;
-  }
-  IoHandle* io = IoHandle::FromIo(abi);
+  IoHandle* io = OpenHandle(abi, "flush");
+  if (io == nullptr) return nullptr;
   if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
     return io::CompletedRequest(io, "flush", 0);  // nothing buffered
   }
@@ -186,12 +189,8 @@ zend_async_io_req_t* Flush(zend_async_io_t* abi) {
 }
 
 zend_async_io_req_t* Stat(zend_async_io_t* abi, zend_stat_t* buf) {
-  if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot stat closed IO handle");
-    return nullptr;
-  }
-  IoHandle* io = IoHandle::FromIo(abi);
+  IoHandle* io = OpenHandle(abi, "stat");
+  if (io == nullptr) return nullptr;
   if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
     zend_async_io_req_t* req =
         io::CompletedRequest(io, "stat", fstat(io->fd, buf));
