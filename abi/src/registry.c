@@ -100,17 +100,22 @@ ZEND_API bool zend_async_thread_pool_is_enabled(void) {
 /* Shutdown and reset                                                     */
 /* ===================================================================== */
 
-void zend_async_api_shutdown(void) {
-  zend_async_internal_context_api_shutdown();
-  zend_async_globals_dtor();
-
-  /* Lets a restarted engine register again. Exactly upstream's list:
-   * socket listening and IO names, the locks and every other pointer are
-   * left as they are. */
+/* The module names an engine shutdown forgets, so that a restarted engine
+ * can register again. Exactly upstream's list: the socket listening and IO
+ * names stay. */
+static void forget_restartable_modules(void) {
   scheduler_module_name = NULL;
   reactor_module_name = NULL;
   pool_module_name = NULL;
   thread_pool_module_name = NULL;
+}
+
+void zend_async_api_shutdown(void) {
+  zend_async_internal_context_api_shutdown();
+  zend_async_globals_dtor();
+
+  /* The locks and every other pointer are left as they are. */
+  forget_restartable_modules();
   zend_async_new_thread_pool_fn = NULL;
   zend_async_reactor_quiesce_fn = NULL;
 }
@@ -120,10 +125,7 @@ ZEND_API void zend_async_ref_reset_registry(void) {
   ZAR_ALL_POINTERS(ZAR_RESET_POINTER)
 #undef ZAR_RESET_POINTER
 
-  scheduler_module_name = NULL;
-  reactor_module_name = NULL;
-  thread_pool_module_name = NULL;
-  pool_module_name = NULL;
+  forget_restartable_modules();
   socket_listening_module_name = NULL;
   io_module_name = NULL;
 
