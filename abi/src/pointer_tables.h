@@ -3,8 +3,10 @@
  * table per registration group: X(type, name, process-start default).
  *
  * The tables are the single description from which registry.c defines the
- * pointers and zend_async_ref_reset_registry() restores them, so the two
- * cannot disagree.
+ * pointers, zend_async_ref_reset_registry() restores them and each register
+ * function takes and installs its group's (so a registered group's table
+ * is in its register function's parameter order, which the compiler holds
+ * against the header's prototype).
  */
 #ifndef ZAR_ABI_POINTER_TABLES_H
 #define ZAR_ABI_POINTER_TABLES_H

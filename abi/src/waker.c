@@ -28,9 +28,6 @@
 #include "waker_internal.h"
 #include "zend_async_API.h"
 
-#define NOT_RUNNING_ERROR \
-  "Cannot create waker for a coroutine that is not running"
-
 /* ===================================================================== */
 /* Triggers                                                               */
 /* ===================================================================== */
@@ -248,12 +245,8 @@ ZEND_API void zend_async_waker_stop_events(zend_async_waker_t *waker) {
 
 ZEND_API zend_async_waker_t *zend_async_waker_define(
     zend_coroutine_t *coroutine) {
-  if (coroutine == NULL) {
-    coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  }
-
+  coroutine = zar_waker_coroutine(coroutine);
   if (UNEXPECTED(coroutine == NULL)) {
-    zend_error(E_CORE_ERROR, NOT_RUNNING_ERROR);
     return NULL;
   }
 
@@ -265,12 +258,8 @@ ZEND_API zend_async_waker_t *zend_async_waker_define(
 }
 
 zend_async_waker_t *zar_waker_new_default(zend_coroutine_t *coroutine) {
-  if (coroutine == NULL) {
-    coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  }
-
+  coroutine = zar_waker_coroutine(coroutine);
   if (UNEXPECTED(coroutine == NULL)) {
-    zend_error(E_CORE_ERROR, NOT_RUNNING_ERROR);
     return NULL;
   }
 

@@ -7,20 +7,14 @@
  * and resume their coroutine through ZEND_ASYNC_RESUME_WITH_ERROR, i.e.
  * through the registered scheduler.
  */
+#include "waker_internal.h"
 #include "zend_async_API.h"
-
-#define NOT_RUNNING_ERROR \
-  "Cannot create waker for a coroutine that is not running"
 
 ZEND_API zend_async_waker_t *zend_async_waker_new_with_timeout(
     zend_coroutine_t *coroutine, const zend_ulong timeout,
     zend_async_event_t *cancellation) {
-  if (coroutine == NULL) {
-    coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
-  }
-
+  coroutine = zar_waker_coroutine(coroutine);
   if (UNEXPECTED(coroutine == NULL)) {
-    zend_error(E_CORE_ERROR, NOT_RUNNING_ERROR);
     return NULL;
   }
 

@@ -3,9 +3,10 @@
  *
  * The waker keys its events table by a rotated event pointer, and the
  * registry installs the built-in waker constructor/destructor as defaults;
- * both live in waker.c. coroutine_event_callback_dispose (callbacks.c) and
- * the inline-slot variant used by zend_async_resume_when (waker.c) share
- * one detach routine.
+ * both live in waker.c. The three waker constructors (waker.c,
+ * waker_callbacks.c) resolve their coroutine alike.
+ * coroutine_event_callback_dispose (callbacks.c) and the inline-slot variant
+ * used by zend_async_resume_when (waker.c) share one detach routine.
  *
  * Nothing here is part of the ABI: the names carry the zar_ prefix and
  * are not ZEND_API.
@@ -21,6 +22,21 @@
 static zend_always_inline zend_ulong zar_waker_event_key(const void *event) {
   const zend_ulong key = (zend_ulong)(uintptr_t)event;
   return (key >> 3) | (key << (sizeof(key) * 8 - 3));
+}
+
+/* The coroutine a waker is made for: `coroutine`, or the current one when
+ * NULL; NULL, with E_CORE_ERROR "Cannot create waker for a coroutine that
+ * is not running", when there is none. */
+static zend_always_inline zend_coroutine_t *zar_waker_coroutine(
+    zend_coroutine_t *coroutine) {
+  if (coroutine == NULL) {
+    coroutine = ZEND_ASYNC_CURRENT_COROUTINE;
+  }
+  if (UNEXPECTED(coroutine == NULL)) {
+    zend_error(E_CORE_ERROR,
+               "Cannot create waker for a coroutine that is not running");
+  }
+  return coroutine;
 }
 
 /* The built-in zend_async_waker_new_fn / zend_async_waker_destroy_fn. */

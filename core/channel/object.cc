@@ -9,30 +9,23 @@
 namespace zar::core {
 namespace {
 
-// The channel of an Async\Channel object (an internal::EventWrapper); NULL
-// before construction.
-AsyncChannel* ChannelOfObject(zend_object* object) {
-  return AsyncChannel::FromEvent(
-      internal::EventWrapper::FromObject(object)->ref.event);
-}
-
 using internal::arginfo_none;
 using internal::EventWrapper;
 
-AsyncChannel* ThisChannel(zend_execute_data* execute_data) {
-  return ChannelOfObject(Z_OBJ_P(ZEND_THIS));
+// The channel of an Async\Channel object (an internal::EventWrapper), of
+// $this; NULL before construction.
+constexpr auto ChannelOfObject = internal::WrappedOwner<AsyncChannel>;
+constexpr auto ThisChannel = internal::WrappedThis<AsyncChannel>;
+
+void ThrowNotInitialized() {
+  zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
+                   "Async\\Channel is not initialized");
 }
 
 // The channel of $this, or nullptr with Async\AsyncException "Async\Channel
 // is not initialized" thrown.
-AsyncChannel* RequireChannel(zend_execute_data* execute_data) {
-  AsyncChannel* channel = ThisChannel(execute_data);
-  if (UNEXPECTED(channel == nullptr)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Async\\Channel is not initialized");
-  }
-  return channel;
-}
+constexpr auto RequireChannel =
+    internal::RequireWrappedThis<AsyncChannel, ThrowNotInitialized>;
 
 // ---- Handlers --------------------------------------------------------------
 
@@ -42,28 +35,11 @@ void DestroyChannelObject(zend_object* object) {
   }
 }
 
-void FreeChannelObject(zend_object* object) {
-  zend_async_event_t* event = internal::DetachEventWrapper(object);
-  if (event != nullptr) ZEND_ASYNC_EVENT_RELEASE(event);
-}
-
-HashTable* GetGc(zend_object* object, zval** table, int* n) {
-  zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
-  if (EventWrapper::FromObject(object)->SoleOwner()) {
-    AsyncChannel* channel = ChannelOfObject(object);
-    for (uint32_t i = 0; i < channel->buffer.size(); i++) {
-      zend_get_gc_buffer_add_zval(buffer,
-                                  const_cast<zval*>(&channel->buffer[i]));
-    }
+// get_gc (internal::GetEventWrapperGc): the buffered values.
+void ReportBuffered(AsyncChannel* channel, zend_get_gc_buffer* buffer) {
+  for (uint32_t i = 0; i < channel->buffer.size(); i++) {
+    zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&channel->buffer[i]));
   }
-  zend_get_gc_buffer_use(buffer, table, n);
-  return nullptr;
-}
-
-zend_result CountElements(zend_object* object, zend_long* count) {
-  AsyncChannel* channel = ChannelOfObject(object);
-  *count = channel != nullptr ? channel->count() : 0;
-  return SUCCESS;
 }
 
 // ---- Methods ----------------------------------------------------------------
@@ -239,7 +215,9 @@ const zend_object_handlers* ChannelObjectHandlers() {
   // free_obj, dtor_obj, get_gc, count_elements.
   static const zend_object_handlers handlers =
       internal::MakeObjectHandlers<EventWrapper>(
-          {FreeChannelObject, DestroyChannelObject, GetGc, CountElements});
+          {internal::FreeEventWrapper, DestroyChannelObject,
+           internal::GetEventWrapperGc<AsyncChannel, ReportBuffered>,
+           internal::CountEventWrapper<AsyncChannel, &AsyncChannel::count>});
   return &handlers;
 }
 

@@ -84,8 +84,7 @@ HashTable* GetFutureGc(zend_object* object, zval** table, int* n) {
 }
 
 FutureObject* AllocFutureObject(zend_class_entry* ce, zend_future_t* future) {
-  auto* self =
-      static_cast<FutureObject*>(zend_object_alloc(sizeof(FutureObject), ce));
+  auto* self = internal::AllocObject<FutureObject>(ce);
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(FutureObject, std),
                            future != nullptr ? &future->event : nullptr);
   self->child_futures = nullptr;
@@ -403,31 +402,19 @@ void ReturnWhere(zend_execute_data* execute_data, zval* return_value,
   }
 }
 
+// getCreatedFileAndLine(), getCreatedLocation(), getCompletedFileAndLine()
+// and getCompletedLocation(): ReturnWhere with `kCompleted` and `kAs`.
+template <bool kCompleted, void (*kAs)(zend_string*, uint32_t, zval*)>
+void WhereMethod(INTERNAL_FUNCTION_PARAMETERS) {
+  ZEND_PARSE_PARAMETERS_NONE();
+  ReturnWhere(execute_data, return_value, kCompleted, kAs);
+}
+
 }  // namespace
 
 ZEND_METHOD(Async_Future, getAwaitingInfo) {
   ZEND_PARSE_PARAMETERS_NONE();
   ReturnAwaitingInfo(FutureOfThis(execute_data), return_value);
-}
-
-ZEND_METHOD(Async_Future, getCreatedFileAndLine) {
-  ZEND_PARSE_PARAMETERS_NONE();
-  ReturnWhere(execute_data, return_value, false, ReturnFileAndLine);
-}
-
-ZEND_METHOD(Async_Future, getCreatedLocation) {
-  ZEND_PARSE_PARAMETERS_NONE();
-  ReturnWhere(execute_data, return_value, false, ReturnLocation);
-}
-
-ZEND_METHOD(Async_Future, getCompletedFileAndLine) {
-  ZEND_PARSE_PARAMETERS_NONE();
-  ReturnWhere(execute_data, return_value, true, ReturnFileAndLine);
-}
-
-ZEND_METHOD(Async_Future, getCompletedLocation) {
-  ZEND_PARSE_PARAMETERS_NONE();
-  ReturnWhere(execute_data, return_value, true, ReturnLocation);
 }
 
 // ---- Class set-up -----------------------------------------------------------
@@ -453,6 +440,21 @@ ZAR_ARG_INFO_1(arginfo_finally, 1,
 ZAR_ARG_INFO_1(arginfo_await, 0,
                ZEND_ARG_OBJ_INFO(0, cancellation, Async\\Completable, 1))
 
+// The introspection methods: Future's, which FutureState registers under
+// the same names (they read either object).
+#define ZAR_FUTURE_INTROSPECTION_METHODS                                       \
+  ZEND_ME(Async_Future, getAwaitingInfo, arginfo_none, ZEND_ACC_PUBLIC)        \
+  ZEND_RAW_FENTRY("getCreatedFileAndLine",                                     \
+                  (WhereMethod<false, ReturnFileAndLine>), arginfo_none,       \
+                  ZEND_ACC_PUBLIC)                                             \
+  ZEND_RAW_FENTRY("getCreatedLocation", (WhereMethod<false, ReturnLocation>),  \
+                  arginfo_none, ZEND_ACC_PUBLIC)                               \
+  ZEND_RAW_FENTRY("getCompletedFileAndLine",                                   \
+                  (WhereMethod<true, ReturnFileAndLine>), arginfo_none,        \
+                  ZEND_ACC_PUBLIC)                                             \
+  ZEND_RAW_FENTRY("getCompletedLocation", (WhereMethod<true, ReturnLocation>), \
+                  arginfo_none, ZEND_ACC_PUBLIC)
+
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {
     ZEND_ME(Async_FutureState, __construct, arginfo_none, ZEND_ACC_PUBLIC)
@@ -460,20 +462,7 @@ const zend_function_entry kFutureStateMethods[] = {
     ZEND_ME(Async_FutureState, error, arginfo_error, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_FutureState, isCompleted, arginfo_none, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_FutureState, ignore, arginfo_none, ZEND_ACC_PUBLIC)
-    // The introspection methods are Future's (they read either object).
-    ZEND_RAW_FENTRY("getAwaitingInfo", zim_Async_Future_getAwaitingInfo,
-                    arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getCreatedFileAndLine",
-                    zim_Async_Future_getCreatedFileAndLine, arginfo_none,
-                    ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getCreatedLocation", zim_Async_Future_getCreatedLocation,
-                    arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getCompletedFileAndLine",
-                    zim_Async_Future_getCompletedFileAndLine, arginfo_none,
-                    ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("getCompletedLocation",
-                    zim_Async_Future_getCompletedLocation, arginfo_none,
-                    ZEND_ACC_PUBLIC)
+    ZAR_FUTURE_INTROSPECTION_METHODS
     ZEND_FE_END};
 
 const zend_function_entry kFutureMethods[] = {
@@ -490,22 +479,16 @@ const zend_function_entry kFutureMethods[] = {
     ZEND_ME(Async_Future, catch, arginfo_catch, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, finally, arginfo_finally, ZEND_ACC_PUBLIC)
     ZEND_ME(Async_Future, await, arginfo_await, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getAwaitingInfo, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCreatedFileAndLine, arginfo_none,
-            ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCreatedLocation, arginfo_none, ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCompletedFileAndLine, arginfo_none,
-            ZEND_ACC_PUBLIC)
-    ZEND_ME(Async_Future, getCompletedLocation, arginfo_none,
-            ZEND_ACC_PUBLIC)
+    ZAR_FUTURE_INTROSPECTION_METHODS
     ZEND_FE_END};
 // clang-format on
+
+#undef ZAR_FUTURE_INTROSPECTION_METHODS
 
 }  // namespace
 
 zend_object* CreateFutureStateObject(zend_class_entry* ce) {
-  auto* self = static_cast<FutureStateObject*>(
-      zend_object_alloc(sizeof(FutureStateObject), ce));
+  auto* self = internal::AllocObject<FutureStateObject>(ce);
   zend_future_t* future = NewFuture(false, 0);
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(FutureStateObject, std),
                            &future->event);

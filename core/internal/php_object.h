@@ -8,6 +8,7 @@
 //   MakeObjectHandlers<T>(hooks)        a class's handlers: PHP's standard
 //                                       ones for objects of struct T, with
 //                                       the hooks given, never cloned
+//   AllocObject<T>(ce)                  a new object's storage in struct T
 //   ObjectOf<T>(object)                 the struct T around a zend_object
 //                                       (its member `std`)
 //   EventWrapper                        the PHP face of a plain event
@@ -18,8 +19,12 @@
 // An EventWrapper class: create_object is CreateEventWrapper (no event
 // yet: its __construct makes one, or NewEventWrapper gives it one), its
 // default_object_handlers its handlers; free_obj
-// lets go of the event (DetachEventWrapper, then ZEND_ASYNC_EVENT_RELEASE);
-// ZEND_ASYNC_OBJECT_TO_EVENT(object) is the event, NULL before
+// lets go of the event (FreeEventWrapper, or DetachEventWrapper, then
+// ZEND_ASYNC_EVENT_RELEASE); get_gc and count_elements may be
+// GetEventWrapperGc and CountEventWrapper; WrappedOwner<Owner>(object) is
+// the owner struct of the event (in a method: WrappedThis, or
+// RequireWrappedThis, which throws without one),
+// ZEND_ASYNC_OBJECT_TO_EVENT(object) the event, both NULL before
 // construction.
 //
 // Threading: the request's thread.
@@ -117,6 +122,14 @@ zend_object_handlers MakeObjectHandlers(const ObjectHooks& hooks) {
   return handlers;
 }
 
+// The storage of a new object of `ce` in struct T (its member `std` last,
+// the class's properties after it), as zend_object_alloc gives it: the
+// caller sets T's fields, then zend_object_std_init(&self->std, ce).
+template <typename T>
+T* AllocObject(zend_class_entry* ce) {
+  return static_cast<T*>(zend_object_alloc(sizeof(T), ce));
+}
+
 // The struct T whose member `std` is `object`.
 template <typename T>
 T* ObjectOf(zend_object* object) {
@@ -145,8 +158,7 @@ static_assert(std::is_standard_layout_v<EventWrapper>);
 // create_object of an EventWrapper class: an object with no event yet (its
 // handlers are the class's default_object_handlers).
 inline zend_object* CreateEventWrapper(zend_class_entry* ce) {
-  auto* self =
-      static_cast<EventWrapper*>(zend_object_alloc(sizeof(EventWrapper), ce));
+  auto* self = AllocObject<EventWrapper>(ce);
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(EventWrapper, std), nullptr);
   zend_object_std_init(&self->std, ce);
   return &self->std;
@@ -180,6 +192,61 @@ inline zend_async_event_t* DetachEventWrapper(zend_object* object) {
   zend_async_event_t* event = self->ref.event;
   self->ref.event = nullptr;
   return event;
+}
+
+// free_obj of an EventWrapper class: DetachEventWrapper, then the object's
+// reference to the event let go (which may dispose it).
+inline void FreeEventWrapper(zend_object* object) {
+  zend_async_event_t* event = DetachEventWrapper(object);
+  if (event != nullptr) ZEND_ASYNC_EVENT_RELEASE(event);
+}
+
+// The struct Owner (Owner::FromEvent, as internal::OwnerEventOf gives it)
+// whose event the EventWrapper object `object` wraps; NULL before
+// construction.
+template <typename Owner>
+Owner* WrappedOwner(zend_object* object) {
+  return Owner::FromEvent(EventWrapper::FromObject(object)->ref.event);
+}
+
+// The owner of $this in a method of an EventWrapper class; NULL before
+// construction.
+template <typename Owner>
+Owner* WrappedThis(zend_execute_data* execute_data) {
+  return WrappedOwner<Owner>(Z_OBJ_P(ZEND_THIS));
+}
+
+// The owner of $this for a method that needs one, or nullptr with what
+// `refuse` throws (the class's "... is not initialized") before
+// construction.
+template <typename Owner, void (*kRefuse)()>
+Owner* RequireWrappedThis(zend_execute_data* execute_data) {
+  Owner* owner = WrappedThis<Owner>(execute_data);
+  if (UNEXPECTED(owner == nullptr)) kRefuse();
+  return owner;
+}
+
+// get_gc of an EventWrapper class: the zvals and objects `report` adds of
+// the owner, only while the object is its sole owner (what a C owner, another
+// wrapper or a parked caller still uses is never reported); no properties
+// table of its own.
+template <typename Owner, void (*kReport)(Owner*, zend_get_gc_buffer*)>
+HashTable* GetEventWrapperGc(zend_object* object, zval** table, int* n) {
+  zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
+  if (EventWrapper::FromObject(object)->SoleOwner()) {
+    kReport(WrappedOwner<Owner>(object), buffer);
+  }
+  zend_get_gc_buffer_use(buffer, table, n);
+  return nullptr;
+}
+
+// count_elements of an EventWrapper class: the owner's `kCount`, 0 before
+// construction.
+template <typename Owner, uint32_t (Owner::*kCount)() const>
+zend_result CountEventWrapper(zend_object* object, zend_long* count) {
+  const Owner* owner = WrappedOwner<Owner>(object);
+  *count = owner != nullptr ? (owner->*kCount)() : 0;
+  return SUCCESS;
 }
 
 }  // namespace zar::core::internal

@@ -1,8 +1,8 @@
 // The ABI entries of core/io/'s two groups and their registration. Each
 // entry checks what holds for every handle type (closed, wrong type) with
 // php-async's messages and hands over to the type's file; each group is
-// described once by a designated-initialised table and passed from a single
-// place, so that no entry can land in the wrong position.
+// passed from a single place, each entry named by its parameter in the ABI's
+// declaration of the register function.
 
 #include "core/io/io.h"
 
@@ -43,29 +43,22 @@ Request* Submitted(IoHandle* io, const char* op, size_t bytes, Request* req) {
   return req;
 }
 
-// ---- Socket listening ------------------------------------------------------
-
-// Every slot of zend_async_socket_listening_register, in its parameter
-// order.
-struct SocketListeningEntries {
-  zend_async_socket_listen_t socket_listen;
-  zend_async_socket_listen_fd_t socket_listen_fd;
-};
-
-constexpr SocketListeningEntries kSocketListening = {
-    .socket_listen = io::Listen,
-    .socket_listen_fd = io::ListenFd,
-};
-
 // ---- Async IO --------------------------------------------------------------
 
-zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
+// The handle a request is for, or nullptr with Async\AsyncException "Cannot
+// <verb> closed IO handle" thrown.
+IoHandle* OpenHandle(zend_async_io_t* abi, const char* verb) {
   if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot read from closed IO handle");
+    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT, "Cannot %s closed IO handle",
+                     verb);
     return nullptr;
   }
-  IoHandle* io = IoHandle::FromIo(abi);
+  return IoHandle::FromIo(abi);
+}
+
+zend_async_io_req_t* Read(zend_async_io_t* abi, char* buf, size_t max_size) {
+  IoHandle* io = OpenHandle(abi, "read from");
+  if (io == nullptr) return nullptr;
   IoRequest* req = io::NewRequest(io, "read");
   req->max_size = max_size > INT_MAX ? INT_MAX : max_size;
   if ((abi->state & ZEND_ASYNC_IO_EOF) != 0) {
@@ -187,12 +180,8 @@ int Await(zend_async_io_t* abi, uint32_t, struct timeval*) {
 }
 
 zend_async_io_req_t* Flush(zend_async_io_t* abi) {
-  if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot flush closed IO handle");
-    return nullptr;
-  }
-  IoHandle* io = IoHandle::FromIo(abi);
+  IoHandle* io = OpenHandle(abi, "flush");
+  if (io == nullptr) return nullptr;
   if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
     return io::CompletedRequest(io, "flush", 0);  // nothing buffered
   }
@@ -200,12 +189,8 @@ zend_async_io_req_t* Flush(zend_async_io_t* abi) {
 }
 
 zend_async_io_req_t* Stat(zend_async_io_t* abi, zend_stat_t* buf) {
-  if (IsClosed(abi)) {
-    zend_async_throw(ZEND_ASYNC_EXCEPTION_DEFAULT,
-                     "Cannot stat closed IO handle");
-    return nullptr;
-  }
-  IoHandle* io = IoHandle::FromIo(abi);
+  IoHandle* io = OpenHandle(abi, "stat");
+  if (io == nullptr) return nullptr;
   if (abi->type != ZEND_ASYNC_IO_TYPE_FILE) {
     zend_async_io_req_t* req =
         io::CompletedRequest(io, "stat", fstat(io->fd, buf));
@@ -298,61 +283,24 @@ int UdpSetMembership(zend_async_io_t* abi, const char* multicast_addr,
                               interface_addr, join);
 }
 
-// Every slot of zend_async_io_register, in its parameter order.
-struct IoEntries {
-  zend_async_io_create_t create;
-  zend_async_io_read_t read;
-  zend_async_io_write_t write;
-  zend_async_io_writev_t writev;
-  zend_async_io_close_t close;
-  zend_async_io_await_t await;
-  zend_async_io_flush_t flush;
-  zend_async_io_stat_t stat;
-  zend_async_io_seek_t seek;
-  zend_async_io_sendfile_t sendfile;
-  zend_async_fs_open_t fs_open;
-  zend_async_udp_sendto_t udp_sendto;
-  zend_async_udp_try_send_t udp_try_send;
-  zend_async_udp_recvfrom_t udp_recvfrom;
-  zend_async_io_set_option_t set_option;
-  zend_async_udp_set_membership_t udp_set_membership;
-  zend_async_udp_bind_t udp_bind;
-};
-
-constexpr IoEntries kIo = {
-    .create = io::CreateHandle,
-    .read = Read,
-    .write = Write,
-    .writev = Writev,
-    .close = io::CloseHandle,
-    .await = Await,
-    .flush = Flush,
-    .stat = Stat,
-    .seek = Seek,
-    .sendfile = Sendfile,
-    .fs_open = io::FsOpen,
-    .udp_sendto = UdpSendTo,
-    .udp_try_send = UdpTrySend,
-    .udp_recvfrom = UdpRecvFrom,
-    .set_option = SetOption,
-    .udp_set_membership = UdpSetMembership,
-    .udp_bind = io::UdpBind,
-};
-
 }  // namespace
 
 bool RegisterSocketListening() {
   return zend_async_socket_listening_register(
-      kReactorModuleName, false, kSocketListening.socket_listen,
-      kSocketListening.socket_listen_fd);
+      kReactorModuleName, /*allow_override=*/false,
+      /*socket_listen_fn=*/io::Listen, /*socket_listen_fd_fn=*/io::ListenFd);
 }
 
 bool RegisterIo() {
   return zend_async_io_register(
-      kReactorModuleName, false, kIo.create, kIo.read, kIo.write, kIo.writev,
-      kIo.close, kIo.await, kIo.flush, kIo.stat, kIo.seek, kIo.sendfile,
-      kIo.fs_open, kIo.udp_sendto, kIo.udp_try_send, kIo.udp_recvfrom,
-      kIo.set_option, kIo.udp_set_membership, kIo.udp_bind);
+      kReactorModuleName, /*allow_override=*/false,
+      /*create_fn=*/io::CreateHandle, /*read_fn=*/Read, /*write_fn=*/Write,
+      /*writev_fn=*/Writev, /*close_fn=*/io::CloseHandle, /*await_fn=*/Await,
+      /*flush_fn=*/Flush, /*stat_fn=*/Stat, /*seek_fn=*/Seek,
+      /*sendfile_fn=*/Sendfile, /*fs_open_fn=*/io::FsOpen,
+      /*udp_sendto_fn=*/UdpSendTo, /*udp_try_send_fn=*/UdpTrySend,
+      /*udp_recvfrom_fn=*/UdpRecvFrom, /*set_option_fn=*/SetOption,
+      /*udp_set_membership_fn=*/UdpSetMembership, /*udp_bind_fn=*/io::UdpBind);
 }
 
 }  // namespace zar::core

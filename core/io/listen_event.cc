@@ -302,23 +302,19 @@ int GetLocalAddress(zend_async_listen_event_t* listen_event, char* host,
   const int error = uv_tcp_getsockname(
       &self->handle.tcp, reinterpret_cast<sockaddr*>(&address), &length);
   if (error < 0) return error;
-  if (address.ss_family == AF_INET) {
-    const auto* in = reinterpret_cast<const sockaddr_in*>(&address);
-    if (port != nullptr) *port = ntohs(in->sin_port);
-    if (host != nullptr && host_len > 0) {
-      return uv_ip4_name(in, host, host_len);
-    }
-    return 0;
+  const bool v4 = address.ss_family == AF_INET;
+  if (!v4 && address.ss_family != AF_INET6) return UV_EAFNOSUPPORT;
+  if (port != nullptr) {
+    *port =
+        ntohs(v4 ? reinterpret_cast<const sockaddr_in*>(&address)->sin_port
+                 : reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
   }
-  if (address.ss_family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
-    if (port != nullptr) *port = ntohs(in6->sin6_port);
-    if (host != nullptr && host_len > 0) {
-      return uv_ip6_name(in6, host, host_len);
-    }
-    return 0;
+  if (host != nullptr && host_len > 0) {
+    // Either family: libuv's uv_ip_name reads it from the address.
+    return uv_ip_name(reinterpret_cast<const sockaddr*>(&address), host,
+                      host_len);
   }
-  return UV_EAFNOSUPPORT;
+  return 0;
 }
 
 // ---- Creation

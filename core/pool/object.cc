@@ -19,27 +19,19 @@ extern "C" {
 namespace zar::core {
 namespace {
 
-// The pool of an Async\Pool object (an internal::EventWrapper); NULL
-// before construction.
-AsyncPool* PoolOfObject(zend_object* object) {
-  return AsyncPool::FromEvent(
-      internal::EventWrapper::FromObject(object)->ref.event);
-}
-
 using internal::arginfo_none;
 using internal::EventWrapper;
 
-AsyncPool* ThisPool(zend_execute_data* execute_data) {
-  return PoolOfObject(Z_OBJ_P(ZEND_THIS));
-}
+// The pool of an Async\Pool object (an internal::EventWrapper), of $this;
+// NULL before construction.
+constexpr auto PoolOfObject = internal::WrappedOwner<AsyncPool>;
+constexpr auto ThisPool = internal::WrappedThis<AsyncPool>;
+
+void ThrowNotInitialized() { ThrowPoolException("Pool is not initialized"); }
 
 // The pool of $this, or nullptr with "Pool is not initialized" thrown.
-AsyncPool* RequirePool(zend_execute_data* execute_data) {
-  AsyncPool* pool = ThisPool(execute_data);
-  if (UNEXPECTED(pool == nullptr))
-    ThrowPoolException("Pool is not initialized");
-  return pool;
-}
+constexpr auto RequirePool =
+    internal::RequireWrappedThis<AsyncPool, ThrowNotInitialized>;
 
 // Whether the resources of `pool` were made by C: its factory is a C
 // function (ZEND_ASYNC_NEW_POOL, as PDO's pool is made). Such a slot may hold
@@ -80,46 +72,36 @@ void DestroyPoolObject(zend_object* object) {
 }
 
 void FreePoolObject(zend_object* object) {
-  zend_async_event_t* event = internal::DetachEventWrapper(object);
-  if (event == nullptr) return;
-  AsyncPool* pool = AsyncPool::FromEvent(event);
-  if (pool->base.wrapper == object) pool->base.wrapper = nullptr;
-  ZEND_ASYNC_EVENT_RELEASE(event);
+  AsyncPool* pool = PoolOfObject(object);
+  if (pool != nullptr && pool->base.wrapper == object) {
+    pool->base.wrapper = nullptr;
+  }
+  internal::FreeEventWrapper(object);
 }
 
-HashTable* GetGc(zend_object* object, zval** table, int* n) {
-  zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
-  if (EventWrapper::FromObject(object)->SoleOwner()) {
-    AsyncPool* pool = PoolOfObject(object);
-    for (uint32_t i = 0; i < pool->idle.size(); i++) {
-      zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&pool->idle[i]));
-    }
-    zend_async_pool_t* base = &pool->base;
-    // Each handler with its "C function" flag: the others are callables.
-    const std::pair<uint8_t, zend_fcall_t*> handlers[] = {
-        {ZEND_ASYNC_POOL_F_FACTORY_INTERNAL, base->factory.fcall},
-        {ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL, base->destructor.fcall},
-        {ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL, base->healthcheck.fcall},
-        {ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL, base->before_acquire.fcall},
-        {ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL, base->before_release.fcall},
-    };
-    for (const auto& [internal_flag, fcall] : handlers) {
-      if ((base->handler_flags & internal_flag) == 0 && fcall != nullptr) {
-        zend_get_gc_buffer_add_zval(buffer, &fcall->fci.function_name);
-      }
-    }
-    if (HasUserStrategy(pool)) {
-      zend_get_gc_buffer_add_obj(buffer, base->strategy.object);
+// get_gc (internal::GetEventWrapperGc): the idle resources, the handlers
+// that are callables, a userland strategy.
+void ReportResourcesAndHandlers(AsyncPool* pool, zend_get_gc_buffer* buffer) {
+  for (uint32_t i = 0; i < pool->idle.size(); i++) {
+    zend_get_gc_buffer_add_zval(buffer, const_cast<zval*>(&pool->idle[i]));
+  }
+  zend_async_pool_t* base = &pool->base;
+  // Each handler with its "C function" flag: the others are callables.
+  const std::pair<uint8_t, zend_fcall_t*> handlers[] = {
+      {ZEND_ASYNC_POOL_F_FACTORY_INTERNAL, base->factory.fcall},
+      {ZEND_ASYNC_POOL_F_DESTRUCTOR_INTERNAL, base->destructor.fcall},
+      {ZEND_ASYNC_POOL_F_HEALTHCHECK_INTERNAL, base->healthcheck.fcall},
+      {ZEND_ASYNC_POOL_F_BEFORE_ACQUIRE_INTERNAL, base->before_acquire.fcall},
+      {ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL, base->before_release.fcall},
+  };
+  for (const auto& [internal_flag, fcall] : handlers) {
+    if ((base->handler_flags & internal_flag) == 0 && fcall != nullptr) {
+      zend_get_gc_buffer_add_zval(buffer, &fcall->fci.function_name);
     }
   }
-  zend_get_gc_buffer_use(buffer, table, n);
-  return nullptr;
-}
-
-zend_result CountElements(zend_object* object, zend_long* count) {
-  AsyncPool* pool = PoolOfObject(object);
-  *count = pool != nullptr ? pool->total() : 0;
-  return SUCCESS;
+  if (HasUserStrategy(pool)) {
+    zend_get_gc_buffer_add_obj(buffer, base->strategy.object);
+  }
 }
 
 // Makes `object` wrap `pool`, taking over one reference.
@@ -403,7 +385,9 @@ const zend_object_handlers* PoolObjectHandlers() {
   // free_obj, dtor_obj, get_gc, count_elements.
   static const zend_object_handlers handlers =
       internal::MakeObjectHandlers<EventWrapper>(
-          {FreePoolObject, DestroyPoolObject, GetGc, CountElements});
+          {FreePoolObject, DestroyPoolObject,
+           internal::GetEventWrapperGc<AsyncPool, ReportResourcesAndHandlers>,
+           internal::CountEventWrapper<AsyncPool, &AsyncPool::total>});
   return &handlers;
 }
 

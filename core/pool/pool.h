@@ -183,14 +183,9 @@ inline constexpr uint32_t kMaxPoolMinSize = 1u << 20;
 // creation fail). `extra_size` zeroed bytes for the caller follow
 // the pool, at event.extra_offset (upstream ignores it). Pre-warms min_size
 // resources; a factory exception stops the pre-warm and is left pending (the
-// pool is still returned). The caller owns the returned reference.
-zend_async_pool_t* NewPool(zend_async_pool_factory_fn factory,
-                           zend_async_pool_destructor_fn destructor,
-                           zend_async_pool_healthcheck_fn healthcheck,
-                           zend_async_pool_before_acquire_fn before_acquire,
-                           zend_async_pool_before_release_fn before_release,
-                           uint32_t min_size, uint32_t max_size,
-                           uint32_t healthcheck_interval_ms, size_t extra_size);
+// pool is still returned). The caller owns the returned reference. Declared
+// by the ABI's function type, so its parameters are the ABI's own.
+std::remove_pointer_t<zend_async_new_pool_t> NewPool;
 
 // Each of acquire_fn, try_acquire_fn, release_fn and close_fn first refuses
 // a NULL pool and, in strict mode, a pool already disposed (reported,

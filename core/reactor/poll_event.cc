@@ -33,22 +33,33 @@ struct PollEvent : EventOf<PollEvent> {
   static zend_string* Info(zend_async_event_t* event);
 };
 
+// Each poll bit of the ABI with libuv's.
+struct PollBit {
+  int abi;  // async_poll_event
+  int uv;   // uv_poll_event
+};
+constexpr PollBit kPollBits[] = {{ASYNC_READABLE, UV_READABLE},
+                                 {ASYNC_WRITABLE, UV_WRITABLE},
+                                 {ASYNC_DISCONNECT, UV_DISCONNECT},
+                                 {ASYNC_PRIORITIZED, UV_PRIORITIZED}};
+
+// `bits` of one side (`from`: &PollBit::abi or &PollBit::uv) in the other's
+// (`to`).
+int MapPollBits(int bits, int PollBit::*from, int PollBit::*to) {
+  int mapped = 0;
+  for (const PollBit& bit : kPollBits) {
+    if ((bits & bit.*from) != 0) mapped |= bit.*to;
+  }
+  return mapped;
+}
+
 int ToUv(async_poll_event events) {
-  int uv = 0;
-  if ((events & ASYNC_READABLE) != 0) uv |= UV_READABLE;
-  if ((events & ASYNC_WRITABLE) != 0) uv |= UV_WRITABLE;
-  if ((events & ASYNC_DISCONNECT) != 0) uv |= UV_DISCONNECT;
-  if ((events & ASYNC_PRIORITIZED) != 0) uv |= UV_PRIORITIZED;
-  return uv;
+  return MapPollBits(events, &PollBit::abi, &PollBit::uv);
 }
 
 async_poll_event FromUv(int uv) {
-  int events = 0;
-  if ((uv & UV_READABLE) != 0) events |= ASYNC_READABLE;
-  if ((uv & UV_WRITABLE) != 0) events |= ASYNC_WRITABLE;
-  if ((uv & UV_DISCONNECT) != 0) events |= ASYNC_DISCONNECT;
-  if ((uv & UV_PRIORITIZED) != 0) events |= ASYNC_PRIORITIZED;
-  return static_cast<async_poll_event>(events);
+  return static_cast<async_poll_event>(
+      MapPollBits(uv, &PollBit::uv, &PollBit::abi));
 }
 
 bool HasProxies(const PollEvent* self) { return self->proxies_head != nullptr; }

@@ -134,8 +134,7 @@ zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
                      "The Async\\Coroutine class is not registered");
     return nullptr;
   }
-  auto* self = static_cast<AsyncCoroutine*>(
-      zend_object_alloc(sizeof(AsyncCoroutine), ce));
+  auto* self = internal::AllocObject<AsyncCoroutine>(ce);
   zend_coroutine_t* coroutine = &self->coroutine;
   ZVAL_UNDEF(&coroutine->result);
   zend_async_event_t* event = &coroutine->event;

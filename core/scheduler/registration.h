@@ -1,9 +1,8 @@
 // zend-async-ref core: registering the scheduler through the ABI.
 //
 // zend_async_scheduler_register takes 31 positional arguments. They are
-// named once, in a designated-initialised SchedulerRegistration, and
-// passed in order from a single call, so no pointer can land in another's
-// slot.
+// passed from a single call, each named by its parameter in the ABI's
+// declaration, so no pointer can land in another's slot unseen.
 //
 // Threading: MINIT.
 

@@ -34,8 +34,7 @@ void ScopeObjectFree(zend_object* object) {
 
 zend_object* NewScopeObject(AsyncScope* scope) {
   zend_class_entry* ce = GetClassCe(ZEND_ASYNC_CLASS_SCOPE);
-  auto* self = static_cast<AsyncScopeObject*>(
-      zend_object_alloc(sizeof(AsyncScopeObject), ce));
+  auto* self = internal::AllocObject<AsyncScopeObject>(ce);
   self->scope = scope;
   zend_object_std_init(&self->std, ce);
   return &self->std;

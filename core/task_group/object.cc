@@ -411,8 +411,7 @@ const zend_function_entry kCompositeExceptionMethods[] = {
 }  // namespace
 
 zend_object* CreateTaskGroupObject(zend_class_entry* ce) {
-  auto* group =
-      static_cast<TaskGroup*>(zend_object_alloc(sizeof(TaskGroup), ce));
+  auto* group = internal::AllocObject<TaskGroup>(ce);
   InitTaskGroup(group);
   zend_object_std_init(&group->std, ce);
   return &group->std;

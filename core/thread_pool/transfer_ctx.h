@@ -59,6 +59,16 @@ inline T* XlatFind(const Ctx* ctx, const void* src) {
   return static_cast<T*>(zend_hash_index_find_ptr(&ctx->xlat, XlatKey(src)));
 }
 
+// The copy of the table or object `src` this graph already made, with one
+// more reference (a graph that reaches it twice shares one copy), or
+// nullptr.
+template <typename T>
+inline T* XlatShared(const Ctx* ctx, const T* src) {
+  T* seen = XlatFind<T>(ctx, src);
+  if (seen != nullptr) GC_ADDREF(seen);
+  return seen;
+}
+
 inline void XlatRecord(Ctx* ctx, const void* src, void* dst) {
   zend_hash_index_update_ptr(&ctx->xlat, XlatKey(src), dst);
 }

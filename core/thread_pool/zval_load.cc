@@ -23,10 +23,7 @@ void LoadInner(Ctx* ctx, zval* dst, const zval* src);
 HashTable* LoadTable(Ctx* ctx, const HashTable* src) {
   DepthScope depth(ctx);
   if (!depth.entered()) return nullptr;
-  if (auto* seen = XlatFind<HashTable>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
+  if (HashTable* seen = XlatShared(ctx, src)) return seen;
   auto* dst = static_cast<HashTable*>(emalloc(sizeof(HashTable)));
   XlatRecord(ctx, src, dst);
   zend_hash_init(dst, zend_hash_num_elements(src), nullptr, ZVAL_PTR_DTOR,
@@ -96,10 +93,7 @@ zend_object* LoadObjectDefault(const zend_object* src, Ctx* ctx,
 zend_object* LoadObject(Ctx* ctx, const zend_object* src) {
   DepthScope depth(ctx);
   if (!depth.entered()) return nullptr;
-  if (auto* seen = XlatFind<zend_object>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
+  if (zend_object* seen = XlatShared(ctx, src)) return seen;
   if (zend_object_transfer_obj_t handler =
           ClassTransferHandler(FindClass(ShellClassName(src)))) {
     zend_object* dst = handler(const_cast<zend_object*>(src), ctx,

@@ -34,10 +34,7 @@ void TransferInner(Ctx* ctx, zval* dst, const zval* src);
 HashTable* TransferTable(Ctx* ctx, const HashTable* src) {
   DepthScope depth(ctx);
   if (!depth.entered()) return nullptr;
-  if (auto* seen = XlatFind<HashTable>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
+  if (HashTable* seen = XlatShared(ctx, src)) return seen;
   auto* dst = static_cast<HashTable*>(pemalloc(sizeof(HashTable), true));
   XlatRecord(ctx, src, dst);
   zend_hash_init(dst, zend_hash_num_elements(src), nullptr, nullptr, true);
@@ -88,10 +85,7 @@ zend_object* TransferObjectDefault(const zend_object* src, Ctx* ctx,
 zend_object* TransferObject(Ctx* ctx, const zend_object* src) {
   DepthScope depth(ctx);
   if (!depth.entered()) return nullptr;
-  if (auto* seen = XlatFind<zend_object>(ctx, src)) {
-    GC_ADDREF(seen);
-    return seen;
-  }
+  if (zend_object* seen = XlatShared(ctx, src)) return seen;
   if (src->handlers->transfer_obj != nullptr) {
     zend_object* dst = src->handlers->transfer_obj(
         const_cast<zend_object*>(src), ctx, ZEND_OBJECT_TRANSFER,
