@@ -14,6 +14,7 @@
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "php.h"
+#include "zend_async_ref/park.h"
 #include "zend_async_ref/trace.h"
 }
 
@@ -199,17 +200,18 @@ bool WaitForRoom(WorkerPool* pool) {
         room->trigger(room);
       }
     }
-    zend_async_resume_when(coroutine, &room->base, false,
-                           zend_async_waker_callback_resolve, nullptr);
-    ZEND_ASYNC_SUSPEND();
-    ZEND_ASYNC_WAKER_DESTROY(coroutine);
+    // Parked on the trigger (the room stays ours: taken out of the list and
+    // let go whatever the wait's outcome); false with the wait's exception.
+    zend_async_ref_park_t park = {};
+    park.events[0].event = &room->base;
+    const bool resumed = zend_async_ref_park(coroutine, &park);
     {
       std::lock_guard<std::mutex> lock(pool->mutex);
       pool->parked.erase(
           std::find(pool->parked.begin(), pool->parked.end(), room));
     }
     ZEND_ASYNC_EVENT_RELEASE(&room->base);
-    if (EG(exception) != nullptr) return false;
+    if (!resumed) return false;
   }
   // As upstream's submit, which waits for room in its task channel's send:
   // the channel's own exception, which the pool leaves in place.

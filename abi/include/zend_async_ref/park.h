@@ -12,8 +12,9 @@
  *   zend_async_waker_clean(coroutine)               the events let go
  *
  * zend_async_ref_park() is that protocol written once, for the reference
- * extension (the pool, channels, futures, task groups, scopes, exec), its
- * testing library and any C extension. It speaks only the ABI, so it works
+ * extension (the pool, channels, futures, task groups, scopes, exec, a
+ * worker pool's full queue), the PDO drivers' reactor sleeps, its testing
+ * library and any C extension. It speaks only the ABI, so it works
  * over any implementation that registered itself.
  *
  *   zend_async_ref_park_t park = {0};

@@ -5,6 +5,7 @@
 
 extern "C" {
 #include "Zend/zend_async_API.h"
+#include "zend_async_ref/park.h"
 }
 
 namespace pdo_sim::internal {
@@ -21,17 +22,13 @@ bool SleepOnReactor(uint32_t ms) {
     self = ZEND_ASYNC_CURRENT_COROUTINE;
     if (self == nullptr) return true;
   }
-  if (ZEND_ASYNC_WAKER_NEW(self) == nullptr) return EG(exception) == nullptr;
   zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(ms, false);
-  if (timer == nullptr) {
-    zend_async_waker_clean(self);
-    return false;
-  }
-  zend_async_resume_when(self, &timer->base, true,
-                         zend_async_waker_callback_resolve, nullptr);
-  if (EG(exception) == nullptr) ZEND_ASYNC_SUSPEND();
-  if (self->waker != nullptr) zend_async_waker_clean(self);
-  return EG(exception) == nullptr;
+  if (timer == nullptr) return false;
+  // The park owns the timer (trans_event): the waker lets it go.
+  zend_async_ref_park_t park = {};
+  park.events[0].event = &timer->base;
+  park.events[0].trans_event = true;
+  return zend_async_ref_park(self, &park);
 }
 
 }  // namespace pdo_sim::internal

@@ -10,7 +10,7 @@
 namespace pdo_sim::internal {
 
 // Suspends the running coroutine for `ms` milliseconds on a reactor timer
-// (ZEND_ASYNC_NEW_TIMER_EVENT + zend_async_resume_when + ZEND_ASYNC_SUSPEND),
+// (ZEND_ASYNC_NEW_TIMER_EVENT, parked on through zend_async_ref_park),
 // launching the scheduler when the main flow has not yet. Does not wait
 // (returns true at once) in scheduler context or when the async API is not
 // active. A finished coroutine running its finish callbacks (a binding
