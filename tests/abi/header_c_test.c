@@ -9,13 +9,7 @@
 #include <string.h>
 
 #include "Zend/zend_async_API.h"
-
-#define C_CHECK(condition) \
-  do {                     \
-    if (!(condition)) {    \
-      return __LINE__;     \
-    }                      \
-  } while (0)
+#include "tests/support/c_check.h"
 
 static int disposes = 0;
 

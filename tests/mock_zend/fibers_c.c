@@ -5,7 +5,7 @@
 
 #include "Zend/zend_fibers.h"
 #include "php.h"
-#include "support/c_check.h"
+#include "tests/support/c_check.h"
 
 /* ---- Fiber types, as php-async's coroutine.h embeds them ---- */
 

@@ -5,7 +5,7 @@
 #include "module_globals_c.h"
 
 #include "php.h"
-#include "support/c_check.h"
+#include "tests/support/c_check.h"
 
 /* ---- Module globals, as in an extension's php_<ext>.h and <ext>.c ---- */
 
