@@ -129,6 +129,14 @@ void ReleaseRequestEnumCases();
 // Frees the case records of an enum class (class table teardown).
 void FreeEnumCases(zend_class_entry* ce);
 
+// ---- Errors (errors.cc) ----
+
+// The one way a name the mock provides but cannot honestly run fails
+// loudly: an E_CORE_ERROR "<function>() is not supported by the mock
+// engine: <reason>" (which bails out inside zend_try, see zend.h). The
+// caller then returns its failure value; nothing else changes.
+void Unsupported(const char* function, const char* reason);
+
 // ---- The request (php_main.cc) ----
 
 // Records a fatal error reported while a request is active

@@ -171,3 +171,12 @@ void php_error_docref(const char* docref, int type, const char* format, ...) {
 }
 
 }  // extern "C"
+
+namespace mock_zend::internal {
+
+void Unsupported(const char* function, const char* reason) {
+  zend_error(E_CORE_ERROR, "%s() is not supported by the mock engine: %s",
+             function, reason);
+}
+
+}  // namespace mock_zend::internal

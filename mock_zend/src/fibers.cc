@@ -19,11 +19,12 @@ namespace {
 
 thread_local uint32_t switch_block_depth = 0;
 
+// Every context-switching call fails for the same reason.
 void Unsupported(const char* function) {
-  zend_error(E_CORE_ERROR,
-             "%s() is not supported by the mock engine: it runs no PHP "
-             "fibers (coroutines are switched by the async scheduler)",
-             function);
+  mock_zend::internal::Unsupported(
+      function,
+      "it runs no PHP fibers (coroutines are switched by the async "
+      "scheduler)");
 }
 
 }  // namespace

@@ -18,9 +18,8 @@ zend_object_iterator* zend_hooked_object_get_iterator(zend_class_entry* ce,
   (void)ce;
   (void)object;
   (void)by_ref;
-  zend_error(E_CORE_ERROR,
-             "zend_hooked_object_get_iterator() is not supported by the mock "
-             "engine: it has no property iterators");
+  mock_zend::internal::Unsupported("zend_hooked_object_get_iterator",
+                                   "it has no property iterators");
   return nullptr;
 }
 

@@ -19,14 +19,15 @@ extern "C" {
 namespace {
 
 using zar::mock_zend_testing::ExpectOnlyError;
+using zar::mock_zend_testing::UnsupportedMessage;
 
 class MockZendFibersTest : public zar::testing::RequestFixture {};
 
 // The E_CORE_ERROR of a context-switching call the mock does not run.
 std::string Unsupported(const std::string& function) {
-  return function +
-         "() is not supported by the mock engine: it runs no PHP fibers "
-         "(coroutines are switched by the async scheduler)";
+  return UnsupportedMessage(
+      function,
+      "it runs no PHP fibers (coroutines are switched by the async scheduler)");
 }
 
 std::string LastError() {

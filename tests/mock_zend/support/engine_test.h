@@ -5,7 +5,9 @@
 //                        Zend/zend.h);
 //   CallFunctionByName   a global function called by name, as
 //                        call_user_function calls it;
-//   LoggingHook          a module hook that logs its event.
+//   LoggingHook          a module hook that logs its event;
+//   UnsupportedMessage   the E_CORE_ERROR of a name the mock provides but
+//                        cannot run.
 //
 // Threading: the test's thread, inside a request.
 
@@ -62,6 +64,13 @@ zend_result LoggingHook(int type, int module_number) {
                                     std::to_string(module_number)
                               : std::string(kEvent));
   return SUCCESS;
+}
+
+// "<function>() is not supported by the mock engine: <reason>", the error
+// every such name reports.
+inline std::string UnsupportedMessage(const std::string& function,
+                                      const std::string& reason) {
+  return function + "() is not supported by the mock engine: " + reason;
 }
 
 }  // namespace zar::mock_zend_testing
