@@ -446,14 +446,14 @@ ZAR_ARG_INFO_1(arginfo_await, 0,
   ZEND_ME(Async_Future, getAwaitingInfo, arginfo_none, ZEND_ACC_PUBLIC)        \
   ZEND_RAW_FENTRY("getCreatedFileAndLine",                                     \
                   (WhereMethod<false, ReturnFileAndLine>), arginfo_none,       \
-                  ZEND_ACC_PUBLIC)                                             \
+                  ZEND_ACC_PUBLIC, nullptr, nullptr)                           \
   ZEND_RAW_FENTRY("getCreatedLocation", (WhereMethod<false, ReturnLocation>),  \
-                  arginfo_none, ZEND_ACC_PUBLIC)                               \
+                  arginfo_none, ZEND_ACC_PUBLIC, nullptr, nullptr)             \
   ZEND_RAW_FENTRY("getCompletedFileAndLine",                                   \
                   (WhereMethod<true, ReturnFileAndLine>), arginfo_none,        \
-                  ZEND_ACC_PUBLIC)                                             \
+                  ZEND_ACC_PUBLIC, nullptr, nullptr)                           \
   ZEND_RAW_FENTRY("getCompletedLocation", (WhereMethod<true, ReturnLocation>), \
-                  arginfo_none, ZEND_ACC_PUBLIC)
+                  arginfo_none, ZEND_ACC_PUBLIC, nullptr, nullptr)
 
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {

@@ -116,17 +116,23 @@ ZEND_END_ARG_INFO()
 // clang-format off
 const zend_function_entry kThrowableMethods[] = {
     ZEND_RAW_FENTRY("__construct", ThrowableConstruct,
-                    arginfo_throwable_construct, ZEND_ACC_PUBLIC)
+                    arginfo_throwable_construct, ZEND_ACC_PUBLIC,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getMessage", ThrowableGetMessage,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getCode", ThrowableGetCode,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getPrevious", ThrowableGetPrevious,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getFile", ThrowableGetFile,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getLine", ThrowableGetLine,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 

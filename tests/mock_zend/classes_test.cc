@@ -53,8 +53,10 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kMethods[] = {
-    ZEND_RAW_FENTRY("run", Handler, arginfo_two_args, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("__construct", Handler, arginfo_two_args, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("run", Handler, arginfo_two_args, ZEND_ACC_PUBLIC,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("__construct", Handler, arginfo_two_args, ZEND_ACC_PUBLIC,
+                    nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 
@@ -281,7 +283,8 @@ TEST_F(MockZendClassesTest, RegisteringAClassNameTwiceIsRefused) {
 TEST_F(MockZendClassesTest, RegisterFunctionsAddsGlobalFunctions) {
   // clang-format off
   const zend_function_entry functions[] = {
-      ZEND_RAW_FENTRY("my_function", Handler, arginfo_two_args, 0)
+      ZEND_RAW_FENTRY("my_function", Handler, arginfo_two_args, 0,
+                      nullptr, nullptr)
       ZEND_FE_END};
   // clang-format on
   EXPECT_EQ(

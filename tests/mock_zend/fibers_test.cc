@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
-#include <iterator>
 #include <string>
 
 #include "tests/mock_zend/fibers_c.h"
@@ -18,6 +17,7 @@ extern "C" {
 
 namespace {
 
+using zar::mock_zend_testing::ExpectFieldsInOrder;
 using zar::mock_zend_testing::ExpectOnlyError;
 using zar::mock_zend_testing::UnsupportedMessage;
 
@@ -48,7 +48,7 @@ TEST_F(MockZendFibersTest, LayoutIsTheSameInCAndCxx) {
 
 TEST_F(MockZendFibersTest, ContextFieldsAreInPhpsOrder) {
   // PHP's field order: each offset past the one before.
-  const size_t offsets[] = {
+  ExpectFieldsInOrder({
       offsetof(zend_fiber_context, handle),
       offsetof(zend_fiber_context, kind),
       offsetof(zend_fiber_context, function),
@@ -57,11 +57,7 @@ TEST_F(MockZendFibersTest, ContextFieldsAreInPhpsOrder) {
       offsetof(zend_fiber_context, status),
       offsetof(zend_fiber_context, top_observed_frame),
       offsetof(zend_fiber_context, reserved),
-  };
-  EXPECT_EQ(offsets[0], 0u);
-  for (size_t i = 1; i < std::size(offsets); i++) {
-    EXPECT_LT(offsets[i - 1], offsets[i]) << "field " << i;
-  }
+  });
   EXPECT_EQ(offsetof(zend_fiber, std), 0u);
   EXPECT_EQ(sizeof(zend_fiber_context),
             7 * sizeof(void*) + ZEND_MAX_RESERVED_RESOURCES * sizeof(void*));

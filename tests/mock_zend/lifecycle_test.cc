@@ -49,7 +49,7 @@ ZEND_END_ARG_INFO()
 // clang-format off
 const zend_function_entry kModuleFunctions[] = {
     ZEND_RAW_FENTRY("module_function", ModuleFunction, arginfo_module_function,
-                    0)
+                    0, nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 

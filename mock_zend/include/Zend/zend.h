@@ -17,6 +17,7 @@
 
 #include "zend_alloc.h"
 #include "zend_errors.h"
+#include "zend_frameless_function.h"
 #include "zend_hash.h"
 #include "zend_object_handlers.h"
 #include "zend_portability.h"
@@ -47,6 +48,7 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 #define ZEND_ACC_FINAL (1 << 5)
 #define ZEND_ACC_READONLY (1 << 7)
 #define ZEND_ACC_ABSTRACT (1 << 6)
+#define ZEND_ACC_DEPRECATED (1 << 11)
 #define ZEND_ACC_CTOR (1 << 28)
 #define ZEND_ACC_CLOSURE (1 << 22)
 #define ZEND_ACC_CALL_VIA_TRAMPOLINE (1 << 18)
@@ -148,12 +150,18 @@ union _zend_function {
   zend_internal_function internal_function;
 };
 
+/* One function or method of a zend_function_entry list, with PHP 8.4+'s
+ * fields in PHP's order. The mock engine runs no opcodes, so it never calls
+ * a frameless handler: frameless_function_infos (an array ended by an entry
+ * with a NULL handler) and doc_comment are carried as given. */
 typedef struct _zend_function_entry {
   const char *fname;
   zif_handler handler;
   const zend_internal_arg_info *arg_info;
   uint32_t num_args;
   uint32_t flags;
+  const zend_frameless_function_info *frameless_function_infos;
+  const char *doc_comment;
 } zend_function_entry;
 
 #define ZEND_FN(name) zif_##name
@@ -166,18 +174,72 @@ typedef struct _zend_function_entry {
 #define PHP_FUNCTION ZEND_FUNCTION
 #define PHP_METHOD ZEND_METHOD
 
-/* num_args is derived from the arg-info array as PHP does: arg_info[0]
- * describes the return value and required argument count. */
-#define ZEND_RAW_FENTRY(zend_name, name, arg_info, flags) \
-  {zend_name, name, arg_info,                             \
-   (uint32_t)(sizeof(arg_info) / sizeof(zend_internal_arg_info) - 1), flags},
-#define ZEND_FE(name, arg_info) ZEND_RAW_FENTRY(#name, zif_##name, arg_info, 0)
+/* The function-entry macros of PHP 8.4+, as gen_stub.php writes them into
+ * *_arginfo.h files. num_args is derived from the arg-info array as PHP
+ * does: arg_info[0] describes the return value and required argument
+ * count. */
+#define ZEND_NS_NAME(ns, name) ns "\\" name
+#define ZEND_FENTRY(zend_name, name, arg_info, flags) \
+  ZEND_RAW_FENTRY(#zend_name, name, arg_info, flags, NULL, NULL)
+#define ZEND_RAW_FENTRY(zend_name, name, arg_info, flags,                     \
+                        frameless_function_infos, doc_comment)                \
+  {zend_name,                                                                 \
+   name,                                                                      \
+   arg_info,                                                                  \
+   (uint32_t)(sizeof(arg_info) / sizeof(struct _zend_internal_arg_info) - 1), \
+   flags,                                                                     \
+   frameless_function_infos,                                                  \
+   doc_comment},
+#define ZEND_RAW_NAMED_FE(zend_name, name, arg_info) \
+  ZEND_RAW_FENTRY(#zend_name, name, arg_info, 0, NULL, NULL)
+#define ZEND_NAMED_FE(zend_name, name, arg_info) \
+  ZEND_RAW_FENTRY(#zend_name, name, arg_info, 0, NULL, NULL)
+#define ZEND_FE(name, arg_info) \
+  ZEND_RAW_FENTRY(#name, zif_##name, arg_info, 0, NULL, NULL)
+#define ZEND_DEP_FE(name, arg_info) \
+  ZEND_RAW_FENTRY(#name, zif_##name, arg_info, ZEND_ACC_DEPRECATED, NULL, NULL)
+#define ZEND_FALIAS(name, alias, arg_info) \
+  ZEND_RAW_FENTRY(#name, zif_##alias, arg_info, 0, NULL, NULL)
+#define ZEND_DEP_FALIAS(name, alias, arg_info) \
+  ZEND_RAW_FENTRY(#name, zif_##alias, arg_info, ZEND_ACC_DEPRECATED, NULL, NULL)
+#define ZEND_NAMED_ME(zend_name, name, arg_info, flags) \
+  ZEND_FENTRY(zend_name, name, arg_info, flags)
 #define ZEND_ME(classname, name, arg_info, flags) \
-  ZEND_RAW_FENTRY(#name, zim_##classname##_##name, arg_info, flags)
-#define ZEND_ABSTRACT_ME(classname, name, arg_info) \
-  ZEND_RAW_FENTRY(#name, NULL, arg_info, ZEND_ACC_PUBLIC | ZEND_ACC_ABSTRACT)
+  ZEND_RAW_FENTRY(#name, zim_##classname##_##name, arg_info, flags, NULL, NULL)
+#define ZEND_DEP_ME(classname, name, arg_info, flags)        \
+  ZEND_RAW_FENTRY(#name, zim_##classname##_##name, arg_info, \
+                  flags | ZEND_ACC_DEPRECATED, NULL, NULL)
+#define ZEND_ABSTRACT_ME(classname, name, arg_info)                           \
+  ZEND_RAW_FENTRY(#name, NULL, arg_info, ZEND_ACC_PUBLIC | ZEND_ACC_ABSTRACT, \
+                  NULL, NULL)
+#define ZEND_ABSTRACT_ME_WITH_FLAGS(classname, name, arg_info, flags) \
+  ZEND_RAW_FENTRY(#name, NULL, arg_info, flags, NULL, NULL)
+#define ZEND_MALIAS(classname, name, alias, arg_info, flags) \
+  ZEND_RAW_FENTRY(#name, zim_##classname##_##alias, arg_info, flags, NULL, NULL)
+#define ZEND_ME_MAPPING(name, func_name, arg_info, flags) \
+  ZEND_RAW_FENTRY(#name, zif_##func_name, arg_info, flags, NULL, NULL)
+#define ZEND_FRAMELESS_FE(name, arg_info, flags, frameless_function_infos, \
+                          doc_comment)                                     \
+  ZEND_RAW_FENTRY(#name, zif_##name, arg_info, flags,                      \
+                  frameless_function_infos, doc_comment)
+#define ZEND_NS_FENTRY(ns, zend_name, name, arg_info, flags)                 \
+  ZEND_RAW_FENTRY(ZEND_NS_NAME(ns, #zend_name), name, arg_info, flags, NULL, \
+                  NULL)
+#define ZEND_NS_RAW_FENTRY(ns, zend_name, name, arg_info, flags)            \
+  ZEND_RAW_FENTRY(ZEND_NS_NAME(ns, zend_name), name, arg_info, flags, NULL, \
+                  NULL)
+#define ZEND_NS_NAMED_FE(ns, zend_name, name, arg_info) \
+  ZEND_NS_FENTRY(ns, zend_name, name, arg_info, 0)
+#define ZEND_NS_FE(ns, name, arg_info) \
+  ZEND_NS_FENTRY(ns, name, zif_##name, arg_info, 0)
+#define ZEND_NS_DEP_FE(ns, name, arg_info) \
+  ZEND_NS_FENTRY(ns, name, zif_##name, arg_info, ZEND_ACC_DEPRECATED)
+#define ZEND_NS_FALIAS(ns, name, alias, arg_info) \
+  ZEND_NS_FENTRY(ns, name, zif_##alias, arg_info, 0)
+#define ZEND_NS_DEP_FALIAS(ns, name, alias, arg_info) \
+  ZEND_NS_FENTRY(ns, name, zif_##alias, arg_info, ZEND_ACC_DEPRECATED)
 #define ZEND_FE_END \
-  { NULL, NULL, NULL, 0, 0 }
+  { NULL, NULL, NULL, 0, 0, NULL, NULL }
 #define PHP_FE ZEND_FE
 #define PHP_ME ZEND_ME
 #define PHP_ABSTRACT_ME ZEND_ABSTRACT_ME

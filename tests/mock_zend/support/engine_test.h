@@ -7,7 +7,8 @@
 //                        call_user_function calls it;
 //   LoggingHook          a module hook that logs its event;
 //   UnsupportedMessage   the E_CORE_ERROR of a name the mock provides but
-//                        cannot run.
+//                        cannot run;
+//   ExpectFieldsInOrder  a struct's fields lie in PHP's order.
 //
 // Threading: the test's thread, inside a request.
 
@@ -16,7 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -71,6 +74,22 @@ zend_result LoggingHook(int type, int module_number) {
 inline std::string UnsupportedMessage(const std::string& function,
                                       const std::string& reason) {
   return function + "() is not supported by the mock engine: " + reason;
+}
+
+// `offsets` are a struct's fields' offsetof in PHP's declaration order:
+// the first is 0 and each lies past the one before.
+inline void ExpectFieldsInOrder(std::initializer_list<size_t> offsets) {
+  size_t index = 0;
+  size_t previous = 0;
+  for (size_t offset : offsets) {
+    if (index == 0) {
+      EXPECT_EQ(offset, 0u) << "first field";
+    } else {
+      EXPECT_LT(previous, offset) << "field " << index;
+    }
+    previous = offset;
+    index++;
+  }
 }
 
 }  // namespace zar::mock_zend_testing
