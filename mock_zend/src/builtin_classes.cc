@@ -1,12 +1,13 @@
 // zend-async-ref: mock Zend engine. The builtin classes and interfaces
 // registered by php_module_startup() before any module's MINIT: stdClass,
-// the core interfaces, the Throwable hierarchy, Closure and the SPL
-// exceptions.
+// the core interfaces, the Throwable hierarchy, Closure, WeakReference and
+// the SPL exceptions.
 
 #include "engine_internal.h"
 
 extern "C" {
 #include "ext/spl/spl_exceptions.h"
+#include "zend_weakrefs.h"
 }
 
 extern "C" {
@@ -48,6 +49,7 @@ void RegisterBuiltinClasses() {
 
   RegisterThrowableClasses();
   RegisterClosureClass();
+  RegisterWeakReferenceClass();
 
   spl_ce_LogicException =
       RegisterClass("LogicException", zend_ce_exception, nullptr, 0);
@@ -82,6 +84,7 @@ void ResetBuiltinClassPointers() {
       &zend_ce_unhandled_match_error,
       &zend_ce_cancellation,
       &zend_ce_closure,
+      &zend_ce_weakref,
       &spl_ce_LogicException,
       &spl_ce_InvalidArgumentException,
       &spl_ce_RuntimeException,

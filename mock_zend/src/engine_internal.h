@@ -50,7 +50,8 @@ zend_function* NewInternalFunction(zend_class_entry* scope, const char* name,
 // required_num_args and arg_info as PHP derives them).
 zend_function* FunctionFromEntry(const zend_function_entry* entry,
                                  zend_class_entry* scope);
-// Runs the reserved-data destructor convention (zend.h) and frees `fn`.
+// Runs the reserved-data destructor convention (zend.h), releases the
+// function's attributes and frees `fn`.
 void FreeFunction(zend_function* fn);
 // Adds (or replaces) a method of `ce` under its lowercase name, and keeps
 // ce->constructor/destructor current.
@@ -73,6 +74,8 @@ void ClassTablesShutdown();
 void RegisterBuiltinClasses();
 void ResetBuiltinClassPointers();
 void RegisterThrowableClasses();
+// WeakReference (weakrefs.cc): zend_ce_weakref.
+void RegisterWeakReferenceClass();
 // Index of the declared property `name` of `ce`, or -1.
 int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len);
 // The declared slot of `object` named `name`, or nullptr.
@@ -136,6 +139,11 @@ void FreeEnumCases(zend_class_entry* ce);
 // engine: <reason>" (which bails out inside zend_try, see zend.h). The
 // caller then returns its failure value; nothing else changes.
 void Unsupported(const char* function, const char* reason);
+
+// ---- Observers (observer.cc) ----
+
+// Forgets every registered fiber observer (module shutdown).
+void ObserverShutdown();
 
 // ---- The request (php_main.cc) ----
 

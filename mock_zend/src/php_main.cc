@@ -261,6 +261,7 @@ void php_module_shutdown(void) {
 
   zend_async_api_shutdown();
 
+  internal::ObserverShutdown();
   internal::ClassTablesShutdown();
   internal::ResetBuiltinClassPointers();
   internal::ResetLocationCache();

@@ -130,6 +130,10 @@ typedef struct _zend_internal_function {
   zend_function *prototype;
   uint32_t num_args;
   uint32_t required_num_args;
+  /* Attributes (zend_add_function_attribute, zend_attributes.h): a
+   * persistent table of zend_attribute*, or NULL; a function-table function
+   * frees it with itself. */
+  HashTable *attributes;
   const zend_internal_arg_info *arg_info;
   zif_handler handler;
   void *reserved[4];
@@ -146,6 +150,7 @@ union _zend_function {
     zend_function *prototype;
     uint32_t num_args;
     uint32_t required_num_args;
+    HashTable *attributes;
   } common;
   zend_internal_function internal_function;
 };
