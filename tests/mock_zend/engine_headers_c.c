@@ -5,7 +5,7 @@
 
 #include "php.h"
 #include "php_config.h"
-#include "support/c_check.h"
+#include "tests/support/c_check.h"
 #include "zend_attributes.h"
 #include "zend_autoload.h"
 #include "zend_generators.h"

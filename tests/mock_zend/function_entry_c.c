@@ -4,7 +4,7 @@
 #include "function_entry_c.h"
 
 #include "php.h"
-#include "support/c_check.h"
+#include "tests/support/c_check.h"
 
 static ZEND_FUNCTION(c_entry_sum) {
   zend_long a = 0;

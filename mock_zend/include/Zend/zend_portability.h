@@ -8,13 +8,12 @@
 #ifndef ZEND_PORTABILITY_H
 #define ZEND_PORTABILITY_H
 
-/* PHP builds with the GNU/POSIX API visible (php_config.h); so does the
- * mock, for sigjmp_buf, struct addrinfo and friends. The build also passes
- * -D_GNU_SOURCE, which covers translation units that include a system
- * header before this one. */
-#if !defined(__cplusplus) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE
-#endif
+/* The configuration first, before any system header, as PHP's
+ * zend_config.h brings main/php_config.h: it makes the GNU/POSIX API
+ * visible (sigjmp_buf, struct addrinfo and friends). The installed package
+ * also passes -D_GNU_SOURCE, which covers translation units that include a
+ * system header before any PHP header. */
+#include "../main/php_config.h"
 
 #include <assert.h>
 #include <inttypes.h>

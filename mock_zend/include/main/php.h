@@ -4,6 +4,10 @@
 #ifndef PHP_H
 #define PHP_H
 
+/* The configuration before any system header, as PHP's php.h reaches it
+ * through zend.h: <limits.h> first would lock out the GNU/POSIX API. */
+#include "php_config.h"
+
 #include <limits.h>
 
 #include "php_output.h"

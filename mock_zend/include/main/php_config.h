@@ -11,6 +11,15 @@
 #ifndef PHP_CONFIG_H
 #define PHP_CONFIG_H
 
+/* configure's AC_USE_SYSTEM_EXTENSIONS: the GNU/POSIX API is visible to
+ * every file that includes a PHP header first, as php.h and
+ * zend_portability.h do, so sigjmp_buf, realpath(), gmtime_r() and struct
+ * addrinfo are declared without -D_GNU_SOURCE on the command line. (C++
+ * compilers define it themselves.) */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
 #ifdef ZTS
 #error "zend-async-ref's mock engine is a non-ZTS build; undefine ZTS"
 #endif
