@@ -157,6 +157,26 @@ TEST_F(MockZendHashIteratorTest, FunctionsWithoutExMoveTheTablesOwnPointer) {
   zend_array_destroy(ht);
 }
 
+TEST_F(MockZendHashIteratorTest, PointerTablesAreWalkedWithTheirPointers) {
+  HashTable ht;
+  zend_hash_init(&ht, 8, nullptr, nullptr, false);
+  int first = 1;
+  int second = 2;
+  zend_hash_str_update_ptr(&ht, ZEND_STRL("first"), &first);
+  zend_hash_str_update_ptr(&ht, ZEND_STRL("second"), &second);
+  HashPosition pos;
+  zend_hash_internal_pointer_reset_ex(&ht, &pos);
+  EXPECT_EQ(zend_hash_get_current_data_ptr_ex(&ht, &pos), &first);
+  EXPECT_EQ(zend_hash_has_more_elements_ex(&ht, &pos), SUCCESS);
+  zend_hash_internal_pointer_end(&ht);
+  EXPECT_EQ(zend_hash_get_current_data_ptr(&ht), &second);
+  EXPECT_EQ(zend_hash_has_more_elements(&ht), SUCCESS);
+  zend_hash_move_forward(&ht);
+  EXPECT_EQ(zend_hash_get_current_data_ptr(&ht), nullptr);
+  EXPECT_EQ(zend_hash_has_more_elements(&ht), FAILURE);
+  zend_hash_destroy(&ht);
+}
+
 TEST_F(MockZendHashIteratorTest,
        DeletingTheElementAtTheInternalPointerMovesItToTheNext) {
   HashTable* ht = Letters("abc");
