@@ -19,18 +19,19 @@ HashTable MakeImmutableEmptyArray() {
   return ht;
 }
 
-HashTable immutable_empty_array = MakeImmutableEmptyArray();
-
 HashTable* ArrayOf(zval* arg) { return Z_ARRVAL_P(arg); }
 
 }  // namespace
 
+extern "C" {
+
+const HashTable zend_empty_array = MakeImmutableEmptyArray();
+
+}  // extern "C"
+
 namespace mock_zend::internal {
 
-void ZvalEmptyArray(zval* out) {
-  Z_ARR_P(out) = &immutable_empty_array;
-  Z_TYPE_INFO_P(out) = IS_ARRAY;
-}
+void ZvalEmptyArray(zval* out) { ZVAL_EMPTY_ARRAY(out); }
 
 }  // namespace mock_zend::internal
 
@@ -62,6 +63,7 @@ HashTable* zend_array_dup(HashTable* source) {
   }
   ZEND_HASH_FOREACH_END();
   copy->nNextFreeElement = source->nNextFreeElement;
+  mock_zend::internal::CopyHashIterators(source, copy);
   return copy;
 }
 

@@ -46,6 +46,7 @@ void RegisterBuiltinClasses() {
   zend_ce_unit_enum = Interface("UnitEnum");
   zend_ce_backed_enum = Interface("BackedEnum");
   zend_class_implements(zend_ce_backed_enum, 1, zend_ce_unit_enum);
+  RegisterIteratorClasses();
 
   RegisterThrowableClasses();
   RegisterClosureClass();
@@ -67,6 +68,9 @@ void ResetBuiltinClassPointers() {
   zend_class_entry** pointers[] = {
       &zend_standard_class_def,
       &zend_ce_traversable,
+      &zend_ce_aggregate,
+      &zend_ce_iterator,
+      &zend_ce_internal_iterator,
       &zend_ce_countable,
       &zend_ce_stringable,
       &zend_ce_unit_enum,

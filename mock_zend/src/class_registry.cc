@@ -147,6 +147,10 @@ zend_class_entry* zend_register_internal_class_ex(zend_class_entry* class_entry,
   if (parent_ce != nullptr) InheritFromParent(ce, parent_ce);
   BuildOwnMethods(ce);
   if (parent_ce != nullptr) InheritMethods(ce, parent_ce);
+  ce->get_iterator = class_entry->get_iterator != nullptr
+                         ? class_entry->get_iterator
+                     : parent_ce != nullptr ? parent_ce->get_iterator
+                                            : nullptr;
   ce->constructor = mock_zend::internal::FindFunction(&ce->function_table,
                                                       ZEND_STRL("__construct"));
   ce->destructor = mock_zend::internal::FindFunction(&ce->function_table,
@@ -188,6 +192,7 @@ void zend_class_implements(zend_class_entry* class_entry, int num_interfaces,
     }
   }
   va_end(ap);
+  mock_zend::internal::InstallIteratorHandler(class_entry);
 }
 
 void zend_declare_property_ex(zend_class_entry* ce, zend_string* name,

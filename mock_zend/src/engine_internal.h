@@ -38,6 +38,11 @@ std::string DoubleToString(double value);
 // Makes `out` the immutable empty array (not refcounted: Z_TYPE_INFO ==
 // IS_ARRAY), like PHP's ZVAL_EMPTY_ARRAY.
 void ZvalEmptyArray(zval* out);
+// zend_array_dup's part for iterators: each iterator of `source` gets a
+// copy on `target` at the same element, linked into its next_copy list.
+void CopyHashIterators(const HashTable* source, HashTable* target);
+// Frees EG(ht_iterators) (request shutdown).
+void HashIteratorsShutdown();
 
 // ---- Functions and classes (functions.cc, class_registry.cc) ----
 
@@ -76,6 +81,12 @@ void ResetBuiltinClassPointers();
 void RegisterThrowableClasses();
 // WeakReference (weakrefs.cc): zend_ce_weakref.
 void RegisterWeakReferenceClass();
+// Iterator, IteratorAggregate, InternalIterator and the iterator wrapper
+// class (iterators.cc).
+void RegisterIteratorClasses();
+// Gives a class that now implements Iterator or IteratorAggregate and has
+// no get_iterator the one that calls its methods (zend_class_implements).
+void InstallIteratorHandler(zend_class_entry* ce);
 // Index of the declared property `name` of `ce`, or -1.
 int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len);
 // The declared slot of `object` named `name`, or nullptr.

@@ -372,6 +372,7 @@ void php_request_shutdown(void* dummy) {
 
   // (7) Per-request engine state; the SAPI's end of the request.
   internal::GcBufferFree();
+  internal::HashIteratorsShutdown();
   EG(current_execute_data) = nullptr;
   EG(bailout) = nullptr;
   sapi_deactivate();

@@ -19,6 +19,7 @@
 #include "zend_errors.h"
 #include "zend_frameless_function.h"
 #include "zend_hash.h"
+#include "zend_iterators.h"
 #include "zend_object_handlers.h"
 #include "zend_portability.h"
 #include "zend_string.h"
@@ -277,6 +278,16 @@ struct _zend_class_entry {
 
   zend_create_object_t create_object;
   const zend_object_handlers *default_object_handlers;
+
+  /* Object iterators (zend_iterators.h): what foreach calls to walk an
+   * object of this class, or NULL. Internal classes set it after
+   * registering; implementing Iterator or IteratorAggregate installs
+   * zend_user_it_get_iterator / zend_user_it_get_new_iterator when it is
+   * NULL, and a subclass inherits its parent's. iterator_funcs_ptr stays
+   * NULL in the mock (see zend_class_iterator_funcs). */
+  zend_class_iterator_funcs *iterator_funcs_ptr;
+  zend_object_iterator *(*get_iterator)(zend_class_entry *ce, zval *object,
+                                        int by_ref);
 
   uint32_t num_interfaces;
   zend_class_entry **interfaces;

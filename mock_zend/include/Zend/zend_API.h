@@ -212,6 +212,12 @@ ZEND_API void add_assoc_zval_ex(zval *arg, const char *key, size_t key_len,
 #define RETVAL_OBJ(o) ZVAL_OBJ(return_value, o)
 #define RETVAL_OBJ_COPY(o) ZVAL_OBJ_COPY(return_value, o)
 #define RETVAL_ARR(a) ZVAL_ARR(return_value, a)
+#define RETVAL_EMPTY_ARRAY() ZVAL_EMPTY_ARRAY(return_value)
+#define RETURN_EMPTY_ARRAY() \
+  do {                       \
+    RETVAL_EMPTY_ARRAY();    \
+    return;                  \
+  } while (0)
 #define RETVAL_COPY(zv) ZVAL_COPY(return_value, zv)
 #define RETVAL_COPY_VALUE(zv) ZVAL_COPY_VALUE(return_value, zv)
 #define RETVAL_COPY_DEREF(zv) ZVAL_COPY_DEREF(return_value, zv)

@@ -37,6 +37,13 @@ typedef struct _zend_executor_globals {
    * compiled script, so tests set a location with zend_mock_set_location(). */
   const char *mock_filename;
   uint32_t mock_lineno;
+
+  /* HashTable iterators (zend_hash_iterator_add): ht_iterators_count
+   * entries allocated, the first ht_iterators_used of them possibly in use
+   * (a free entry has ht == NULL). Request memory, freed at its end. */
+  uint32_t ht_iterators_count;
+  uint32_t ht_iterators_used;
+  HashTableIterator *ht_iterators;
 } zend_executor_globals;
 
 ZEND_API extern zend_executor_globals executor_globals;

@@ -55,6 +55,7 @@ typedef union _zend_value {
   void *ptr;
   zend_class_entry *ce;
   zend_function *func;
+  zval *zv; /* IS_INDIRECT: the slot this zval stands for */
   struct {
     uint32_t w1;
     uint32_t w2;
@@ -134,6 +135,20 @@ struct _zend_array {
   zend_long nNextFreeElement;
   dtor_func_t pDestructor;
 };
+
+/* ---- HashTable positions and iterators (zend_hash.h) ----
+ * A position is a bucket index: positions at or past nNumUsed are the end.
+ * EG(ht_iterators)[i] is a position that the table keeps current while it
+ * changes (see zend_hash_iterator_add); next_copy links the copies of one
+ * iterator made when its table was duplicated (a circular list through
+ * EG(ht_iterators) indexes; an iterator without copies links to itself). */
+typedef uint32_t HashPosition;
+
+typedef struct _HashTableIterator {
+  HashTable *ht;
+  HashPosition pos;
+  uint32_t next_copy;
+} HashTableIterator;
 
 struct _zend_object {
   zend_refcounted_h gc;
@@ -438,6 +453,16 @@ struct _zend_reference {
     const zval *_z3 = (v);                     \
     if (Z_ISREF_P(_z3)) _z3 = Z_REFVAL_P(_z3); \
     ZVAL_COPY((z), _z3);                       \
+  } while (0)
+
+/* ---- IS_INDIRECT zvals: a table slot that stands for another zval (PHP
+ * keeps object properties and compiled variables in tables this way). ---- */
+#define Z_INDIRECT(zval) (zval).value.zv
+#define Z_INDIRECT_P(zval_p) Z_INDIRECT(*(zval_p))
+#define ZVAL_INDIRECT(z, v)         \
+  do {                              \
+    Z_INDIRECT_P(z) = (v);          \
+    Z_TYPE_INFO_P(z) = IS_INDIRECT; \
   } while (0)
 
 END_EXTERN_C()
