@@ -36,6 +36,8 @@
 // Threading: the contexts of a request are switched on its thread (the
 // mock engine is single-threaded).
 
+#include <unistd.h>
+
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -293,6 +295,18 @@ zend_result zend_fiber_init_context(zend_fiber_context* context, void* kind,
                                     size_t stack_size) {
   if (stack_size == 0) stack_size = EG(fiber_stack_size);
   if (stack_size == 0) stack_size = ZEND_FIBER_DEFAULT_C_STACK_SIZE;
+  // PHP's floor: one usable page above the guard pages.
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t minimum = page + ZEND_FIBER_GUARD_PAGES * page;
+  if (stack_size < minimum) {
+    context->stack = nullptr;
+    context->handle = nullptr;
+    zend_throw_exception_ex(
+        nullptr, 0,
+        "Fiber stack size is too small, it needs to be at least %zu bytes",
+        minimum);
+    return FAILURE;
+  }
   FiberStack memory;
   mock_zend::internal::StackFailure failure;
   if (!memory.Allocate(stack_size, &failure)) {

@@ -5,6 +5,7 @@
 // E_CORE_ERROR naming themselves.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <string>
@@ -453,6 +454,26 @@ TEST_F(MockZendFiberContextTest, DestroyRunsTheCleanupOnceWithoutRunning) {
   zend_fiber_destroy_context(nullptr);
   EXPECT_EQ(Log().size(), 1u);
   EXPECT_EQ(zend_mock_error_count(), 0u);
+}
+
+TEST_F(MockZendFiberContextTest, AStackBelowTwoPagesIsRefusedWithAnException) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  zend_fiber_context context{};
+  EXPECT_EQ(zend_fiber_init_context(&context, nullptr, NeverRuns, 2 * page - 1),
+            FAILURE);
+  EXPECT_EQ(context.stack, nullptr);
+  ASSERT_NE(EG(exception), nullptr);
+  EXPECT_EQ(EG(exception)->ce, zend_ce_exception);
+  zval message;
+  ZVAL_STR(&message, zval_get_string(zend_read_property(
+                         zend_ce_exception, EG(exception), "message",
+                         sizeof("message") - 1, 1, nullptr)));
+  EXPECT_EQ(std::string(Z_STRVAL(message)),
+            "Fiber stack size is too small, it needs to be at least " +
+                std::to_string(2 * page) + " bytes");
+  zval_ptr_dtor(&message);
+  zend_clear_exception();
+  EXPECT_TRUE(Log().empty());
 }
 
 TEST_F(MockZendFiberContextTest, TheRunningContextIsNeitherSwitchedToNorFreed) {

@@ -9,7 +9,9 @@
  * Real, on Boost.Context (make_fcontext/jump_fcontext, as PHP's
  * zend_fibers.c):
  *   - zend_fiber_init_context: a guard-paged C stack of `stack_size` bytes
- *     (0: EG(fiber_stack_size)), rounded up to pages, at least 64 KiB;
+ *     (0: EG(fiber_stack_size)), rounded up to pages, at least 64 KiB (a
+ *     size below two pages throws PHP's Exception "Fiber stack size is too
+ *     small, it needs to be at least <2 pages> bytes" and fails);
  *     kind and function set, status INIT, cleanup left as the caller set
  *     it (PHP's callers set it after), then the init observers. If the
  *     stack cannot be had: an Exception "Fiber stack allocate failed: ..."
