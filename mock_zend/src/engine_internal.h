@@ -151,6 +151,17 @@ void FreeEnumCases(zend_class_entry* ce);
 // caller then returns its failure value; nothing else changes.
 void Unsupported(const char* function, const char* reason);
 
+// ---- Fibers (fibers.cc) ----
+
+// Request startup, as PHP's zend_fiber_init and zend_vm_stack_init: the
+// main fiber context (EG(main_fiber_context), EG(current_fiber_context)),
+// EG(fiber_stack_size), EG(error_reporting), switching unblocked, and the
+// request's VM stack page.
+void FibersStartup();
+// Request shutdown: frees the VM stack and the main context, and blocks
+// switching (zend_fiber_shutdown).
+void FibersShutdown();
+
 // ---- Observers (observer.cc) ----
 
 // Forgets every registered fiber observer (module shutdown).

@@ -274,6 +274,7 @@ bool php_module_started(void) { return module_started; }
 zend_result php_request_startup(void) {
   if (!module_started || EG(active)) return FAILURE;
   ResetExecutorGlobals();
+  internal::FibersStartup();
   internal::ObjectsStoreStartup();
   ShutdownCallbacks().clear();
   request_bailed_out = false;
@@ -373,6 +374,7 @@ void php_request_shutdown(void* dummy) {
   // (7) Per-request engine state; the SAPI's end of the request.
   internal::GcBufferFree();
   internal::HashIteratorsShutdown();
+  internal::FibersShutdown();
   EG(current_execute_data) = nullptr;
   EG(bailout) = nullptr;
   sapi_deactivate();

@@ -15,4 +15,11 @@
  * (zend_get_resource_handle() in PHP). */
 #define ZEND_MAX_RESERVED_RESOURCES 6
 
+/* Call frames on the VM stack (zend_execute.h): the zval slots a
+ * zend_execute_data takes at the bottom of a frame, as in PHP. */
+#define ZEND_CALL_FRAME_SLOT                                \
+  ((int)((ZEND_MM_ALIGNED_SIZE(sizeof(zend_execute_data)) + \
+          ZEND_MM_ALIGNED_SIZE(sizeof(zval)) - 1) /         \
+         ZEND_MM_ALIGNED_SIZE(sizeof(zval))))
+
 #endif /* ZEND_COMPILE_H */

@@ -33,6 +33,34 @@ struct _zend_vm_stack {
   zend_vm_stack prev;
 };
 
+/* ---- The VM stack, as PHP's zend_execute.h lays it out. A page starts
+ * with its struct _zend_vm_stack header (ZEND_VM_STACK_HEADER_SLOTS zval
+ * slots); its elements follow. The mock executes no bytecode and places
+ * its own internal frames elsewhere: the request's page is real memory
+ * that extensions may push frames on or replace with their own (a fiber
+ * context's page), and zend_fiber_switch_context saves and restores it
+ * (EG(vm_stack), EG(vm_stack_top), EG(vm_stack_end),
+ * EG(vm_stack_page_size)). ---- */
+#define ZEND_VM_STACK_PAGE_SLOTS (16 * 1024)
+#define ZEND_VM_STACK_PAGE_SIZE (ZEND_VM_STACK_PAGE_SLOTS * sizeof(zval))
+#define ZEND_VM_STACK_HEADER_SLOTS                        \
+  ((ZEND_MM_ALIGNED_SIZE(sizeof(struct _zend_vm_stack)) + \
+    ZEND_MM_ALIGNED_SIZE(sizeof(zval)) - 1) /             \
+   ZEND_MM_ALIGNED_SIZE(sizeof(zval)))
+#define ZEND_VM_STACK_ELEMENTS(stack) \
+  (((zval *)(stack)) + ZEND_VM_STACK_HEADER_SLOTS)
+
+/* Allocates the request's first page (ZEND_VM_STACK_PAGE_SIZE
+ * bytes, or `page_size`; persistent memory in the mock, so the request's
+ * leak check does not count it) and points EG(vm_stack), EG(vm_stack_top),
+ * EG(vm_stack_end) and EG(vm_stack_page_size) at it. Request startup
+ * calls zend_vm_stack_init(), as PHP's init_executor does. */
+ZEND_API void zend_vm_stack_init(void);
+ZEND_API void zend_vm_stack_init_ex(size_t page_size);
+/* Frees EG(vm_stack) and every page below it (request shutdown), and
+ * clears the four fields. */
+ZEND_API void zend_vm_stack_destroy(void);
+
 #define EX(element) ((execute_data)->element)
 #define ZEND_CALL_NUM_ARGS(call) (call)->This.u2.num_args
 #define EX_NUM_ARGS() ZEND_CALL_NUM_ARGS(execute_data)

@@ -44,6 +44,34 @@ typedef struct _zend_executor_globals {
   uint32_t ht_iterators_count;
   uint32_t ht_iterators_used;
   HashTableIterator *ht_iterators;
+  /* ---- The VM stack and fibers (zend_execute.h, zend_fibers.h), under
+   * PHP's names and in PHP's relative order. Every field here is saved
+   * and restored by each zend_fiber_switch_context, so each fiber context
+   * sees its own. ---- */
+  /* The VM stack page in use and its free part [vm_stack_top,
+   * vm_stack_end): a page of vm_stack_page_size bytes that
+   * zend_vm_stack_init() allocates at request startup; a fiber context
+   * may point them at a page of its own (php-async's coroutines do). The
+   * mock's internal frames are not placed on it. */
+  zval *vm_stack_top;
+  zval *vm_stack_end;
+  zend_vm_stack vm_stack;
+  size_t vm_stack_page_size;
+  /* The error_reporting level: E_ALL at request startup. */
+  int error_reporting;
+  /* The JIT's trace number: always 0 (the mock has no JIT). */
+  uint32_t jit_trace_num;
+  /* The request's main fiber context (the thread's own stack, created at
+   * request startup as PHP's zend_fiber_init does, freed at shutdown) and
+   * the context running now; both NULL outside a request. */
+  zend_fiber_context *main_fiber_context;
+  zend_fiber_context *current_fiber_context;
+  /* The running Fiber object: always NULL (the mock has no Fiber class). */
+  zend_fiber *active_fiber;
+  /* The C stack size zend_fiber_init_context gives a context asked for
+   * size 0, and what extensions pass: ZEND_FIBER_DEFAULT_C_STACK_SIZE at
+   * request startup (the mock reads no fiber.stack_size ini setting). */
+  size_t fiber_stack_size;
 } zend_executor_globals;
 
 ZEND_API extern zend_executor_globals executor_globals;
