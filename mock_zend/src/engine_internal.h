@@ -140,6 +140,11 @@ void FreeEnumCases(zend_class_entry* ce);
 // caller then returns its failure value; nothing else changes.
 void Unsupported(const char* function, const char* reason);
 
+// ---- Compiled code (compiled_code.cc) ----
+
+// Frees the map-pointer table (module shutdown).
+void MapPtrShutdown();
+
 // ---- Observers (observer.cc) ----
 
 // Forgets every registered fiber observer (module shutdown).

@@ -262,6 +262,7 @@ void php_module_shutdown(void) {
   zend_async_api_shutdown();
 
   internal::ObserverShutdown();
+  internal::MapPtrShutdown();
   internal::ClassTablesShutdown();
   internal::ResetBuiltinClassPointers();
   internal::ResetLocationCache();
@@ -274,6 +275,7 @@ bool php_module_started(void) { return module_started; }
 zend_result php_request_startup(void) {
   if (!module_started || EG(active)) return FAILURE;
   ResetExecutorGlobals();
+  zend_map_ptr_reset();
   internal::ObjectsStoreStartup();
   ShutdownCallbacks().clear();
   request_bailed_out = false;
