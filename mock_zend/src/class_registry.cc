@@ -20,6 +20,10 @@
 
 #include "engine_internal.h"
 
+extern "C" {
+#include "zend_execute.h"
+}
+
 namespace {
 
 using mock_zend::internal::FreeFunction;
@@ -223,6 +227,13 @@ zend_class_entry* zend_lookup_class(zend_string* name) {
   zend_str_tolower(lower.data(), lower.size());
   return static_cast<zend_class_entry*>(
       zend_hash_str_find_ptr(EG(class_table), lower.data(), lower.size()));
+}
+
+zend_class_entry* zend_lookup_class_ex(zend_string* name, zend_string* key,
+                                       uint32_t flags) {
+  (void)key;
+  (void)flags;
+  return zend_lookup_class(name);
 }
 
 bool instanceof_function_slow(const zend_class_entry* instance_ce,

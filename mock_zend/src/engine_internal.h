@@ -161,6 +161,10 @@ void FibersStartup();
 // Request shutdown: frees the VM stack and the main context, and blocks
 // switching (zend_fiber_shutdown).
 void FibersShutdown();
+// ---- Compiled code (compiled_code.cc) ----
+
+// Frees the map-pointer table (module shutdown).
+void MapPtrShutdown();
 
 // ---- Observers (observer.cc) ----
 

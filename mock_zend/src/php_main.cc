@@ -262,6 +262,7 @@ void php_module_shutdown(void) {
   zend_async_api_shutdown();
 
   internal::ObserverShutdown();
+  internal::MapPtrShutdown();
   internal::ClassTablesShutdown();
   internal::ResetBuiltinClassPointers();
   internal::ResetLocationCache();
@@ -275,6 +276,7 @@ zend_result php_request_startup(void) {
   if (!module_started || EG(active)) return FAILURE;
   ResetExecutorGlobals();
   internal::FibersStartup();
+  zend_map_ptr_reset();
   internal::ObjectsStoreStartup();
   ShutdownCallbacks().clear();
   request_bailed_out = false;

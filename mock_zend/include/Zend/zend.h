@@ -20,6 +20,7 @@
 #include "zend_frameless_function.h"
 #include "zend_hash.h"
 #include "zend_iterators.h"
+#include "zend_map_ptr.h"
 #include "zend_object_handlers.h"
 #include "zend_portability.h"
 #include "zend_string.h"
@@ -40,6 +41,12 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 
 #define ZEND_INTERNAL_FUNCTION 1
 #define ZEND_USER_FUNCTION 2
+#define ZEND_EVAL_CODE 4
+#define ZEND_USER_CODE(type) ((type) != ZEND_INTERNAL_FUNCTION)
+
+/* Slots an extension can reserve in op arrays, internal functions and
+ * fiber contexts (zend_get_resource_handle() in PHP). */
+#define ZEND_MAX_RESERVED_RESOURCES 6
 
 /* Function and class flags (PHP's values). */
 #define ZEND_ACC_PUBLIC (1 << 0)
@@ -50,7 +57,7 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 #define ZEND_ACC_READONLY (1 << 7)
 #define ZEND_ACC_ABSTRACT (1 << 6)
 #define ZEND_ACC_DEPRECATED (1 << 11)
-#define ZEND_ACC_CTOR (1 << 28)
+#define ZEND_ACC_CTOR (1 << 21)
 #define ZEND_ACC_CLOSURE (1 << 22)
 #define ZEND_ACC_CALL_VIA_TRAMPOLINE (1 << 18)
 #define ZEND_ACC_INTERFACE (1 << 0)
@@ -61,6 +68,33 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 #define ZEND_ACC_READONLY_CLASS (1 << 16)
 #define ZEND_ACC_ENUM (1 << 28)
 #define ZEND_ACC_NOT_SERIALIZABLE (1 << 29)
+
+/* Compiled code: the function flags of op arrays (PHP's values). */
+#define ZEND_ACC_PPP_MASK \
+  (ZEND_ACC_PUBLIC | ZEND_ACC_PROTECTED | ZEND_ACC_PRIVATE)
+#define ZEND_ACC_CHANGED (1 << 3)
+#define ZEND_ACC_IMMUTABLE (1 << 7)
+#define ZEND_ACC_HAS_TYPE_HINTS (1 << 8)
+#define ZEND_ACC_TOP_LEVEL (1 << 9)
+#define ZEND_ACC_PRELOADED (1 << 10)
+#define ZEND_ACC_RETURN_REFERENCE (1 << 12)
+#define ZEND_ACC_HAS_RETURN_TYPE (1 << 13)
+#define ZEND_ACC_VARIADIC (1 << 14)
+#define ZEND_ACC_HAS_FINALLY_BLOCK (1 << 15)
+#define ZEND_ACC_EARLY_BINDING (1 << 16)
+#define ZEND_ACC_USES_THIS (1 << 17)
+#define ZEND_ACC_CALL_VIA_HANDLER ZEND_ACC_CALL_VIA_TRAMPOLINE
+#define ZEND_ACC_NEVER_CACHE (1 << 19)
+#define ZEND_ACC_TRAIT_CLONE (1 << 20)
+#define ZEND_ACC_FAKE_CLOSURE (1 << 23)
+#define ZEND_ACC_GENERATOR (1 << 24)
+#define ZEND_ACC_DONE_PASS_TWO (1 << 25)
+#define ZEND_ACC_ARENA_ALLOCATED (1 << 25)
+#define ZEND_ACC_HEAP_RT_CACHE (1 << 26)
+#define ZEND_ACC_USER_ARG_INFO (1 << 26)
+#define ZEND_ACC_COMPILE_TIME_EVAL (1 << 27)
+#define ZEND_ACC_OVERRIDE (1 << 28)
+#define ZEND_ACC_STRICT_TYPES (1U << 31)
 
 typedef struct _zend_internal_arg_info {
   const char *name;
@@ -111,7 +145,144 @@ typedef struct _zend_internal_arg_info {
   ;
 #define ZEND_RETURN_VALUE 0
 
-/* An internal (C) function or method.
+/* Compiled code (op arrays): PHP 8.6's layouts, so extension code that
+ * inspects or copies a user function compiles and lays out as against
+ * PHP. The mock compiles no PHP code, so no op array is ever produced by
+ * the engine; code that builds one by hand can read it back, and the
+ * functions that would compile or run one fail loudly (zend_compile.h,
+ * zend_execute.h, zend_vm.h). */
+typedef struct _zend_op_array zend_op_array;
+typedef struct _zend_op zend_op;
+typedef struct _zend_property_info zend_property_info;
+struct _zend_module_entry;
+
+/* Absolute jump and constant addresses are used on 32-bit systems only;
+ * 64-bit PHP keeps 32-bit offsets relative to the opline. */
+#if defined(SIZEOF_SIZE_T) && SIZEOF_SIZE_T == 4
+#define ZEND_USE_ABS_JMP_ADDR 1
+#define ZEND_USE_ABS_CONST_ADDR 1
+#else
+#define ZEND_USE_ABS_JMP_ADDR 0
+#define ZEND_USE_ABS_CONST_ADDR 0
+#endif
+
+typedef union _znode_op {
+  uint32_t constant;
+  uint32_t var;
+  uint32_t num;
+  uint32_t opline_num;
+#if ZEND_USE_ABS_JMP_ADDR
+  zend_op *jmp_addr;
+#else
+  uint32_t jmp_offset;
+#endif
+#if ZEND_USE_ABS_CONST_ADDR
+  zval *zv;
+#endif
+} znode_op;
+
+struct _zend_op {
+  const void *handler;
+  znode_op op1;
+  znode_op op2;
+  znode_op result;
+  uint32_t extended_value;
+  uint32_t lineno;
+  zend_uchar opcode;
+  zend_uchar op1_type;
+  zend_uchar op2_type;
+  zend_uchar result_type;
+};
+
+typedef struct _zend_try_catch_element {
+  uint32_t try_op;
+  uint32_t catch_op;
+  uint32_t finally_op;
+  uint32_t finally_end;
+} zend_try_catch_element;
+
+#define ZEND_LIVE_TMPVAR 0
+#define ZEND_LIVE_LOOP 1
+#define ZEND_LIVE_SILENCE 2
+#define ZEND_LIVE_ROPE 3
+#define ZEND_LIVE_NEW 4
+#define ZEND_LIVE_MASK 7
+
+typedef struct _zend_live_range {
+  uint32_t var; /* the low bits hold the ZEND_LIVE_* kind */
+  uint32_t start;
+  uint32_t end;
+} zend_live_range;
+
+/* The arg info of a user function: arg_info[-1] describes the return
+ * value when ZEND_ACC_HAS_RETURN_TYPE is set. */
+typedef struct _zend_arg_info {
+  zend_string *name;
+  zend_type type;
+  zend_string *default_value;
+  zend_string *doc_comment; /* PHP 8.6: the parameter's doc comment */
+} zend_arg_info;
+
+/* (Mock) The elements every member of the zend_function union starts with, in
+ * PHP 8.6's order (func->common reads them for any function): arg_info is
+ * a zend_arg_info* for user code, a zend_internal_arg_info* for an internal
+ * function; arg_info[-1] describes the return value when
+ * ZEND_ACC_HAS_RETURN_TYPE is set. attributes is the function's table of
+ * zend_attribute* or NULL (zend_attributes.h; a function-table function
+ * frees it with itself), T its temporaries, prop_info the property of a
+ * property hook. */
+#define ZEND_MOCK_FUNCTION_COMMON_ELEMENTS(arg_info_type) \
+  zend_uchar type;                                        \
+  zend_uchar arg_flags[3];                                \
+  uint32_t fn_flags;                                      \
+  zend_string *function_name;                             \
+  zend_class_entry *scope;                                \
+  zend_function *prototype;                               \
+  uint32_t num_args;                                      \
+  uint32_t required_num_args;                             \
+  arg_info_type *arg_info;                                \
+  HashTable *attributes;                                  \
+  ZEND_MAP_PTR_DEF(void **, run_time_cache);              \
+  zend_string *doc_comment;                               \
+  uint32_t T;                                             \
+  uint32_t fn_flags2;                                     \
+  const zend_property_info *prop_info
+
+struct _zend_op_array {
+  ZEND_MOCK_FUNCTION_COMMON_ELEMENTS(
+      zend_arg_info); /* type: ZEND_USER_FUNCTION */
+
+  int cache_size;
+  int last_var;  /* compiled variables */
+  uint32_t last; /* opcodes */
+
+  zend_op *opcodes;
+  ZEND_MAP_PTR_DEF(HashTable *, static_variables_ptr);
+  HashTable *static_variables;
+  zend_string **vars; /* names of the compiled variables */
+
+  uint32_t *refcount;
+
+  int last_live_range;
+  int last_try_catch;
+  zend_live_range *live_range;
+  zend_try_catch_element *try_catch_array;
+
+  zend_string *filename;
+  uint32_t line_start;
+  uint32_t line_end;
+
+  int last_literal;
+  uint32_t num_dynamic_func_defs;
+  zval *literals;
+
+  /* Functions declared inside this one, referenced by index from opcodes */
+  zend_op_array **dynamic_func_defs;
+
+  void *reserved[ZEND_MAX_RESERVED_RESOURCES];
+};
+
+/* An internal (C) function or method, with PHP 8.6's fields in PHP's order.
  *
  * `reserved` belongs to whoever created the function, with one engine
  * convention for functions owned by a function table (registered globally
@@ -119,40 +290,25 @@ typedef struct _zend_internal_arg_info {
  * module shutdown and reserved[1] is not NULL, it first calls
  * ((void (*)(void *))reserved[1])(reserved[0]). The C++ ClassBuilder keeps
  * each method's heap-allocated NativeBody in reserved[0] and its deleter in
- * reserved[1]. reserved[2] and reserved[3] are free for the creator. The
- * function embedded in a closure object is owned by the closure and is not
- * subject to this convention. */
+ * reserved[1]. The other slots are free for the creator. The function
+ * embedded in a closure object is owned by the closure and is not subject
+ * to this convention. */
 typedef struct _zend_internal_function {
-  zend_uchar type; /* ZEND_INTERNAL_FUNCTION */
-  zend_uchar arg_flags[3];
-  uint32_t fn_flags;
-  zend_string *function_name;
-  zend_class_entry *scope;
-  zend_function *prototype;
-  uint32_t num_args;
-  uint32_t required_num_args;
-  /* Attributes (zend_add_function_attribute, zend_attributes.h): a
-   * persistent table of zend_attribute*, or NULL; a function-table function
-   * frees it with itself. */
-  HashTable *attributes;
-  const zend_internal_arg_info *arg_info;
+  ZEND_MOCK_FUNCTION_COMMON_ELEMENTS(const zend_internal_arg_info);
+
   zif_handler handler;
-  void *reserved[4];
+  struct _zend_module_entry *module;
+  const zend_frameless_function_info *frameless_function_infos;
+  void *reserved[ZEND_MAX_RESERVED_RESOURCES];
 } zend_internal_function;
 
 union _zend_function {
   zend_uchar type;
+  uint32_t quick_arg_flags;
   struct {
-    zend_uchar type;
-    zend_uchar arg_flags[3];
-    uint32_t fn_flags;
-    zend_string *function_name;
-    zend_class_entry *scope;
-    zend_function *prototype;
-    uint32_t num_args;
-    uint32_t required_num_args;
-    HashTable *attributes;
+    ZEND_MOCK_FUNCTION_COMMON_ELEMENTS(zend_arg_info);
   } common;
+  zend_op_array op_array;
   zend_internal_function internal_function;
 };
 

@@ -9,6 +9,8 @@
 #ifndef ZEND_EXECUTE_H
 #define ZEND_EXECUTE_H
 
+#include "zend_compile.h"
+#include "zend_gc.h"
 #include "zend_globals.h"
 
 BEGIN_EXTERN_C()
@@ -71,6 +73,39 @@ ZEND_API void zend_vm_stack_destroy(void);
 #define ZEND_THIS (&EX(This))
 #define getThis() ((Z_TYPE_P(ZEND_THIS) == IS_OBJECT) ? ZEND_THIS : NULL)
 #define ZEND_THIS_OBJECT Z_OBJ_P(ZEND_THIS)
+
+/* Compiled code (PHP's names; the mock runs no opcodes). Pushing a frame
+ * for, initialising and executing a user function fail loudly:
+ * zend_vm_stack_push_call_frame returns NULL, the others do nothing.
+ * zend_execute_ex points at execute_ex, as in PHP. */
+ZEND_API extern void (*zend_execute_ex)(zend_execute_data *execute_data);
+ZEND_API void execute_ex(zend_execute_data *execute_data);
+ZEND_API zend_execute_data *zend_vm_stack_push_call_frame(
+    uint32_t call_info, zend_function *func, uint32_t num_args,
+    void *object_or_called_scope);
+ZEND_API void zend_init_func_execute_data(zend_execute_data *execute_data,
+                                          zend_op_array *op_array,
+                                          zval *return_value);
+
+/* The GC roots of an unfinished frame (a suspended fiber's or coroutine's
+ * stack). Real for the frames the mock has: a frame without a function, or
+ * of an internal function, has no compiled variables and yields NULL after
+ * adding its $this when ZEND_CALL_RELEASE_THIS is set in its call info. A
+ * user-code frame (which the mock never creates) fails loudly and yields
+ * NULL. */
+ZEND_API HashTable *zend_unfinished_execution_gc(
+    zend_execute_data *execute_data, zend_execute_data *call,
+    zend_get_gc_buffer *gc_buffer);
+ZEND_API HashTable *zend_unfinished_execution_gc_ex(
+    zend_execute_data *execute_data, zend_execute_data *call,
+    zend_get_gc_buffer *gc_buffer, bool suspended_by_yield);
+
+/* A class by name; real: the class table (the mock has no autoloading, so
+ * ZEND_FETCH_CLASS_NO_AUTOLOAD changes nothing). `key` (the lowercase
+ * name, or NULL) is accepted as in PHP. */
+ZEND_API zend_class_entry *zend_lookup_class_ex(zend_string *name,
+                                                zend_string *key,
+                                                uint32_t flags);
 
 /* Runs `func` in a new frame with `object` as $this (may be NULL) and
  * `argc` arguments (borrowed), writing its result to `retval`. This is how

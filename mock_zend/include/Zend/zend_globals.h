@@ -77,6 +77,20 @@ typedef struct _zend_executor_globals {
 ZEND_API extern zend_executor_globals executor_globals;
 #define EG(v) (executor_globals.v)
 
+/* The compiler globals, CG(). The mock compiles no PHP code; it keeps the
+ * map-pointer table here, as PHP does (zend_map_ptr.h). */
+typedef struct _zend_compiler_globals {
+  /* The slots, and the base biased by one that map-pointer offsets are
+   * relative to (ZEND_MAP_PTR_BIASED_BASE). */
+  void *map_ptr_real_base;
+  void *map_ptr_base;
+  size_t map_ptr_size; /* slots allocated */
+  size_t map_ptr_last; /* slots in use */
+} zend_compiler_globals;
+
+ZEND_API extern zend_compiler_globals compiler_globals;
+#define CG(v) (compiler_globals.v)
+
 ZEND_API const char *zend_get_executed_filename(void);
 ZEND_API zend_string *zend_get_executed_filename_ex(void);
 ZEND_API uint32_t zend_get_executed_lineno(void);

@@ -39,6 +39,10 @@ typedef union _zend_function zend_function;
 typedef struct _zend_execute_data zend_execute_data;
 typedef struct _zend_object_handlers zend_object_handlers;
 typedef struct _zend_object_iterator zend_object_iterator;
+/* Compiled code: an AST node, and a refcounted AST (a constant expression
+ * in an IS_CONSTANT_AST zval), see zend_ast.h. */
+typedef struct _zend_ast zend_ast;
+typedef struct _zend_ast_ref zend_ast_ref;
 
 typedef void (*dtor_func_t)(zval *pDest);
 typedef void (*copy_ctor_func_t)(zval *pElement);
@@ -52,6 +56,7 @@ typedef union _zend_value {
   zend_object *obj;
   zend_resource *res;
   zend_reference *ref;
+  zend_ast_ref *ast;
   void *ptr;
   zend_class_entry *ce;
   zend_function *func;
@@ -76,6 +81,7 @@ struct _zval_struct {
   } u1;
   union {
     uint32_t next;
+    uint32_t lineno; /* of a ZEND_AST_ZVAL node's value */
     uint32_t num_args;
     uint32_t fe_pos;
     uint32_t extra;
@@ -463,6 +469,35 @@ struct _zend_reference {
   do {                              \
     Z_INDIRECT_P(z) = (v);          \
     Z_TYPE_INFO_P(z) = IS_INDIRECT; \
+  } while (0)
+
+/* Compiled code: a declared type (PHP's layout; the arg info of op arrays
+ * embeds it). ptr is a class name, a type list or NULL, type_mask the
+ * MAY_BE_* bits and the kind bits of ptr. */
+typedef struct {
+  void *ptr;
+  uint32_t type_mask;
+} zend_type;
+
+/* A refcounted AST: the header is followed by the root node (GC_AST). */
+struct _zend_ast_ref {
+  zend_refcounted_h gc;
+};
+
+#define IS_CONSTANT_AST_EX \
+  (IS_CONSTANT_AST | (IS_TYPE_REFCOUNTED << Z_TYPE_FLAGS_SHIFT))
+#define GC_CONSTANT_AST \
+  (IS_CONSTANT_AST | (GC_NOT_COLLECTABLE << GC_FLAGS_SHIFT))
+#define GC_AST(p) ((zend_ast *)(((char *)(p)) + sizeof(zend_ast_ref)))
+#define Z_AST(zval) (zval).value.ast
+#define Z_AST_P(zval_p) Z_AST(*(zval_p))
+#define Z_ASTVAL(zval) GC_AST(Z_AST(zval))
+#define Z_ASTVAL_P(zval_p) Z_ASTVAL(*(zval_p))
+#define ZVAL_AST(z, a)                       \
+  do {                                       \
+    zval *__z = (z);                         \
+    Z_AST_P(__z) = (a);                      \
+    Z_TYPE_INFO_P(__z) = IS_CONSTANT_AST_EX; \
   } while (0)
 
 END_EXTERN_C()
