@@ -76,8 +76,10 @@ void ResetBuiltinClassPointers();
 void RegisterThrowableClasses();
 // WeakReference (weakrefs.cc): zend_ce_weakref.
 void RegisterWeakReferenceClass();
-// Index of the declared property `name` of `ce`, or -1.
-int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len);
+// The declaration of property `name` of `ce` (its own or inherited), or
+// nullptr.
+zend_property_info* FindPropertyInfo(const zend_class_entry* ce,
+                                     const char* name, size_t len);
 // The declared slot of `object` named `name`, or nullptr.
 zval* PropertySlot(zend_object* object, const char* name, size_t len);
 
