@@ -91,6 +91,7 @@ FutureObject* AllocFutureObject(zend_class_entry* ce, zend_future_t* future) {
   ZVAL_UNDEF(&self->mapper);
   self->mapper_type = MapperType::kMap;
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return self;
 }
 
@@ -493,6 +494,7 @@ zend_object* CreateFutureStateObject(zend_class_entry* ce) {
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(FutureStateObject, std),
                            &future->event);
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return &self->std;
 }
 

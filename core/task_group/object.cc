@@ -414,6 +414,7 @@ zend_object* CreateTaskGroupObject(zend_class_entry* ce) {
   auto* group = internal::AllocObject<TaskGroup>(ce);
   InitTaskGroup(group);
   zend_object_std_init(&group->std, ce);
+  object_properties_init(&group->std, ce);
   return &group->std;
 }
 

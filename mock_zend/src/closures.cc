@@ -127,6 +127,7 @@ zend_object* zend_mock_closure_new(zend_mock_closure_body body, void* data,
   closure->data = data;
   closure->data_dtor = dtor;
   zend_object_std_init(&closure->std, zend_ce_closure);
+  object_properties_init(&closure->std, zend_ce_closure);
   closure->std.handlers = &closure_handlers;
   return &closure->std;
 }

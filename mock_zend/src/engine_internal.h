@@ -87,8 +87,10 @@ void RegisterIteratorClasses();
 // Gives a class that now implements Iterator or IteratorAggregate and has
 // no get_iterator the one that calls its methods (zend_class_implements).
 void InstallIteratorHandler(zend_class_entry* ce);
-// Index of the declared property `name` of `ce`, or -1.
-int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len);
+// The declaration of property `name` of `ce` (its own or inherited), or
+// nullptr.
+zend_property_info* FindPropertyInfo(const zend_class_entry* ce,
+                                     const char* name, size_t len);
 // The declared slot of `object` named `name`, or nullptr.
 zval* PropertySlot(zend_object* object, const char* name, size_t len);
 

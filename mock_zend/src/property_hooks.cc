@@ -33,7 +33,7 @@ zend_array* zend_hooked_object_build_properties(zend_object* zobj) {
     zval* value = &zobj->properties_table[i];
     if (Z_TYPE_P(value) == IS_UNDEF) continue;
     Z_TRY_ADDREF_P(value);
-    zend_hash_update(out, ce->property_names[i], value);
+    zend_hash_update(out, ce->properties_info_table[i]->name, value);
   }
   if (zobj->properties != nullptr) {
     zend_string* key;

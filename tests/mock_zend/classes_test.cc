@@ -22,7 +22,7 @@ class MockZendClassesTest : public zar::testing::RequestFixture {};
 std::vector<std::string> PropertyNames(const zend_class_entry* ce) {
   std::vector<std::string> names;
   for (int i = 0; i < ce->default_properties_count; i++) {
-    names.emplace_back(ZSTR_VAL(ce->property_names[i]));
+    names.emplace_back(ZSTR_VAL(ce->properties_info_table[i]->name));
   }
   return names;
 }
@@ -260,7 +260,7 @@ TEST_F(MockZendClassesTest, RedeclaringAPropertyKeepsItsSlotWithTheNewDefault) {
   zval value;
   ZVAL_STRING(&value, "request string");
   zend_declare_property_ex(ce, zend_string_init_interned(ZEND_STRL("a"), 1),
-                           &value, ZEND_ACC_PUBLIC);
+                           &value, ZEND_ACC_PUBLIC, nullptr);
   zval_ptr_dtor(&value);  // the class keeps its own (persistent) copy
   EXPECT_EQ(ce->default_properties_count, 2);
   EXPECT_STREQ(Z_STRVAL(ce->default_properties_table[0]), "request string");

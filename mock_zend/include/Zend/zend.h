@@ -24,6 +24,7 @@
 #include "zend_object_handlers.h"
 #include "zend_portability.h"
 #include "zend_string.h"
+#include "zend_type_info.h"
 #include "zend_types.h"
 
 BEGIN_EXTERN_C()
@@ -96,54 +97,143 @@ typedef void (*zif_handler)(INTERNAL_FUNCTION_PARAMETERS);
 #define ZEND_ACC_OVERRIDE (1 << 28)
 #define ZEND_ACC_STRICT_TYPES (1U << 31)
 
+/* An internal function's argument (PHP's layout): arg_info[0] of a table
+ * describes the return value, its name field holding the required argument
+ * count. The type is recorded (zend_type: MAY_BE_* mask, class name and
+ * the by-reference and variadic flags) but not enforced beyond what
+ * zend_parse_parameters checks. */
 typedef struct _zend_internal_arg_info {
   const char *name;
-  uint32_t type_mask;
+  zend_type type;
   const char *default_value;
 } zend_internal_arg_info;
 
-/* Arg-info tables as generated from PHP stubs. Types are recorded but not
- * enforced beyond what zend_parse_parameters checks. */
-#define ZEND_BEGIN_ARG_INFO_EX(name, _unused, return_reference, \
-                               required_num_args)               \
-  static const zend_internal_arg_info name[] = {                \
-      {(const char *)(uintptr_t)(required_num_args), 0, NULL},
+#define _ZEND_SEND_MODE_SHIFT _ZEND_TYPE_EXTRA_FLAGS_SHIFT
+#define _ZEND_IS_VARIADIC_BIT (1 << (_ZEND_TYPE_EXTRA_FLAGS_SHIFT + 2))
+#define _ZEND_IS_PROMOTED_BIT (1 << (_ZEND_TYPE_EXTRA_FLAGS_SHIFT + 3))
+#define _ZEND_IS_TENTATIVE_BIT (1 << (_ZEND_TYPE_EXTRA_FLAGS_SHIFT + 4))
+#define ZEND_ARG_SEND_MODE(arg_info) \
+  ((ZEND_TYPE_FULL_MASK((arg_info)->type) >> _ZEND_SEND_MODE_SHIFT) & 3)
+#define ZEND_ARG_IS_VARIADIC(arg_info) \
+  ((ZEND_TYPE_FULL_MASK((arg_info)->type) & _ZEND_IS_VARIADIC_BIT) != 0)
+#define ZEND_ARG_IS_PROMOTED(arg_info) \
+  ((ZEND_TYPE_FULL_MASK((arg_info)->type) & _ZEND_IS_PROMOTED_BIT) != 0)
+#define ZEND_ARG_TYPE_IS_TENTATIVE(arg_info) \
+  ((ZEND_TYPE_FULL_MASK((arg_info)->type) & _ZEND_IS_TENTATIVE_BIT) != 0)
+#define _ZEND_ARG_INFO_FLAGS(pass_by_ref, is_variadic, is_tentative) \
+  (((pass_by_ref) << _ZEND_SEND_MODE_SHIFT) |                        \
+   ((is_variadic) ? _ZEND_IS_VARIADIC_BIT : 0) |                     \
+   ((is_tentative) ? _ZEND_IS_TENTATIVE_BIT : 0))
+
+/* Arg-info tables as gen_stub.php writes them, with PHP's arities. */
+#define ZEND_BEGIN_ARG_INFO_EX(name, _unused, return_reference,           \
+                               required_num_args)                         \
+  static const zend_internal_arg_info name[] = {                          \
+      {(const char *)(uintptr_t)(required_num_args),                      \
+       ZEND_TYPE_INIT_NONE(_ZEND_ARG_INFO_FLAGS(return_reference, 0, 0)), \
+       NULL},
 #define ZEND_BEGIN_ARG_INFO(name, _unused) \
   ZEND_BEGIN_ARG_INFO_EX(name, {}, ZEND_RETURN_VALUE, -1)
+#define _ZEND_BEGIN_ARG_WITH_RETURN(name, required_num_args, type) \
+  static const zend_internal_arg_info name[] = {                   \
+      {(const char *)(uintptr_t)(required_num_args), type, NULL},
 #define ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(                 \
     name, return_reference, required_num_args, type, allow_null) \
-  ZEND_BEGIN_ARG_INFO_EX(name, 0, return_reference, required_num_args)
-#define ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(                   \
-    name, return_reference, required_num_args, class, allow_null) \
-  ZEND_BEGIN_ARG_INFO_EX(name, 0, return_reference, required_num_args)
+  _ZEND_BEGIN_ARG_WITH_RETURN(                                   \
+      name, required_num_args,                                   \
+      ZEND_TYPE_INIT_CODE(type, allow_null,                      \
+                          _ZEND_ARG_INFO_FLAGS(return_reference, 0, 0)))
+#define ZEND_BEGIN_ARG_WITH_TENTATIVE_RETURN_TYPE_INFO_EX(       \
+    name, return_reference, required_num_args, type, allow_null) \
+  _ZEND_BEGIN_ARG_WITH_RETURN(                                   \
+      name, required_num_args,                                   \
+      ZEND_TYPE_INIT_CODE(type, allow_null,                      \
+                          _ZEND_ARG_INFO_FLAGS(return_reference, 0, 1)))
+#define ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO(name, type, allow_null) \
+  ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(name, 0, -1, type, allow_null)
+#define ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(                        \
+    name, return_reference, required_num_args, class_name, allow_null) \
+  _ZEND_BEGIN_ARG_WITH_RETURN(                                         \
+      name, required_num_args,                                         \
+      ZEND_TYPE_INIT_CLASS_CONST(                                      \
+          #class_name, allow_null,                                     \
+          _ZEND_ARG_INFO_FLAGS(return_reference, 0, 0)))
+#define ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO(name, class_name, allow_null) \
+  ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(name, 0, -1, class_name, allow_null)
 #define ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(             \
     name, return_reference, required_num_args, class_name, type) \
-  ZEND_BEGIN_ARG_INFO_EX(name, 0, return_reference, required_num_args)
+  _ZEND_BEGIN_ARG_WITH_RETURN(                                   \
+      name, required_num_args,                                   \
+      ZEND_TYPE_INIT_CLASS_CONST_MASK(                           \
+          #class_name, type | _ZEND_ARG_INFO_FLAGS(return_reference, 0, 0)))
 #define ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(name, return_reference,  \
                                                 required_num_args, type) \
-  ZEND_BEGIN_ARG_INFO_EX(name, 0, return_reference, required_num_args)
-#define ZEND_ARG_INFO(pass_by_ref, name) {#name, 0, NULL},
+  _ZEND_BEGIN_ARG_WITH_RETURN(                                           \
+      name, required_num_args,                                           \
+      ZEND_TYPE_INIT_MASK(type |                                         \
+                          _ZEND_ARG_INFO_FLAGS(return_reference, 0, 0)))
+#define ZEND_ARG_INFO(pass_by_ref, name) \
+  {#name, ZEND_TYPE_INIT_NONE(_ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)), NULL},
+#define ZEND_ARG_INFO_WITH_DEFAULT_VALUE(pass_by_ref, name, default_value) \
+  {#name, ZEND_TYPE_INIT_NONE(_ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)),    \
+   default_value},
+#define ZEND_ARG_VARIADIC_INFO(pass_by_ref, name) \
+  {#name, ZEND_TYPE_INIT_NONE(_ZEND_ARG_INFO_FLAGS(pass_by_ref, 1, 0)), NULL},
 #define ZEND_ARG_TYPE_INFO(pass_by_ref, name, type_hint, allow_null) \
-  {#name, (uint32_t)(type_hint), NULL},
+  {#name,                                                            \
+   ZEND_TYPE_INIT_CODE(type_hint, allow_null,                        \
+                       _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)),     \
+   NULL},
 #define ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(pass_by_ref, name, type_hint, \
                                               allow_null, default_value)    \
-  {#name, (uint32_t)(type_hint), default_value},
-#define ZEND_ARG_TYPE_MASK(pass_by_ref, name, type_mask, default_value) \
-  {#name, 0, default_value},
-#define ZEND_ARG_OBJ_INFO(pass_by_ref, name, classname, allow_null) \
-  {#name, IS_OBJECT, NULL},
+  {#name,                                                                   \
+   ZEND_TYPE_INIT_CODE(type_hint, allow_null,                               \
+                       _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)),            \
+   default_value},
+#define ZEND_ARG_VARIADIC_TYPE_INFO(pass_by_ref, name, type_hint, allow_null) \
+  {#name,                                                                     \
+   ZEND_TYPE_INIT_CODE(type_hint, allow_null,                                 \
+                       _ZEND_ARG_INFO_FLAGS(pass_by_ref, 1, 0)),              \
+   NULL},
+#define ZEND_ARG_TYPE_MASK(pass_by_ref, name, type_mask, default_value)      \
+  {#name,                                                                    \
+   ZEND_TYPE_INIT_MASK(type_mask | _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)), \
+   default_value},
+#define ZEND_ARG_OBJ_INFO(pass_by_ref, name, classname, allow_null)     \
+  {#name,                                                               \
+   ZEND_TYPE_INIT_CLASS_CONST(#classname, allow_null,                   \
+                              _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)), \
+   NULL},
 #define ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(pass_by_ref, name, classname, \
                                              allow_null, default_value)    \
-  {#name, IS_OBJECT, default_value},
-#define ZEND_ARG_CALLABLE_INFO(pass_by_ref, name, allow_null) \
-  {#name, IS_CALLABLE, NULL},
-#define ZEND_ARG_VARIADIC_INFO(pass_by_ref, name) {#name, 0, NULL},
-#define ZEND_ARG_VARIADIC_TYPE_INFO(pass_by_ref, name, type_hint, allow_null) \
-  {#name, (uint32_t)(type_hint), NULL},
+  {#name,                                                                  \
+   ZEND_TYPE_INIT_CLASS_CONST(#classname, allow_null,                      \
+                              _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)),    \
+   default_value},
+#define ZEND_ARG_OBJ_TYPE_MASK(pass_by_ref, name, class_name, type_mask,      \
+                               default_value)                                 \
+  {#name,                                                                     \
+   ZEND_TYPE_INIT_CLASS_CONST_MASK(                                           \
+       #class_name, ((type_mask) | _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0))), \
+   default_value},
+#define ZEND_ARG_VARIADIC_OBJ_INFO(pass_by_ref, name, classname, allow_null) \
+  {#name,                                                                    \
+   ZEND_TYPE_INIT_CLASS_CONST(#classname, allow_null,                        \
+                              _ZEND_ARG_INFO_FLAGS(pass_by_ref, 1, 0)),      \
+   NULL},
+#define ZEND_ARG_CALLABLE_INFO(pass_by_ref, name, allow_null)    \
+  {#name,                                                        \
+   ZEND_TYPE_INIT_CODE(IS_CALLABLE, allow_null,                  \
+                       _ZEND_ARG_INFO_FLAGS(pass_by_ref, 0, 0)), \
+   NULL},
 #define ZEND_END_ARG_INFO() \
   }                         \
   ;
 #define ZEND_RETURN_VALUE 0
+#define ZEND_RETURN_REFERENCE 1
+#define ZEND_SEND_BY_VAL 0u
+#define ZEND_SEND_BY_REF 1u
+#define ZEND_SEND_PREFER_REF 2u
 
 /* Compiled code (op arrays): PHP 8.6's layouts, so extension code that
  * inspects or copies a user function compiles and lays out as against
@@ -407,6 +497,36 @@ typedef struct _zend_function_entry {
 #define PHP_ABSTRACT_ME ZEND_ABSTRACT_ME
 #define PHP_FE_END ZEND_FE_END
 
+/* ---- Declared properties (PHP 8.4's zend_property_info) ----
+ * offset: OBJ_PROP_TO_OFFSET(slot number); flags: ZEND_ACC_* of the
+ * declaration; name: the declared name as written (the mock does not mangle
+ * private and protected names); type: the declaration's zend_type, owned
+ * by the info (a class name in it is released with the class); hooks and
+ * prototype: the mock declares no hooked property (hooks NULL, prototype
+ * the info itself). */
+struct _zend_property_info {
+  uint32_t offset;
+  uint32_t flags;
+  zend_string *name;
+  zend_string *doc_comment;
+  HashTable *attributes;
+  zend_class_entry *ce;
+  zend_type type;
+  const zend_property_info *prototype;
+  zend_function **hooks;
+};
+
+#define ZEND_ACC_PPP_MASK \
+  (ZEND_ACC_PUBLIC | ZEND_ACC_PROTECTED | ZEND_ACC_PRIVATE)
+
+#define OBJ_PROP(obj, offset) ((zval *)((char *)(obj) + (offset)))
+#define OBJ_PROP_NUM(obj, num) (&(obj)->properties_table[(num)])
+#define OBJ_PROP_TO_OFFSET(num) \
+  ((uint32_t)(offsetof(zend_object, properties_table) + sizeof(zval) * (num)))
+#define OBJ_PROP_TO_NUM(offset) \
+  (((offset)-OBJ_PROP_TO_OFFSET(0)) / sizeof(zval))
+/* ---- end of declared properties ---- */
+
 /* Classes */
 #define ZEND_INTERNAL_CLASS 1
 #define ZEND_USER_CLASS 2
@@ -420,11 +540,16 @@ struct _zend_class_entry {
   int refcount;
   uint32_t ce_flags;
 
-  /* Declared properties: slot i of every object is named
-   * property_names[i] and starts as default_properties_table[i]. */
+  /* Declared properties: slot i of every object (OBJ_PROP_NUM(obj, i)) is
+   * described by properties_info_table[i] and starts as
+   * default_properties_table[i] (object_properties_init). properties_info
+   * maps each declared name to its zend_property_info* (IS_PTR); a class
+   * shares the entries it inherits with its parent and owns the ones it
+   * declares (info->ce == the class). */
   int default_properties_count;
   zval *default_properties_table;
-  zend_string **property_names;
+  HashTable properties_info;
+  zend_property_info **properties_info_table;
 
   HashTable function_table; /* lowercase name -> zend_function* (IS_PTR) */
   /* Enum cases: name -> the engine's case record (IS_PTR, opaque). */

@@ -118,9 +118,53 @@ ZEND_API zend_class_entry *zend_register_internal_interface(
     zend_class_entry *orig_class_entry);
 ZEND_API void zend_class_implements(zend_class_entry *class_entry,
                                     int num_interfaces, ...);
-/* Declares a property slot (public, default value copied). */
+/* ---- Declared and typed properties ----
+ * zend_declare_typed_property adds a slot to the class (or, for a name the
+ * class already has, gives that slot the new declaration) and returns its
+ * persistent zend_property_info. The default value is copied (a string
+ * interned); an UNDEF default makes the slot IS_PROP_UNINIT: a typed
+ * property that objects start without, and reading it before a write
+ * throws Error "Typed property C::$p must not be accessed before
+ * initialization". `type` passes ownership of a class name it holds.
+ * doc_comment is kept by reference (not released). Static properties are
+ * not supported: access_type must not contain ZEND_ACC_STATIC (reported as
+ * an E_CORE_ERROR by the mock). zend_declare_property* declare untyped
+ * properties through it. */
+ZEND_API zend_property_info *zend_declare_typed_property(
+    zend_class_entry *ce, zend_string *name, zval *property, int access_type,
+    zend_string *doc_comment, zend_type type);
 ZEND_API void zend_declare_property_ex(zend_class_entry *ce, zend_string *name,
-                                       zval *property, int access_type);
+                                       zval *property, int access_type,
+                                       zend_string *doc_comment);
+ZEND_API void zend_declare_property(zend_class_entry *ce, const char *name,
+                                    size_t name_length, zval *property,
+                                    int access_type);
+ZEND_API void zend_declare_property_null(zend_class_entry *ce, const char *name,
+                                         size_t name_length, int access_type);
+ZEND_API void zend_declare_property_bool(zend_class_entry *ce, const char *name,
+                                         size_t name_length, zend_long value,
+                                         int access_type);
+ZEND_API void zend_declare_property_long(zend_class_entry *ce, const char *name,
+                                         size_t name_length, zend_long value,
+                                         int access_type);
+ZEND_API void zend_declare_property_double(zend_class_entry *ce,
+                                           const char *name, size_t name_length,
+                                           double value, int access_type);
+ZEND_API void zend_declare_property_string(zend_class_entry *ce,
+                                           const char *name, size_t name_length,
+                                           const char *value, int access_type);
+/* Fills an object's declared slots from its class's defaults (each value
+ * gains a reference; slot flags such as IS_PROP_UNINIT are copied). A
+ * create_object handler calls it after zend_object_std_init, as in PHP;
+ * object_init_ex does it for classes without create_object. */
+ZEND_API void object_properties_init(zend_object *object,
+                                     zend_class_entry *class_type);
+/* Writes each string key -> value of `properties` into the object (each
+ * value copied): a declared name to its slot, any other as a dynamic
+ * property. */
+ZEND_API void object_properties_load(zend_object *object,
+                                     HashTable *properties);
+/* ---- end of declared and typed properties ---- */
 ZEND_API zend_class_entry *zend_lookup_class(zend_string *name);
 ZEND_API zend_function *zend_hash_find_function(zend_class_entry *ce,
                                                 const char *name, size_t len);

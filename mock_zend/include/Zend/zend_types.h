@@ -195,10 +195,14 @@ struct _zend_reference {
 #define IS_INDIRECT 12
 #define IS_PTR 13
 #define _IS_BOOL 18
+/* Pseudo-types of type declarations (they overlap the internal types). */
 #define IS_CALLABLE 12
-#define IS_ITERABLE 19
+#define IS_ITERABLE 13
 #define IS_VOID 14
+#define IS_STATIC 15
 #define IS_MIXED 16
+#define IS_NEVER 17
+#define _IS_NUMBER 19
 
 #define Z_TYPE_MASK 0xff
 #define Z_TYPE_FLAGS_MASK 0xff00
@@ -471,9 +475,15 @@ struct _zend_reference {
     Z_TYPE_INFO_P(z) = IS_INDIRECT; \
   } while (0)
 
-/* Compiled code: a declared type (PHP's layout; the arg info of op arrays
- * embeds it). ptr is a class name, a type list or NULL, type_mask the
- * MAY_BE_* bits and the kind bits of ptr. */
+/* ---- Type declarations and typed property slots ----
+ *
+ * zend_type is PHP's type declaration: a MAY_BE_* mask (zend_type_info.h)
+ * in the low bits of type_mask, kind bits saying what ptr is (a class name
+ * as zend_string*, a class name as a C literal, or a zend_type_list*), and
+ * arg-info flags above _ZEND_TYPE_EXTRA_FLAGS_SHIFT. Bits and macros have
+ * PHP 8.3+'s values and names. */
+typedef struct _zend_property_info zend_property_info;
+
 typedef struct {
   void *ptr;
   uint32_t type_mask;
@@ -499,6 +509,177 @@ struct _zend_ast_ref {
     Z_AST_P(__z) = (a);                      \
     Z_TYPE_INFO_P(__z) = IS_CONSTANT_AST_EX; \
   } while (0)
+
+typedef struct {
+  uint32_t num_types;
+  zend_type types[1];
+} zend_type_list;
+
+#define _ZEND_TYPE_EXTRA_FLAGS_SHIFT 25
+#define _ZEND_TYPE_MASK ((1u << 25) - 1)
+#define _ZEND_TYPE_NAME_BIT (1u << 24)
+#define _ZEND_TYPE_LITERAL_NAME_BIT (1u << 23)
+#define _ZEND_TYPE_LIST_BIT (1u << 22)
+#define _ZEND_TYPE_KIND_MASK \
+  (_ZEND_TYPE_LIST_BIT | _ZEND_TYPE_NAME_BIT | _ZEND_TYPE_LITERAL_NAME_BIT)
+#define _ZEND_TYPE_ITERABLE_BIT (1u << 21)
+#define _ZEND_TYPE_ARENA_BIT (1u << 20)
+#define _ZEND_TYPE_INTERSECTION_BIT (1u << 19)
+#define _ZEND_TYPE_UNION_BIT (1u << 18)
+#define _ZEND_TYPE_MAY_BE_MASK ((1u << 18) - 1)
+#define _ZEND_TYPE_NULLABLE_BIT 0x2u
+
+#define ZEND_TYPE_IS_SET(t) (((t).type_mask & _ZEND_TYPE_MASK) != 0)
+#define ZEND_TYPE_IS_COMPLEX(t) ((((t).type_mask) & _ZEND_TYPE_KIND_MASK) != 0)
+#define ZEND_TYPE_HAS_NAME(t) ((((t).type_mask) & _ZEND_TYPE_NAME_BIT) != 0)
+#define ZEND_TYPE_HAS_LITERAL_NAME(t) \
+  ((((t).type_mask) & _ZEND_TYPE_LITERAL_NAME_BIT) != 0)
+#define ZEND_TYPE_HAS_LIST(t) ((((t).type_mask) & _ZEND_TYPE_LIST_BIT) != 0)
+#define ZEND_TYPE_IS_ITERABLE_FALLBACK(t) \
+  ((((t).type_mask) & _ZEND_TYPE_ITERABLE_BIT) != 0)
+#define ZEND_TYPE_IS_INTERSECTION(t) \
+  ((((t).type_mask) & _ZEND_TYPE_INTERSECTION_BIT) != 0)
+#define ZEND_TYPE_IS_UNION(t) ((((t).type_mask) & _ZEND_TYPE_UNION_BIT) != 0)
+#define ZEND_TYPE_USES_ARENA(t) ((((t).type_mask) & _ZEND_TYPE_ARENA_BIT) != 0)
+#define ZEND_TYPE_IS_ONLY_MASK(t) (ZEND_TYPE_IS_SET(t) && (t).ptr == NULL)
+#define ZEND_TYPE_NAME(t) ((zend_string *)(t).ptr)
+#define ZEND_TYPE_LITERAL_NAME(t) ((const char *)(t).ptr)
+#define ZEND_TYPE_LIST(t) ((zend_type_list *)(t).ptr)
+#define ZEND_TYPE_LIST_SIZE(num_types) \
+  (sizeof(zend_type_list) + ((num_types)-1) * sizeof(zend_type))
+
+/* Visits each member of a type list (`qual`: const or nothing). */
+#define _ZEND_TYPE_LIST_FOREACH(qual, list, type_ptr) \
+  do {                                                \
+    qual zend_type *_list = (list)->types;            \
+    qual zend_type *_end = _list + (list)->num_types; \
+    for (; _list < _end; _list++) {                   \
+      type_ptr = _list;
+#define ZEND_TYPE_LIST_FOREACH(list, type_ptr) \
+  _ZEND_TYPE_LIST_FOREACH(const, list, type_ptr)
+#define ZEND_TYPE_LIST_FOREACH_MUTABLE(list, type_ptr) \
+  _ZEND_TYPE_LIST_FOREACH(, list, type_ptr)
+#define ZEND_TYPE_LIST_FOREACH_END() \
+  }                                  \
+  }                                  \
+  while (0)
+
+/* Visits every single type of `type`: each list member, or `type` itself. */
+#define _ZEND_TYPE_FOREACH(qual, type, type_ptr)         \
+  do {                                                   \
+    qual zend_type *_cur, *_end;                         \
+    if (ZEND_TYPE_HAS_LIST(type)) {                      \
+      qual zend_type_list *_list = ZEND_TYPE_LIST(type); \
+      _cur = _list->types;                               \
+      _end = _cur + _list->num_types;                    \
+    } else {                                             \
+      _cur = &(type);                                    \
+      _end = _cur + 1;                                   \
+    }                                                    \
+    do {                                                 \
+      type_ptr = _cur;
+#define ZEND_TYPE_FOREACH(type, type_ptr) \
+  _ZEND_TYPE_FOREACH(const, type, type_ptr)
+#define ZEND_TYPE_FOREACH_MUTABLE(type, type_ptr) \
+  _ZEND_TYPE_FOREACH(, type, type_ptr)
+#define ZEND_TYPE_FOREACH_END() \
+  }                             \
+  while (++_cur < _end)         \
+    ;                           \
+  }                             \
+  while (0)
+
+#define ZEND_TYPE_SET_PTR(t, _ptr) ((t).ptr = (_ptr))
+#define ZEND_TYPE_SET_PTR_AND_KIND(t, _ptr, kind_bit) \
+  do {                                                \
+    (t).ptr = (_ptr);                                 \
+    (t).type_mask &= ~_ZEND_TYPE_KIND_MASK;           \
+    (t).type_mask |= (kind_bit);                      \
+  } while (0)
+#define ZEND_TYPE_SET_LIST(t, list) \
+  ZEND_TYPE_SET_PTR_AND_KIND(t, list, _ZEND_TYPE_LIST_BIT)
+
+#define ZEND_TYPE_FULL_MASK(t) ((t).type_mask)
+#define ZEND_TYPE_PURE_MASK(t) ((t).type_mask & _ZEND_TYPE_MAY_BE_MASK)
+#define ZEND_TYPE_FULL_MASK_WITHOUT_NULL(t) \
+  ((t).type_mask & ~_ZEND_TYPE_NULLABLE_BIT)
+#define ZEND_TYPE_PURE_MASK_WITHOUT_NULL(t) \
+  ((t).type_mask & _ZEND_TYPE_MAY_BE_MASK & ~_ZEND_TYPE_NULLABLE_BIT)
+#define ZEND_TYPE_CONTAINS_CODE(t, code) (((t).type_mask & (1u << (code))) != 0)
+#define ZEND_TYPE_ALLOW_NULL(t) (((t).type_mask & _ZEND_TYPE_NULLABLE_BIT) != 0)
+
+/* Initialisers (braced: `(zend_type) ZEND_TYPE_INIT_MASK(...)` is a
+ * compound literal in C, as gen_stub.php writes them). ZEND_TYPE_INIT_CODE
+ * needs zend_type_info.h's MAY_BE_*. */
+#define ZEND_TYPE_INIT_NONE(extra_flags) \
+  { NULL, (extra_flags) }
+#define ZEND_TYPE_INIT_MASK(_type_mask) \
+  { NULL, (_type_mask) }
+#define ZEND_TYPE_INIT_CODE(code, allow_null, extra_flags)                 \
+  ZEND_TYPE_INIT_MASK(                                                     \
+      ((code) == _IS_BOOL                                                  \
+           ? MAY_BE_BOOL                                                   \
+           : ((code) == IS_ITERABLE                                        \
+                  ? _ZEND_TYPE_ITERABLE_BIT                                \
+                  : ((code) == IS_MIXED ? MAY_BE_ANY : (1u << (code))))) | \
+      ((allow_null) ? _ZEND_TYPE_NULLABLE_BIT : 0) | (extra_flags))
+#define ZEND_TYPE_INIT_PTR(ptr, type_kind, allow_null, extra_flags)   \
+  {                                                                   \
+    (void *)(ptr), (type_kind) |                                      \
+                       ((allow_null) ? _ZEND_TYPE_NULLABLE_BIT : 0) | \
+                       (extra_flags)                                  \
+  }
+#define ZEND_TYPE_INIT_PTR_MASK(ptr, type_mask) \
+  { (void *)(ptr), (type_mask) }
+#define ZEND_TYPE_INIT_UNION(ptr, extra_flags)                       \
+  {                                                                  \
+    (void *)(ptr),                                                   \
+        (_ZEND_TYPE_LIST_BIT | _ZEND_TYPE_UNION_BIT) | (extra_flags) \
+  }
+#define ZEND_TYPE_INIT_INTERSECTION(ptr, extra_flags)                       \
+  {                                                                         \
+    (void *)(ptr),                                                          \
+        (_ZEND_TYPE_LIST_BIT | _ZEND_TYPE_INTERSECTION_BIT) | (extra_flags) \
+  }
+#define ZEND_TYPE_INIT_CLASS(class_name, allow_null, extra_flags) \
+  ZEND_TYPE_INIT_PTR(class_name, _ZEND_TYPE_NAME_BIT, allow_null, extra_flags)
+#define ZEND_TYPE_INIT_CLASS_MASK(class_name, type_mask) \
+  ZEND_TYPE_INIT_PTR_MASK(class_name, _ZEND_TYPE_NAME_BIT | (type_mask))
+#define ZEND_TYPE_INIT_CLASS_CONST(class_name, allow_null, extra_flags)   \
+  ZEND_TYPE_INIT_PTR(class_name, _ZEND_TYPE_LITERAL_NAME_BIT, allow_null, \
+                     extra_flags)
+#define ZEND_TYPE_INIT_CLASS_CONST_MASK(class_name, type_mask) \
+  ZEND_TYPE_INIT_PTR_MASK(class_name,                          \
+                          (_ZEND_TYPE_LITERAL_NAME_BIT | (type_mask)))
+
+/* zval.u2.extra: a declared property slot keeps its state there while its
+ * type is IS_UNDEF. IS_PROP_UNINIT: a typed property never initialised
+ * (reading it throws); IS_PROP_REINITABLE: a readonly property a clone may
+ * set again; IS_PROP_LAZY: part of a lazy object. Copying a slot keeps the
+ * flags only through the _PROP copies. */
+#define Z_EXTRA(zval) (zval).u2.extra
+#define Z_EXTRA_P(zval_p) Z_EXTRA(*(zval_p))
+#define IS_PROP_UNINIT (1 << 0)
+#define IS_PROP_REINITABLE (1 << 1)
+#define IS_PROP_LAZY (1 << 2)
+#define Z_PROP_FLAG_P(z) Z_EXTRA_P(z)
+#define ZVAL_COPY_VALUE_PROP(z, v) \
+  do {                             \
+    *(z) = *(v);                   \
+  } while (0)
+#define ZVAL_COPY_PROP(z, v)             \
+  do {                                   \
+    ZVAL_COPY(z, v);                     \
+    Z_PROP_FLAG_P(z) = Z_PROP_FLAG_P(v); \
+  } while (0)
+
+/* Marks a persistent value as owned by one thread. PHP checks the flag only
+ * in ZEND_RC_DEBUG builds and otherwise compiles this to nothing; the mock
+ * does the same (on objects the bit is IS_OBJ_DESTRUCTOR_CALLED). */
+#define GC_MAKE_PERSISTENT_LOCAL(p) \
+  do {                              \
+  } while (0)
+/* ---- end of type declarations and typed property slots ---- */
 
 END_EXTERN_C()
 

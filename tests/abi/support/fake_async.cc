@@ -242,6 +242,7 @@ ObjectEvent* NewObjectEvent() {
   auto* self = static_cast<ObjectEvent*>(
       zend_object_alloc(sizeof(ObjectEvent), object_event_ce));
   zend_object_std_init(&self->std, object_event_ce);
+  object_properties_init(&self->std, object_event_ce);
   self->std.handlers = &object_event_handlers;
   self->event.add_callback = zend_async_callbacks_push;
   self->event.del_callback = zend_async_callbacks_remove;
@@ -258,6 +259,7 @@ EventReferenceObject* NewEventReferenceObject(zend_async_event_t* target) {
   auto* self = static_cast<EventReferenceObject*>(
       zend_object_alloc(sizeof(EventReferenceObject), event_reference_ce));
   zend_object_std_init(&self->std, event_reference_ce);
+  object_properties_init(&self->std, event_reference_ce);
   self->std.handlers = &event_reference_handlers;
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(EventReferenceObject, std),
                            target);
