@@ -140,6 +140,25 @@ void FreeEnumCases(zend_class_entry* ce);
 // caller then returns its failure value; nothing else changes.
 void Unsupported(const char* function, const char* reason);
 
+// ---- Unwinding objects (unwind_exit.cc) ----
+// Fills in the UnwindExit and GracefulExit class entries (module startup).
+void ExitClassesStartup();
+
+// ---- The compiler's and PHP's globals, constants (compile.cc,
+// php_globals.cc, constants.cc) ----
+// CG(function_table)/CG(class_table) follow EG()'s; the constants table is
+// created (module startup) and destroyed (module shutdown, after the last
+// request); non-persistent constants go at request shutdown.
+void CompilerGlobalsStartup();
+void CompilerGlobalsShutdown();
+void ConstantsStartup();
+void ConstantsRequestShutdown();
+void ConstantsShutdown();
+// Records a reported error as PHP's last error (PG(last_error_*)).
+void NoteLastError(int type, const std::string& message);
+// Forgets the last error (request shutdown, module shutdown).
+void ClearLastError();
+
 // ---- Observers (observer.cc) ----
 
 // Forgets every registered fiber observer (module shutdown).

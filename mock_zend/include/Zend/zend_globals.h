@@ -37,10 +37,30 @@ typedef struct _zend_executor_globals {
    * compiled script, so tests set a location with zend_mock_set_location(). */
   const char *mock_filename;
   uint32_t mock_lineno;
+  /* Constants (zend_constants.h): name -> zend_constant* (IS_PTR),
+   * persistent, from module startup to module shutdown. */
+  HashTable *zend_constants;
 } zend_executor_globals;
 
 ZEND_API extern zend_executor_globals executor_globals;
 #define EG(v) (executor_globals.v)
+
+/* The compiler globals, CG(): the fields of PHP's struct an extension
+ * reads, in PHP's order. The mock compiles nothing: in_compilation stays
+ * false, compiled_filename NULL and zend_lineno 0; function_table and
+ * class_table are EG()'s tables, as in PHP at run time. */
+typedef struct _zend_compiler_globals {
+  zend_class_entry *active_class_entry;
+  zend_string *compiled_filename;
+  uint32_t zend_lineno;
+  HashTable *function_table;
+  HashTable *class_table;
+  HashTable *auto_globals;
+  bool in_compilation;
+} zend_compiler_globals;
+
+ZEND_API extern zend_compiler_globals compiler_globals;
+#define CG(v) (compiler_globals.v)
 
 ZEND_API const char *zend_get_executed_filename(void);
 ZEND_API zend_string *zend_get_executed_filename_ex(void);

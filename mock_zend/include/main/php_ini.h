@@ -11,12 +11,8 @@
 #define PHP_INI_H
 
 #include "php.h"
+#include "zend_ini.h"
 
-/* Where an INI setting may be changed (zend_ini.h). */
-#define ZEND_INI_USER (1 << 0)
-#define ZEND_INI_PERDIR (1 << 1)
-#define ZEND_INI_SYSTEM (1 << 2)
-#define ZEND_INI_ALL (ZEND_INI_USER | ZEND_INI_PERDIR | ZEND_INI_SYSTEM)
 #define PHP_INI_USER ZEND_INI_USER
 #define PHP_INI_PERDIR ZEND_INI_PERDIR
 #define PHP_INI_SYSTEM ZEND_INI_SYSTEM
