@@ -13,6 +13,10 @@
  * visible (sigjmp_buf, struct addrinfo and friends). The installed package
  * also passes -D_GNU_SOURCE, which covers translation units that include a
  * system header before any PHP header. */
+// clang-format off
+#include "../main/php_config.h"
+// clang-format on
+
 #include <alloca.h>
 #include <assert.h>
 #include <inttypes.h>
@@ -26,8 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-
-#include "../main/php_config.h"
 
 #ifdef __cplusplus
 #define BEGIN_EXTERN_C() extern "C" {

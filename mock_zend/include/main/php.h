@@ -6,10 +6,13 @@
 
 /* The configuration before any system header, as PHP's php.h reaches it
  * through zend.h: <limits.h> first would lock out the GNU/POSIX API. */
+// clang-format off
+#include "php_config.h"
+
 #include <ctype.h>
 #include <limits.h>
+// clang-format on
 
-#include "php_config.h"
 #include "php_output.h"
 #include "zend_API.h"
 #include "zend_closures.h"
