@@ -27,6 +27,19 @@ HashTable* ArrayOf(zval* arg) { return Z_ARRVAL_P(arg); }
 
 namespace mock_zend::internal {
 
+HashTable* NewEngineTable(uint32_t size) {
+  auto* table = static_cast<HashTable*>(__zend_malloc(sizeof(HashTable)));
+  zend_hash_init(table, size, nullptr, nullptr, true);
+  return table;
+}
+
+void FreeEngineTable(HashTable*& table) {
+  if (table == nullptr) return;
+  zend_hash_destroy(table);
+  pefree(table, 1);
+  table = nullptr;
+}
+
 void ZvalEmptyArray(zval* out) {
   Z_ARR_P(out) = &immutable_empty_array;
   Z_TYPE_INFO_P(out) = IS_ARRAY;

@@ -137,11 +137,7 @@ void zend_register_string_constant(const char* name, size_t name_len,
 
 namespace mock_zend::internal {
 
-void ConstantsStartup() {
-  EG(zend_constants) =
-      static_cast<HashTable*>(__zend_malloc(sizeof(HashTable)));
-  zend_hash_init(EG(zend_constants), 16, nullptr, nullptr, true);
-}
+void ConstantsStartup() { EG(zend_constants) = NewEngineTable(16); }
 
 void ConstantsRequestShutdown() {
   if (EG(zend_constants) == nullptr) return;
@@ -169,9 +165,7 @@ void ConstantsShutdown() {
     FreeConstant(static_cast<zend_constant*>(ptr));
   }
   ZEND_HASH_FOREACH_END();
-  zend_hash_destroy(EG(zend_constants));
-  pefree(EG(zend_constants), 1);
-  EG(zend_constants) = nullptr;
+  FreeEngineTable(EG(zend_constants));
 }
 
 }  // namespace mock_zend::internal

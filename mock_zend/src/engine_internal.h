@@ -38,6 +38,12 @@ std::string DoubleToString(double value);
 // Makes `out` the immutable empty array (not refcounted: Z_TYPE_INFO ==
 // IS_ARRAY), like PHP's ZVAL_EMPTY_ARRAY.
 void ZvalEmptyArray(zval* out);
+// A persistent table of the engine's own (EG(zend_constants),
+// EG(ini_directives)), and its end: the table is destroyed (its entries
+// must be freed first), its memory freed and `table` set to NULL; nothing
+// happens when it is NULL already.
+HashTable* NewEngineTable(uint32_t size);
+void FreeEngineTable(HashTable*& table);
 
 // ---- Functions and classes (functions.cc, class_registry.cc) ----
 
@@ -150,6 +156,10 @@ void ExitClassesStartup();
 // created (module startup) and destroyed (module shutdown, after the last
 // request); non-persistent constants go at request shutdown.
 void CompilerGlobalsStartup();
+// EG(ini_directives) (ini.cc): created at module startup; module shutdown
+// frees the directives modules left registered, then the table.
+void IniStartup();
+void IniShutdown();
 void CompilerGlobalsShutdown();
 void ConstantsStartup();
 void ConstantsRequestShutdown();

@@ -135,6 +135,7 @@ zend_result StartModules(sapi_module_struct* sf,
   internal::ClassTablesStartup();
   internal::CompilerGlobalsStartup();
   internal::ConstantsStartup();
+  internal::IniStartup();
   internal::ExitClassesStartup();
   internal::ObjectsStoreStartup();
   internal::RegisterBuiltinClasses();
@@ -266,6 +267,7 @@ void php_module_shutdown(void) {
 
   internal::ObserverShutdown();
   internal::ConstantsShutdown();
+  internal::IniShutdown();
   internal::ClearLastError();
   internal::ClassTablesShutdown();
   internal::CompilerGlobalsShutdown();

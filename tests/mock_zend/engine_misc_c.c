@@ -156,3 +156,81 @@ int surface_c_last_error_check(void) {
   C_CHECK(PG(last_error_lineno) == 0);
   return 0;
 }
+
+/* ---- A module with INI directives ---- */
+
+ZEND_BEGIN_MODULE_GLOBALS(misc_ini)
+bool enabled;
+zend_long limit;
+char* label;
+ZEND_END_MODULE_GLOBALS(misc_ini)
+
+ZEND_DECLARE_MODULE_GLOBALS(misc_ini)
+
+PHP_INI_BEGIN()
+STD_PHP_INI_BOOLEAN("misc.enabled", "1", PHP_INI_ALL, OnUpdateBool, enabled,
+                    zend_misc_ini_globals, misc_ini_globals)
+STD_PHP_INI_ENTRY("misc.limit", "8K", PHP_INI_SYSTEM, OnUpdateLong, limit,
+                  zend_misc_ini_globals, misc_ini_globals)
+STD_PHP_INI_ENTRY("misc.label", "main", PHP_INI_ALL, OnUpdateString, label,
+                  zend_misc_ini_globals, misc_ini_globals)
+PHP_INI_END()
+
+static ZEND_MINIT_FUNCTION(misc_ini) {
+  REGISTER_INI_ENTRIES();
+  return SUCCESS;
+}
+
+static ZEND_MSHUTDOWN_FUNCTION(misc_ini) {
+  UNREGISTER_INI_ENTRIES();
+  return SUCCESS;
+}
+
+static ZEND_MINFO_FUNCTION(misc_ini) { DISPLAY_INI_ENTRIES(); }
+
+static ZEND_FUNCTION(c_misc_iterable) {
+  zval* items = NULL;
+  ZEND_PARSE_PARAMETERS_START(1, 1)
+  Z_PARAM_ITERABLE(items)
+  ZEND_PARSE_PARAMETERS_END();
+  if (Z_TYPE_P(items) == IS_ARRAY) {
+    RETURN_LONG((zend_long)zend_hash_num_elements(Z_ARRVAL_P(items)));
+  }
+  RETURN_LONG(-1);
+}
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_c_misc_iterable, 0, 0, 1)
+ZEND_ARG_INFO(0, items)
+ZEND_END_ARG_INFO()
+
+static const zend_function_entry ini_module_functions[] = {
+    ZEND_FE(c_misc_iterable, arginfo_c_misc_iterable) ZEND_FE_END};
+
+zend_module_entry surface_c_ini_module_entry = {STANDARD_MODULE_HEADER,
+                                                "misc_ini",
+                                                ini_module_functions,
+                                                ZEND_MINIT(misc_ini),
+                                                ZEND_MSHUTDOWN(misc_ini),
+                                                NULL,
+                                                NULL,
+                                                ZEND_MINFO(misc_ini),
+                                                "1.0",
+                                                PHP_MODULE_GLOBALS(misc_ini),
+                                                NULL,
+                                                NULL,
+                                                NULL,
+                                                STANDARD_MODULE_PROPERTIES_EX};
+
+int surface_c_ini_globals_check(void) {
+  C_CHECK(misc_ini_globals.enabled);
+  C_CHECK(misc_ini_globals.limit == 8 * 1024);
+  C_CHECK(misc_ini_globals.label != NULL &&
+          strcmp(misc_ini_globals.label, "main") == 0);
+  C_CHECK(INI_BOOL("misc.enabled"));
+  C_CHECK(INI_INT("misc.limit") == 8);
+  C_CHECK(strcmp(INI_STR("misc.label"), "main") == 0);
+  C_CHECK(zend_ini_long_literal("misc.enabled") == 1);
+  zend_string* label = zend_ini_str_literal("misc.label");
+  C_CHECK(label != NULL && zend_string_equals_literal(label, "main"));
+  return 0;
+}

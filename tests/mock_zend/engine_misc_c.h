@@ -33,6 +33,22 @@ int surface_c_misc_check(void);
 /* PG(last_error_*) after a warning reported from C. */
 int surface_c_last_error_check(void);
 
+struct _zend_module_entry;
+
+/* A module "misc_ini" as php-async's async.c declares one: globals, a
+ * PHP_INI_BEGIN list (misc.enabled, STD_PHP_INI_BOOLEAN default "1";
+ * misc.limit, OnUpdateLong default "8K"; misc.label, OnUpdateString
+ * default "main"), REGISTER_INI_ENTRIES in ZEND_MINIT_FUNCTION,
+ * UNREGISTER_INI_ENTRIES in ZEND_MSHUTDOWN_FUNCTION and
+ * DISPLAY_INI_ENTRIES in its MINFO; and the function
+ * c_misc_iterable(iterable $items): the number of entries of an array, -1
+ * for a Traversable. */
+extern struct _zend_module_entry surface_c_ini_module_entry;
+
+/* The module's globals as its handlers left them, and the INI lookups from
+ * C. */
+int surface_c_ini_globals_check(void);
+
 #ifdef __cplusplus
 }
 #endif

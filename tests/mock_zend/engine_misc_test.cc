@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "mock_zend/inspect.h"
 #include "support/engine_test.h"
@@ -30,6 +31,16 @@ using namespace std::string_literals;
 using zar::mock_zend_testing::CallFunctionByName;
 using zar::mock_zend_testing::ExpectOnlyError;
 using zar::mock_zend_testing::UnsupportedMessage;
+
+// "Class: message" of the exception in flight (taken and released), or ""
+// when nothing was thrown.
+std::string TakeThrown() {
+  zend_object* exception = mock_zend::TakeException();
+  if (exception == nullptr) return "";
+  std::string thrown = mock_zend::ExceptionChain(exception)[0];
+  OBJ_RELEASE(exception);
+  return thrown;
+}
 
 // An array as "[key => value, ...]" (a string key shown, an integer key
 // not), recursively; any other value as mock_zend::Describe shows it.
@@ -174,7 +185,7 @@ TEST_F(MockZendBacktraceTest, OutsideAnyCallTheBacktraceIsEmpty) {
 
 class MockZendIniLookupTest : public zar::testing::RequestFixture {};
 
-TEST_F(MockZendIniLookupTest, EverySettingIsUnknown) {
+TEST_F(MockZendIniLookupTest, UnregisteredSettingsAreUnknown) {
   bool exists = true;
   EXPECT_EQ(zend_ini_long_literal("error_reporting"), 0);
   EXPECT_EQ(zend_ini_str_literal("error_reporting"), nullptr);
@@ -184,6 +195,86 @@ TEST_F(MockZendIniLookupTest, EverySettingIsUnknown) {
   EXPECT_EQ(INI_STR("memory_limit"), nullptr);
   EXPECT_FALSE(INI_BOOL("display_errors"));
   EXPECT_EQ(zend_ini_get_value(ZSTR_KNOWN(ZEND_STR_PATH)), nullptr);
+}
+
+// The engine with the misc_ini module of engine_misc_c.c.
+class MockZendIniModuleTest : public zar::testing::RequestFixture {
+ protected:
+  std::vector<zend_module_entry*> Modules() override {
+    return {&surface_c_ini_module_entry};
+  }
+};
+
+TEST_F(MockZendIniModuleTest, RegisteredDefaultsReachTheGlobalsAndLookups) {
+  EXPECT_EQ(surface_c_ini_globals_check(), 0);
+  bool exists = false;
+  zend_string* limit = zend_ini_str_ex(ZEND_STRL("misc.limit"), false, &exists);
+  EXPECT_TRUE(exists);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(std::string(ZSTR_VAL(limit)), "8K");
+  EXPECT_EQ(zend_ini_double(ZEND_STRL("misc.limit"), false), 8.0);
+  zend_string* name = zend_string_init(ZEND_STRL("misc.enabled"), false);
+  zend_string* enabled = zend_ini_get_value(name);
+  zend_string_release(name);
+  ASSERT_NE(enabled, nullptr);
+  EXPECT_EQ(std::string(ZSTR_VAL(enabled)), "1");
+}
+
+TEST_F(MockZendIniModuleTest, UnregisteringForgetsTheModulesDirectives) {
+  zend_unregister_ini_entries(surface_c_ini_module_entry.module_number);
+  EXPECT_EQ(zend_ini_str(ZEND_STRL("misc.label"), false), nullptr);
+  EXPECT_EQ(INI_INT("misc.limit"), 0);
+}
+
+TEST_F(MockZendIniModuleTest, ADirectiveCannotBeRegisteredTwice) {
+  static const zend_ini_entry_def kTwice[] = {
+      {"misc.fresh", nullptr, nullptr, nullptr, nullptr, "x", nullptr, 1, 10,
+       ZEND_INI_ALL},
+      {"misc.label", nullptr, nullptr, nullptr, nullptr, "y", nullptr, 1, 10,
+       ZEND_INI_ALL},
+      {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, 0}};
+  EXPECT_EQ(zend_register_ini_entries(kTwice, 99), FAILURE);
+  EXPECT_EQ(zend_ini_str(ZEND_STRL("misc.fresh"), false), nullptr);
+  EXPECT_EQ(std::string(INI_STR("misc.label")), "main");
+}
+
+TEST_F(MockZendIniModuleTest, MinfoShowsTheDirectivesAsPhpinfoDoes) {
+  zar::mock_zend_testing::CapturedOutput output;
+  surface_c_ini_module_entry.info_func(&surface_c_ini_module_entry);
+  EXPECT_EQ(output.text(),
+            "\nDirective => Local Value => Master Value\n"
+            "misc.enabled => On => On\n"
+            "misc.limit => 8K => 8K\n"
+            "misc.label => main => main\n");
+}
+
+TEST_F(MockZendIniModuleTest, ParseBoolKnowsPhpsWordsAndNumbers) {
+  for (const char* yes : {"1", "On", "YES", "true", "2"}) {
+    zend_string* str = zend_string_init(yes, strlen(yes), false);
+    EXPECT_TRUE(zend_ini_parse_bool(str)) << yes;
+    zend_string_release(str);
+  }
+  for (const char* no : {"0", "off", "no", "", "false"}) {
+    zend_string* str = zend_string_init(no, strlen(no), false);
+    EXPECT_FALSE(zend_ini_parse_bool(str)) << no;
+    zend_string_release(str);
+  }
+}
+
+TEST_F(MockZendIniModuleTest, IterableParameterTakesArraysAndTraversables) {
+  zval array;
+  array_init(&array);
+  add_next_index_long(&array, 1);
+  zval count = CallFunctionByName("c_misc_iterable", 1, &array);
+  EXPECT_EQ(Z_LVAL(count), 1);
+  zval_ptr_dtor(&array);
+  zval number;
+  ZVAL_LONG(&number, 3);
+  zval result = CallFunctionByName("c_misc_iterable", 1, &number);
+  EXPECT_EQ(TakeThrown(),
+            "TypeError: c_misc_iterable(): Argument #1 ($items) must be of "
+            "type Traversable|array, int given");
+  zval_ptr_dtor(&result);
 }
 
 // ---- PHP's core and compiler globals, the compile-time position ----
@@ -322,12 +413,9 @@ TEST_F(MockZendHelpersTest, StringParameterRejectsAnArray) {
   array_init(&args[0]);
   array_init(&args[1]);
   zval result = CallFunctionByName("c_misc_describe", 2, args);
-  zend_object* exception = mock_zend::TakeException();
-  ASSERT_NE(exception, nullptr);
-  EXPECT_EQ(mock_zend::ExceptionChain(exception)[0],
+  EXPECT_EQ(TakeThrown(),
             "TypeError: c_misc_describe(): Argument #1 ($s) must be of type "
             "string, array given");
-  OBJ_RELEASE(exception);
   zval_ptr_dtor(&result);
   for (zval& arg : args) zval_ptr_dtor(&arg);
 }
@@ -389,11 +477,8 @@ TEST_F(MockZendHelpersTest, TryGetStringIsNullWhenTheConversionThrows) {
   zval object;
   object_init(&object);
   EXPECT_EQ(zval_try_get_string(&object), nullptr);
-  zend_object* exception = mock_zend::TakeException();
-  ASSERT_NE(exception, nullptr);
-  EXPECT_EQ(mock_zend::ExceptionChain(exception)[0],
+  EXPECT_EQ(TakeThrown(),
             "Error: Object of class stdClass could not be converted to string");
-  OBJ_RELEASE(exception);
   zval number;
   ZVAL_LONG(&number, -7);
   zend_string* text = zval_try_get_string(&number);
@@ -416,6 +501,30 @@ TEST_F(MockZendHelpersTest, InlineHashIsPhpsDjbHashWithTheTopBitSet) {
   EXPECT_EQ(zend_inline_hash_func(ZEND_STRL("a")),
             (UINT64_C(5381) * 33 + 'a') | (UINT64_C(1) << 63));
   EXPECT_EQ(zend_inline_hash_func("", 0), UINT64_C(5381) | (UINT64_C(1) << 63));
+}
+
+TEST_F(MockZendHelpersTest, GcBufferTakesTablesButNotImmutableOnes) {
+  zend_get_gc_buffer* buffer = zend_get_gc_buffer_create();
+  zval array;
+  array_init(&array);
+  zval shared;
+  array_init(&shared);
+  GC_ADD_FLAGS(Z_ARR(shared), GC_IMMUTABLE);  // as an immutable table is
+  zend_get_gc_buffer_add_ht(buffer, Z_ARRVAL(shared));
+  zend_get_gc_buffer_add_ht(buffer, Z_ARRVAL(array));
+  GC_DEL_FLAGS(Z_ARR(shared), GC_IMMUTABLE);
+  zval* table;
+  int n;
+  zend_get_gc_buffer_use(buffer, &table, &n);
+  ASSERT_EQ(n, 1);
+  EXPECT_EQ(Z_ARR(table[0]), Z_ARR(array));
+  zval_ptr_dtor(&array);
+  zval_ptr_dtor(&shared);
+}
+
+TEST_F(MockZendHelpersTest, SignalNamesComeWithZendH) {
+  EXPECT_EQ(SIGHUP, 1);
+  EXPECT_NE(SIGTERM, SIGHUP);
 }
 
 TEST_F(MockZendHelpersTest, AllocatorNeverReportsAnOutOfMemoryBailout) {

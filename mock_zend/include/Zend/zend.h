@@ -21,6 +21,7 @@
 #include "zend_hash.h"
 #include "zend_object_handlers.h"
 #include "zend_portability.h"
+#include "zend_signal.h"
 #include "zend_string.h"
 #include "zend_types.h"
 

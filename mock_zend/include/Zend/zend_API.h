@@ -395,7 +395,9 @@ typedef enum {
   Z_EXPECTED_DOUBLE,
   Z_EXPECTED_DOUBLE_OR_NULL,
   Z_EXPECTED_OBJECT_OF_CLASS,
-  Z_EXPECTED_OBJECT_OF_CLASS_OR_NULL
+  Z_EXPECTED_OBJECT_OF_CLASS_OR_NULL,
+  Z_EXPECTED_ITERABLE,
+  Z_EXPECTED_ITERABLE_OR_NULL
 } zend_expected_type;
 
 ZEND_API ZEND_COLD void zend_wrong_parameter_error(
@@ -490,6 +492,23 @@ static zend_always_inline bool zend_parse_arg_array(zval *arg, zval **dest,
                                                     bool or_object) {
   if (EXPECTED(Z_TYPE_P(arg) == IS_ARRAY) ||
       (or_object && EXPECTED(Z_TYPE_P(arg) == IS_OBJECT))) {
+    *dest = arg;
+    return true;
+  }
+  if (check_null && EXPECTED(Z_TYPE_P(arg) == IS_NULL)) {
+    *dest = NULL;
+    return true;
+  }
+  return false;
+}
+
+/* An array or a Traversable object (zend_ce_traversable, zend_interfaces.h). */
+ZEND_API extern zend_class_entry *zend_ce_traversable;
+static zend_always_inline bool zend_parse_arg_iterable(zval *arg, zval **dest,
+                                                       bool check_null) {
+  if (EXPECTED(Z_TYPE_P(arg) == IS_ARRAY) ||
+      (Z_TYPE_P(arg) == IS_OBJECT &&
+       instanceof_function(Z_OBJCE_P(arg), zend_ce_traversable))) {
     *dest = arg;
     return true;
   }
@@ -669,6 +688,13 @@ static zend_always_inline bool zend_parse_arg_func(
   Z_PARAM_FAIL(check_null ? Z_EXPECTED_ARRAY_OR_NULL : Z_EXPECTED_ARRAY)
 #define Z_PARAM_ARRAY(dest) Z_PARAM_ARRAY_EX(dest, 0, 0)
 #define Z_PARAM_ARRAY_OR_NULL(dest) Z_PARAM_ARRAY_EX(dest, 1, 0)
+
+#define Z_PARAM_ITERABLE_EX(dest, check_null)                        \
+  Z_PARAM_PROLOGUE(0, 0);                                            \
+  if (UNEXPECTED(!zend_parse_arg_iterable(_arg, &dest, check_null))) \
+  Z_PARAM_FAIL(check_null ? Z_EXPECTED_ITERABLE_OR_NULL : Z_EXPECTED_ITERABLE)
+#define Z_PARAM_ITERABLE(dest) Z_PARAM_ITERABLE_EX(dest, 0)
+#define Z_PARAM_ITERABLE_OR_NULL(dest) Z_PARAM_ITERABLE_EX(dest, 1)
 
 #define Z_PARAM_ARRAY_HT_EX(dest, check_null, deref)                 \
   Z_PARAM_PROLOGUE(deref, 0);                                        \

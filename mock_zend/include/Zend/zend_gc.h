@@ -68,6 +68,18 @@ static zend_always_inline void zend_get_gc_buffer_add_obj(
   gc_buffer->cur++;
 }
 
+/* A table the GC should look into; an immutable one holds nothing
+ * collectable and is left out. */
+static zend_always_inline void zend_get_gc_buffer_add_ht(
+    zend_get_gc_buffer *gc_buffer, HashTable *ht) {
+  if (GC_FLAGS(ht) & GC_IMMUTABLE) return;
+  if (UNEXPECTED(gc_buffer->cur == gc_buffer->end)) {
+    zend_get_gc_buffer_grow(gc_buffer);
+  }
+  ZVAL_ARR(gc_buffer->cur, ht);
+  gc_buffer->cur++;
+}
+
 static zend_always_inline void zend_get_gc_buffer_use(
     zend_get_gc_buffer *gc_buffer, zval **table, int *n) {
   *table = gc_buffer->start;

@@ -40,6 +40,9 @@ typedef struct _zend_executor_globals {
   /* Constants (zend_constants.h): name -> zend_constant* (IS_PTR),
    * persistent, from module startup to module shutdown. */
   HashTable *zend_constants;
+  /* INI directives (zend_ini.h): name -> zend_ini_entry*
+   * (IS_PTR), persistent, from module startup to module shutdown. */
+  HashTable *ini_directives;
 } zend_executor_globals;
 
 ZEND_API extern zend_executor_globals executor_globals;
