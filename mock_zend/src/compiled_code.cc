@@ -126,8 +126,6 @@ void MapPtrGrow(size_t last) {
 
 extern "C" {
 
-zend_compiler_globals compiler_globals;
-
 // ---- Map pointers ----
 
 void zend_map_ptr_reset(void) {

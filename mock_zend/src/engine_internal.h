@@ -43,6 +43,12 @@ void ZvalEmptyArray(zval* out);
 void CopyHashIterators(const HashTable* source, HashTable* target);
 // Frees EG(ht_iterators) (request shutdown).
 void HashIteratorsShutdown();
+// A persistent table of the engine's own (EG(zend_constants),
+// EG(ini_directives)), and its end: the table is destroyed (its entries
+// must be freed first), its memory freed and `table` set to NULL; nothing
+// happens when it is NULL already.
+HashTable* NewEngineTable(uint32_t size);
+void FreeEngineTable(HashTable*& table);
 
 // ---- Functions and classes (functions.cc, class_registry.cc) ----
 
@@ -167,6 +173,28 @@ void FibersShutdown();
 
 // Frees the map-pointer table (module shutdown).
 void MapPtrShutdown();
+// ---- Unwinding objects (unwind_exit.cc) ----
+// Fills in the UnwindExit and GracefulExit class entries (module startup).
+void ExitClassesStartup();
+
+// ---- The compiler's and PHP's globals, constants (compile.cc,
+// php_globals.cc, constants.cc) ----
+// CG(function_table)/CG(class_table) follow EG()'s; the constants table is
+// created (module startup) and destroyed (module shutdown, after the last
+// request); non-persistent constants go at request shutdown.
+void CompilerGlobalsStartup();
+// EG(ini_directives) (ini.cc): created at module startup; module shutdown
+// frees the directives modules left registered, then the table.
+void IniStartup();
+void IniShutdown();
+void CompilerGlobalsShutdown();
+void ConstantsStartup();
+void ConstantsRequestShutdown();
+void ConstantsShutdown();
+// Records a reported error as PHP's last error (PG(last_error_*)).
+void NoteLastError(int type, const std::string& message);
+// Forgets the last error (request shutdown, module shutdown).
+void ClearLastError();
 
 // ---- Observers (observer.cc) ----
 

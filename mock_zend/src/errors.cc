@@ -86,6 +86,7 @@ int Record(int type, std::string message) {
   if ((level & E_FATAL_ERRORS) && EG(active)) {
     mock_zend::internal::NoteRequestFatalError(message);
   }
+  if (php_module_started()) mock_zend::internal::NoteLastError(level, message);
   ErrorLog().push_back({level, std::move(message)});
   if (level & E_FATAL_ERRORS) EG(exit_status) = 255;
   return level;

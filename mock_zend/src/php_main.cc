@@ -133,6 +133,10 @@ zend_result StartModules(sapi_module_struct* sf,
   EG(active) = false;
   internal::KnownStringsStartup();
   internal::ClassTablesStartup();
+  internal::CompilerGlobalsStartup();
+  internal::ConstantsStartup();
+  internal::IniStartup();
+  internal::ExitClassesStartup();
   internal::ObjectsStoreStartup();
   internal::RegisterBuiltinClasses();
   zend_async_globals_ctor();
@@ -263,7 +267,11 @@ void php_module_shutdown(void) {
 
   internal::ObserverShutdown();
   internal::MapPtrShutdown();
+  internal::ConstantsShutdown();
+  internal::IniShutdown();
+  internal::ClearLastError();
   internal::ClassTablesShutdown();
+  internal::CompilerGlobalsShutdown();
   internal::ResetBuiltinClassPointers();
   internal::ResetLocationCache();
   internal::InternedStringsShutdown();
@@ -377,6 +385,8 @@ void php_request_shutdown(void* dummy) {
   internal::GcBufferFree();
   internal::HashIteratorsShutdown();
   internal::FibersShutdown();
+  internal::ConstantsRequestShutdown();
+  internal::ClearLastError();
   EG(current_execute_data) = nullptr;
   EG(bailout) = nullptr;
   sapi_deactivate();
@@ -422,6 +432,12 @@ size_t php_output_write(const char* str, size_t len) {
     return sapi_module.ub_write(str, len);
   }
   return fwrite(str, 1, len, stdout);
+}
+
+size_t php_output_write_with_coroutine(const char* str, size_t len,
+                                       zend_coroutine_t* coro) {
+  (void)coro;
+  return php_output_write(str, len);
 }
 
 int php_output_get_level(void) { return 0; }

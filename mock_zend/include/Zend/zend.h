@@ -23,6 +23,7 @@
 #include "zend_map_ptr.h"
 #include "zend_object_handlers.h"
 #include "zend_portability.h"
+#include "zend_signal.h"
 #include "zend_string.h"
 #include "zend_type_info.h"
 #include "zend_types.h"
@@ -633,6 +634,11 @@ ZEND_API ZEND_COLD ZEND_NORETURN void _zend_bailout(const char *filename,
 #define zend_first_try \
   EG(bailout) = NULL;  \
   zend_try
+
+/* The options of debug_backtrace() (zend_fetch_debug_backtrace,
+ * zend_builtin_functions.h). */
+#define DEBUG_BACKTRACE_PROVIDE_OBJECT (1 << 0)
+#define DEBUG_BACKTRACE_IGNORE_ARGS (1 << 1)
 
 /* The thread-local resource cache of ZTS builds. The mock is built without
  * ZTS, where these expand to nothing, as in a non-ZTS PHP. */

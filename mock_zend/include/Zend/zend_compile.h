@@ -132,4 +132,22 @@ END_EXTERN_C()
           ZEND_MM_ALIGNED_SIZE(sizeof(zval)) - 1) /         \
          ZEND_MM_ALIGNED_SIZE(sizeof(zval))))
 
+BEGIN_EXTERN_C()
+
+/* The compiler's position. The mock never compiles PHP code: nothing is
+ * being compiled, so zend_is_compiling() is false, and the compiled file and
+ * line are CG(compiled_filename) and CG(zend_lineno) (NULL and 0). Callers
+ * check zend_is_compiling() first, then use zend_get_executed_filename()
+ * and zend_get_executed_lineno() (zend_globals.h). */
+ZEND_API bool zend_is_compiling(void);
+ZEND_API zend_string *zend_get_compiled_filename(void);
+ZEND_API int zend_get_compiled_lineno(void);
+
+/* Cuts `path` (len bytes) in place to its directory, as PHP's dirname():
+ * trailing slashes and the last component go, "." when there is no slash,
+ * "/" for the root; returns the new length (0 for an empty path). */
+ZEND_API size_t zend_dirname(char *path, size_t len);
+
+END_EXTERN_C()
+
 #endif /* ZEND_COMPILE_H */

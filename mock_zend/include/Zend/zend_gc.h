@@ -15,6 +15,9 @@
 #define ZEND_GC_H
 
 #include "zend_types.h"
+/* As PHP 8.3+, whose zend_gc_status counts in zend_hrtime_t: zend.h reaches
+ * zend_hrtime() through here. */
+#include "zend_hrtime.h"
 
 BEGIN_EXTERN_C()
 

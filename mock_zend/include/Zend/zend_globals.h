@@ -72,14 +72,30 @@ typedef struct _zend_executor_globals {
    * size 0, and what extensions pass: ZEND_FIBER_DEFAULT_C_STACK_SIZE at
    * request startup (the mock reads no fiber.stack_size ini setting). */
   size_t fiber_stack_size;
+  /* Constants (zend_constants.h): name -> zend_constant* (IS_PTR),
+   * persistent, from module startup to module shutdown. */
+  HashTable *zend_constants;
+  /* INI directives (zend_ini.h): name -> zend_ini_entry*
+   * (IS_PTR), persistent, from module startup to module shutdown. */
+  HashTable *ini_directives;
 } zend_executor_globals;
 
 ZEND_API extern zend_executor_globals executor_globals;
 #define EG(v) (executor_globals.v)
 
-/* The compiler globals, CG(). The mock compiles no PHP code; it keeps the
- * map-pointer table here, as PHP does (zend_map_ptr.h). */
+/* The compiler globals, CG(): the fields of PHP's struct an extension
+ * reads, in PHP's order. The mock compiles nothing: in_compilation stays
+ * false, compiled_filename NULL and zend_lineno 0; function_table and
+ * class_table are EG()'s tables, as in PHP at run time. The map-pointer
+ * table lives here, as in PHP (zend_map_ptr.h). */
 typedef struct _zend_compiler_globals {
+  zend_class_entry *active_class_entry;
+  zend_string *compiled_filename;
+  uint32_t zend_lineno;
+  HashTable *function_table;
+  HashTable *class_table;
+  HashTable *auto_globals;
+  bool in_compilation;
   /* The slots, and the base biased by one that map-pointer offsets are
    * relative to (ZEND_MAP_PTR_BIASED_BASE). */
   void *map_ptr_real_base;

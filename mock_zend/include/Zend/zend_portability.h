@@ -13,8 +13,11 @@
  * visible (sigjmp_buf, struct addrinfo and friends). The installed package
  * also passes -D_GNU_SOURCE, which covers translation units that include a
  * system header before any PHP header. */
+// clang-format off
 #include "../main/php_config.h"
+// clang-format on
 
+#include <alloca.h>
 #include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -98,6 +101,25 @@
 #define ZEND_FILE_LINE_CC , __FILE__, __LINE__
 #define ZEND_FILE_LINE_RELAY_C __zend_filename, __zend_lineno
 #define ZEND_FILE_LINE_RELAY_CC , ZEND_FILE_LINE_RELAY_C
+
+/* Stack buffers that fall back to the request heap above
+ * ZEND_ALLOCA_MAX_SIZE bytes, as PHP on GCC/Clang: ALLOCA_FLAG(name)
+ * declares the flag (with its semicolon), do_alloca sets it when the block
+ * came from emalloc, and free_alloca then frees it. */
+#define ZEND_ALLOCA_MAX_SIZE (32 * 1024)
+#define ALLOCA_FLAG(name) bool name;
+#define SET_ALLOCA_FLAG(name) name = true
+#define do_alloca_ex(size, limit, use_heap) \
+  ((use_heap = (UNEXPECTED((size) > (limit)))) ? emalloc(size) : alloca(size))
+#define do_alloca(size, use_heap) \
+  do_alloca_ex(size, ZEND_ALLOCA_MAX_SIZE, use_heap)
+#define free_alloca(p, use_heap)        \
+  do {                                  \
+    if (UNEXPECTED(use_heap)) efree(p); \
+  } while (0)
+
+/* A socket descriptor that can be used (POSIX: not negative). */
+#define ZEND_VALID_SOCKET(sock) ((sock) >= 0)
 
 #include "zend_long.h"
 

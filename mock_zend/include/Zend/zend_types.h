@@ -84,6 +84,7 @@ struct _zval_struct {
     uint32_t lineno; /* of a ZEND_AST_ZVAL node's value */
     uint32_t num_args;
     uint32_t fe_pos;
+    uint32_t constant_flags; /* zend_constants.h */
     uint32_t extra;
   } u2;
 };
@@ -326,6 +327,8 @@ struct _zend_reference {
 #define Z_REF_P(zval_p) Z_REF(*(zval_p))
 #define Z_REFVAL(zval) (&Z_REF(zval)->val)
 #define Z_REFVAL_P(zval_p) Z_REFVAL(*(zval_p))
+#define Z_CONSTANT_FLAGS(zval) (zval).u2.constant_flags
+#define Z_CONSTANT_FLAGS_P(zval_p) Z_CONSTANT_FLAGS(*(zval_p))
 #define Z_PTR(zval) (zval).value.ptr
 #define Z_PTR_P(zval_p) Z_PTR(*(zval_p))
 #define Z_COUNTED(zval) (zval).value.counted
@@ -410,6 +413,14 @@ struct _zend_reference {
       GC_ADDREF(__s);                             \
       Z_TYPE_INFO_P(__z) = IS_STRING_EX;          \
     }                                             \
+  } while (0)
+/* A string zval taking `s` as not interned (PHP: a new string). */
+#define ZVAL_NEW_STR(z, s)             \
+  do {                                 \
+    zval *__z = (z);                   \
+    zend_string *__s = (s);            \
+    Z_STR_P(__z) = __s;                \
+    Z_TYPE_INFO_P(__z) = IS_STRING_EX; \
   } while (0)
 #define ZVAL_ARR(z, a)                \
   do {                                \
@@ -680,6 +691,19 @@ typedef struct {
   do {                              \
   } while (0)
 /* ---- end of type declarations and typed property slots ---- */
+
+/* Makes the array in `zv` its own before a write: a shared array (refcount
+ * above 1) is replaced by a copy, and the zval's reference to the shared
+ * one dropped (zend_array_dup, zend_hash.h). */
+#define SEPARATE_ARRAY(zv)                   \
+  do {                                       \
+    zval *__zv = (zv);                       \
+    zend_array *_arr = Z_ARR_P(__zv);        \
+    if (UNEXPECTED(GC_REFCOUNT(_arr) > 1)) { \
+      ZVAL_ARR(__zv, zend_array_dup(_arr));  \
+      GC_TRY_DELREF(_arr);                   \
+    }                                        \
+  } while (0)
 
 END_EXTERN_C()
 

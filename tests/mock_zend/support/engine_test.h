@@ -8,7 +8,8 @@
 //   LoggingHook          a module hook that logs its event;
 //   UnsupportedMessage   the E_CORE_ERROR of a name the mock provides but
 //                        cannot run;
-//   ExpectFieldsInOrder  a struct's fields lie in PHP's order.
+//   ExpectFieldsInOrder  a struct's fields lie in PHP's order;
+//   CapturedOutput       what the SAPI's unbuffered write receives.
 //
 // Threading: the test's thread, inside a request.
 
@@ -24,6 +25,7 @@
 #include <vector>
 
 extern "C" {
+#include "SAPI.h"
 #include "php.h"
 }
 
@@ -91,6 +93,34 @@ inline void ExpectFieldsInOrder(std::initializer_list<size_t> offsets) {
     index++;
   }
 }
+
+// While it lives, the SAPI's unbuffered write (where php_printf, PHPWRITE
+// and php_output_write end) appends to text() instead of printing; the
+// previous writer comes back when it goes. One at a time.
+class CapturedOutput {
+ public:
+  CapturedOutput() : saved_(sapi_module.ub_write) {
+    Text().clear();
+    sapi_module.ub_write = Append;
+  }
+  ~CapturedOutput() { sapi_module.ub_write = saved_; }
+  CapturedOutput(const CapturedOutput&) = delete;
+  CapturedOutput& operator=(const CapturedOutput&) = delete;
+
+  const std::string& text() const { return Text(); }
+
+ private:
+  static std::string& Text() {
+    static std::string text;
+    return text;
+  }
+  static size_t Append(const char* str, size_t len) {
+    Text().append(str, len);
+    return len;
+  }
+
+  size_t (*saved_)(const char*, size_t);
+};
 
 }  // namespace zar::mock_zend_testing
 
