@@ -552,4 +552,21 @@ TEST_F(MockZendCompiledCodeTest, LookupClassExFindsARegisteredClass) {
   zend_string_release(missing);
 }
 
+// On 64-bit systems an operand names its literal by a byte offset from the
+// opline, so opcodes and literals copied together keep their constants.
+TEST_F(MockZendCompiledCodeTest, RuntimeConstantIsAnOffsetFromTheOpline) {
+  struct {
+    zend_op opline;
+    zval literal;
+  } block{};
+  ZVAL_LONG(&block.literal, 42);
+  block.opline.op1.constant =
+      static_cast<uint32_t>(reinterpret_cast<char*>(&block.literal) -
+                            reinterpret_cast<char*>(&block.opline));
+  EXPECT_EQ(ZEND_USE_ABS_CONST_ADDR, 0);
+  EXPECT_EQ(RT_CONSTANT(&block.opline, block.opline.op1), &block.literal);
+  auto copy = block;
+  EXPECT_EQ(Z_LVAL_P(RT_CONSTANT(&copy.opline, copy.opline.op1)), 42);
+}
+
 }  // namespace

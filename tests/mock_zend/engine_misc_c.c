@@ -234,3 +234,56 @@ int surface_c_ini_globals_check(void) {
   C_CHECK(label != NULL && zend_string_equals_literal(label, "main"));
   return 0;
 }
+
+int surface_c_void_result_check(void) {
+  /* An ABI callback's result arrives as void *: the reference macros take
+   * it as it is. */
+  zval value;
+  ZVAL_STR(&value, zend_string_init("shared", sizeof("shared") - 1, 0));
+  void* result = &value;
+  Z_TRY_ADDREF_P(result);
+  C_CHECK(Z_REFCOUNT(value) == 2);
+  Z_TRY_DELREF_P(result);
+  C_CHECK(Z_REFCOUNT(value) == 1);
+  zval_ptr_dtor(&value);
+  return 0;
+}
+
+int surface_c_table_data_copy_check(void) {
+  /* A table's data block copied elsewhere and re-pointed, as php-async's
+   * thread.c copies tables for other threads: lookups work in the copy. */
+  HashTable* ht = zend_new_array(0);
+  zval v;
+  ZVAL_LONG(&v, 1);
+  zend_hash_str_add(ht, ZEND_STRL("one"), &v);
+  ZVAL_LONG(&v, 2);
+  zend_hash_str_add(ht, ZEND_STRL("two"), &v);
+  ZVAL_LONG(&v, 7);
+  zend_hash_index_add(ht, 7, &v);
+  C_CHECK(!HT_IS_PACKED(ht));
+  C_CHECK(HT_USED_SIZE(ht) ==
+          HT_HASH_SIZE(ht->nTableMask) + ht->nNumUsed * sizeof(Bucket));
+  C_CHECK(HT_HASH_SIZE(ht->nTableMask) ==
+          2 * (size_t)ht->nTableSize * sizeof(uint32_t));
+  char* block = pemalloc(HT_SIZE(ht), 1);
+  memcpy(block, HT_GET_DATA_ADDR(ht), HT_USED_SIZE(ht));
+  HashTable copy = *ht;
+  HT_SET_DATA_ADDR(&copy, block);
+  C_CHECK(HT_GET_DATA_ADDR(&copy) == block);
+  zval* two = zend_hash_str_find(&copy, ZEND_STRL("two"));
+  C_CHECK(two != NULL && Z_LVAL_P(two) == 2);
+  zval* seven = zend_hash_index_find(&copy, 7);
+  C_CHECK(seven != NULL && Z_LVAL_P(seven) == 7);
+  C_CHECK(zend_hash_str_find(&copy, ZEND_STRL("three")) == NULL);
+  pefree(block, 1);
+  zend_array_destroy(ht);
+
+  /* An empty table owns no block: two shared empty hash slots. */
+  HashTable* empty = zend_new_array(0);
+  C_CHECK((HT_FLAGS(empty) & HASH_FLAG_UNINITIALIZED) != 0);
+  C_CHECK(empty->nTableMask == HT_MIN_MASK);
+  const uint32_t* slots = (const uint32_t*)HT_GET_DATA_ADDR(empty);
+  C_CHECK(slots[0] == HT_INVALID_IDX && slots[1] == HT_INVALID_IDX);
+  zend_array_destroy(empty);
+  return 0;
+}

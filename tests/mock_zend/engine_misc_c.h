@@ -30,6 +30,15 @@ const zend_function_entry* surface_c_misc_functions(void);
  * compile-time position, the portability names and the known strings. */
 int surface_c_misc_check(void);
 
+/* Z_TRY_ADDREF_P/Z_TRY_DELREF_P given a void * (an ABI callback's result);
+ * 0 on success or the failing line. */
+int surface_c_void_result_check(void);
+
+/* A table's data block sized, copied and re-pointed with the HT_* layout
+ * macros, and an empty table's shared slots; 0 on success or the failing
+ * line. */
+int surface_c_table_data_copy_check(void);
+
 /* PG(last_error_*) after a warning reported from C. */
 int surface_c_last_error_check(void);
 

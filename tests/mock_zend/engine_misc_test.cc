@@ -544,4 +544,29 @@ TEST_F(MockZendHelpersTest, TreatDataFailsLoudlyAndFreesTheString) {
   zval_ptr_dtor(&array);
 }
 
+// php-async passes an ABI callback's void *result to Z_TRY_ADDREF_P.
+TEST_F(MockZendHelpersTest, TryAddrefAndDelrefTakeAVoidPointerFromC) {
+  EXPECT_EQ(surface_c_void_result_check(), 0);
+}
+
+// PHP's table layout: -nTableMask hash slots before the buckets, in one
+// block that HT_GET_DATA_ADDR/HT_SET_DATA_ADDR move and HT_USED_SIZE sizes.
+TEST_F(MockZendHelpersTest, TableDataBlockCopiesAndRepointsAsPhpLaysItOut) {
+  EXPECT_EQ(surface_c_table_data_copy_check(), 0);
+}
+
+// PHP's string flag values (zend_types.h), past GC_PERSISTENT_LOCAL.
+TEST_F(MockZendHelpersTest, StringFlagsHavePhpsValues) {
+  EXPECT_EQ(IS_STR_PERMANENT, 1 << 8);
+  EXPECT_EQ(IS_STR_VALID_UTF8, 1 << 9);
+  EXPECT_EQ(IS_STR_CLASS_NAME_MAP_PTR, GC_PROTECTED);
+  zend_string* s = zend_string_init("x", 1, 0);
+  EXPECT_FALSE(ZSTR_IS_VALID_UTF8(s));
+  GC_ADD_FLAGS(s, IS_STR_VALID_UTF8);
+  EXPECT_TRUE(ZSTR_IS_VALID_UTF8(s));
+  zend_string_release(s);
+  EXPECT_EQ(ZEND_MM_ALIGNED_SIZE_EX(13, 16), 16u);
+  EXPECT_EQ(ZEND_MM_ALIGNED_SIZE_EX(32, 16), 32u);
+}
+
 }  // namespace

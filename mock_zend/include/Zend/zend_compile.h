@@ -77,6 +77,16 @@ BEGIN_EXTERN_C()
 /* ZEND_CATCH's extended_value: the last catch of its try (no jump). */
 #define ZEND_LAST_CATCH (1 << 0)
 
+/* The literal an opline's operand names: on 64-bit systems a byte offset
+ * from the opline itself (so a copied op array whose opcodes and literals
+ * move together keeps its constants), on 32-bit ones an address. */
+#if ZEND_USE_ABS_CONST_ADDR
+#define RT_CONSTANT(opline, node) (node).zv
+#else
+#define RT_CONSTANT(opline, node) \
+  ((zval *)(((char *)(opline)) + (int32_t)(node).constant))
+#endif
+
 /* An op array's run-time cache and an extension's slot in it. */
 #define RUN_TIME_CACHE(op_array) ZEND_MAP_PTR_GET((op_array)->run_time_cache)
 #define ZEND_OP_ARRAY_EXTENSION(op_array, handle) \

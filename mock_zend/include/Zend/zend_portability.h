@@ -81,6 +81,8 @@
 #define ZEND_MM_ALIGNMENT_LOG2 3
 #define ZEND_MM_ALIGNED_SIZE(size) \
   (((size) + ZEND_MM_ALIGNMENT - 1) & ~(ZEND_MM_ALIGNMENT - 1))
+#define ZEND_MM_ALIGNED_SIZE_EX(size, alignment) \
+  (((size) + ((alignment) - (size_t)1)) & ~((alignment) - (size_t)1))
 
 #define ZEND_STRL(str) (str), (sizeof(str) - 1)
 #define ZEND_STRS(str) (str), (sizeof(str))

@@ -24,6 +24,7 @@ BEGIN_EXTERN_C()
 #define ZSTR_H(zstr) (zstr)->h
 #define ZSTR_HASH(zstr) zend_string_hash_val(zstr)
 #define ZSTR_IS_INTERNED(s) (GC_FLAGS(s) & IS_STR_INTERNED)
+#define ZSTR_IS_VALID_UTF8(s) (GC_FLAGS(s) & IS_STR_VALID_UTF8)
 
 #define _ZSTR_HEADER_SIZE XtOffsetOf(zend_string, val)
 #define _ZSTR_STRUCT_SIZE(len) (_ZSTR_HEADER_SIZE + (len) + 1)

@@ -143,6 +143,39 @@ struct _zend_array {
   dtor_func_t pDestructor;
 };
 
+/* The table's flags and its data block, as PHP names them: the data block
+ * is one allocation, -nTableMask uint32_t hash slots followed by the
+ * buckets (a packed table: zvals), and arData points past the slots. An
+ * uninitialized table has nTableMask == HT_MIN_MASK and arData past two
+ * shared HT_INVALID_IDX slots. Code that copies a table's data (php-async
+ * copies tables into persistent memory for other threads) sizes and
+ * re-points it with these. */
+#define HT_FLAGS(ht) (ht)->u.flags
+#define HT_IS_PACKED(ht) ((HT_FLAGS(ht) & HASH_FLAG_PACKED) != 0)
+#define HT_INVALID_IDX ((uint32_t)-1)
+#define HT_MIN_MASK ((uint32_t)-2)
+#define HT_HASH_SIZE(nTableMask) \
+  (((size_t) - (uint32_t)(nTableMask)) * sizeof(uint32_t))
+#define HT_DATA_SIZE(nTableSize) ((size_t)(nTableSize) * sizeof(Bucket))
+#define HT_SIZE_EX(nTableSize, nTableMask) \
+  (HT_DATA_SIZE((nTableSize)) + HT_HASH_SIZE((nTableMask)))
+#define HT_SIZE(ht) HT_SIZE_EX((ht)->nTableSize, (ht)->nTableMask)
+#define HT_USED_SIZE(ht) \
+  (HT_HASH_SIZE((ht)->nTableMask) + ((size_t)(ht)->nNumUsed * sizeof(Bucket)))
+#define HT_PACKED_DATA_SIZE(nTableSize) ((size_t)(nTableSize) * sizeof(zval))
+#define HT_PACKED_SIZE_EX(nTableSize, nTableMask) \
+  (HT_PACKED_DATA_SIZE((nTableSize)) + HT_HASH_SIZE((nTableMask)))
+#define HT_PACKED_SIZE(ht) HT_PACKED_SIZE_EX((ht)->nTableSize, (ht)->nTableMask)
+#define HT_PACKED_USED_SIZE(ht) \
+  (HT_HASH_SIZE((ht)->nTableMask) + ((size_t)(ht)->nNumUsed * sizeof(zval)))
+#define HT_GET_DATA_ADDR(ht) \
+  ((char *)((ht)->arData) - HT_HASH_SIZE((ht)->nTableMask))
+#define HT_SET_DATA_ADDR(ht, ptr)                                     \
+  do {                                                                \
+    (ht)->arData =                                                    \
+        (Bucket *)(((char *)(ptr)) + HT_HASH_SIZE((ht)->nTableMask)); \
+  } while (0)
+
 /* ---- HashTable positions and iterators (zend_hash.h) ----
  * A position is a bucket index: positions at or past nNumUsed are the end.
  * EG(ht_iterators)[i] is a position that the table keeps current while it
@@ -248,6 +281,12 @@ struct _zend_reference {
 
 #define IS_STR_INTERNED GC_IMMUTABLE
 #define IS_STR_PERSISTENT GC_PERSISTENT
+#define IS_STR_CLASS_NAME_MAP_PTR GC_PROTECTED
+/* An interned string that outlives requests, and one known to be valid
+ * UTF-8 (the mock sets neither itself; extensions that make strings of
+ * their own may). */
+#define IS_STR_PERMANENT (1 << 8)
+#define IS_STR_VALID_UTF8 (1 << 9)
 #define IS_ARRAY_IMMUTABLE GC_IMMUTABLE
 #define IS_ARRAY_PERSISTENT GC_PERSISTENT
 #define IS_OBJ_WEAKLY_REFERENCED GC_PERSISTENT
@@ -344,14 +383,18 @@ struct _zend_reference {
 #define Z_ADDREF(z) Z_ADDREF_P(&(z))
 #define Z_DELREF_P(pz) GC_DELREF(Z_COUNTED_P(pz))
 #define Z_DELREF(z) Z_DELREF_P(&(z))
-#define Z_TRY_ADDREF_P(pz)                      \
-  do {                                          \
-    if (Z_REFCOUNTED_P((pz))) Z_ADDREF_P((pz)); \
+/* pz may be any pointer to a zval, a void * included: php-async's
+ * callbacks pass their void *result as it comes. */
+#define Z_TRY_ADDREF_P(pz)                    \
+  do {                                        \
+    zval *_pz = (zval *)(pz);                 \
+    if (Z_REFCOUNTED_P(_pz)) Z_ADDREF_P(_pz); \
   } while (0)
 #define Z_TRY_ADDREF(z) Z_TRY_ADDREF_P(&(z))
-#define Z_TRY_DELREF_P(pz)                      \
-  do {                                          \
-    if (Z_REFCOUNTED_P((pz))) Z_DELREF_P((pz)); \
+#define Z_TRY_DELREF_P(pz)                    \
+  do {                                        \
+    zval *_pz = (zval *)(pz);                 \
+    if (Z_REFCOUNTED_P(_pz)) Z_DELREF_P(_pz); \
   } while (0)
 #define Z_TRY_DELREF(z) Z_TRY_DELREF_P(&(z))
 
