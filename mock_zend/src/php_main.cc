@@ -381,6 +381,18 @@ void php_request_shutdown(void* dummy) {
   internal::ObjectsStoreShutdown();
   zend_clear_exception();
 
+  // (6b) The async engine's teardown, where PHP's zend_deactivate calls it:
+  // after shutdown_executor(), so every object is destroyed and the
+  // extension may shut its reactor down and free its request state
+  // (ZEND_ASYNC_ENGINE_SHUTDOWN; the default hook does nothing). A
+  // scheduler registered with a NULL hook has nothing to shut down here
+  // (PHP would call through the NULL pointer).
+  zend_try {
+    if (zend_async_engine_shutdown_fn != nullptr) ZEND_ASYNC_ENGINE_SHUTDOWN();
+  }
+  zend_catch { RecoverFromBailout(nullptr); }
+  zend_end_try();
+
   // (7) Per-request engine state; the SAPI's end of the request.
   internal::GcBufferFree();
   internal::HashIteratorsShutdown();

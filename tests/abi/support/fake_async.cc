@@ -86,6 +86,10 @@ bool FakeLaunch() {
   return true;
 }
 
+// engine_shutdown_fn: the fake keeps no engine-wide request state. (PHP's
+// zend_deactivate calls the hook unconditionally.)
+bool FakeEngineShutdown() { return true; }
+
 bool FakeSuspend(bool from_main, bool is_bailout) {
   State().suspends.push_back({from_main, is_bailout, ZEND_ASYNC_G(state)});
   return true;
@@ -187,7 +191,7 @@ zend_result FakeMinit(int, int) {
       /*new_iterator_fn=*/nullptr, /*new_future_fn=*/nullptr,
       /*new_channel_fn=*/nullptr, /*new_future_obj_fn=*/nullptr,
       /*new_channel_obj_fn=*/nullptr, /*new_group_fn=*/nullptr,
-      /*engine_shutdown_fn=*/nullptr, /*thread_snapshot_create_fn=*/nullptr,
+      FakeEngineShutdown, /*thread_snapshot_create_fn=*/nullptr,
       /*thread_snapshot_destroy_fn=*/nullptr, /*thread_run_fn=*/nullptr,
       /*thread_load_result_fn=*/nullptr);
 
