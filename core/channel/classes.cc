@@ -62,7 +62,7 @@ bool RegisterChannelExceptionClasses() {
   ZVAL_NULL(&none);
   zend_declare_property_ex(exception_ce,
                            zend_string_init_interned(ZEND_STRL("reason"), true),
-                           &none, ZEND_ACC_PUBLIC);
+                           &none, ZEND_ACC_PUBLIC, nullptr);
   return true;
 }
 

@@ -91,6 +91,7 @@ FutureObject* AllocFutureObject(zend_class_entry* ce, zend_future_t* future) {
   ZVAL_UNDEF(&self->mapper);
   self->mapper_type = MapperType::kMap;
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return self;
 }
 
@@ -446,14 +447,14 @@ ZAR_ARG_INFO_1(arginfo_await, 0,
   ZEND_ME(Async_Future, getAwaitingInfo, arginfo_none, ZEND_ACC_PUBLIC)        \
   ZEND_RAW_FENTRY("getCreatedFileAndLine",                                     \
                   (WhereMethod<false, ReturnFileAndLine>), arginfo_none,       \
-                  ZEND_ACC_PUBLIC)                                             \
+                  ZEND_ACC_PUBLIC, nullptr, nullptr)                           \
   ZEND_RAW_FENTRY("getCreatedLocation", (WhereMethod<false, ReturnLocation>),  \
-                  arginfo_none, ZEND_ACC_PUBLIC)                               \
+                  arginfo_none, ZEND_ACC_PUBLIC, nullptr, nullptr)             \
   ZEND_RAW_FENTRY("getCompletedFileAndLine",                                   \
                   (WhereMethod<true, ReturnFileAndLine>), arginfo_none,        \
-                  ZEND_ACC_PUBLIC)                                             \
+                  ZEND_ACC_PUBLIC, nullptr, nullptr)                           \
   ZEND_RAW_FENTRY("getCompletedLocation", (WhereMethod<true, ReturnLocation>), \
-                  arginfo_none, ZEND_ACC_PUBLIC)
+                  arginfo_none, ZEND_ACC_PUBLIC, nullptr, nullptr)
 
 // clang-format off
 const zend_function_entry kFutureStateMethods[] = {
@@ -493,6 +494,7 @@ zend_object* CreateFutureStateObject(zend_class_entry* ce) {
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(FutureStateObject, std),
                            &future->event);
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return &self->std;
 }
 

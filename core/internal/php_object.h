@@ -124,7 +124,8 @@ zend_object_handlers MakeObjectHandlers(const ObjectHooks& hooks) {
 
 // The storage of a new object of `ce` in struct T (its member `std` last,
 // the class's properties after it), as zend_object_alloc gives it: the
-// caller sets T's fields, then zend_object_std_init(&self->std, ce).
+// caller sets T's fields, then zend_object_std_init(&self->std, ce) and
+// object_properties_init(&self->std, ce).
 template <typename T>
 T* AllocObject(zend_class_entry* ce) {
   return static_cast<T*>(zend_object_alloc(sizeof(T), ce));
@@ -161,6 +162,7 @@ inline zend_object* CreateEventWrapper(zend_class_entry* ce) {
   auto* self = AllocObject<EventWrapper>(ce);
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(EventWrapper, std), nullptr);
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return &self->std;
 }
 

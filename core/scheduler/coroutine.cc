@@ -150,6 +150,7 @@ zend_coroutine_t* NewCoroutine(zend_async_scope_t* scope) {
   zend_async_waker_init(&self->waker_storage);
   coroutine->waker = &self->waker_storage;
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return coroutine;
 }
 

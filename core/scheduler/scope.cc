@@ -37,6 +37,7 @@ zend_object* NewScopeObject(AsyncScope* scope) {
   auto* self = internal::AllocObject<AsyncScopeObject>(ce);
   self->scope = scope;
   zend_object_std_init(&self->std, ce);
+  object_properties_init(&self->std, ce);
   return &self->std;
 }
 

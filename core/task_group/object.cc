@@ -390,11 +390,11 @@ const zend_function_entry kTaskSetMethods[] = {
     ZEND_ME(Async_TaskGroup, spawnWithKey, arginfo_spawn_with_key,
             ZEND_ACC_PUBLIC)
     ZEND_RAW_FENTRY("joinNext", zim_Async_TaskGroup_race, arginfo_none,
-                    ZEND_ACC_PUBLIC)
+                    ZEND_ACC_PUBLIC, nullptr, nullptr)
     ZEND_RAW_FENTRY("joinAny", zim_Async_TaskGroup_any, arginfo_none,
-                    ZEND_ACC_PUBLIC)
+                    ZEND_ACC_PUBLIC, nullptr, nullptr)
     ZEND_RAW_FENTRY("joinAll", zim_Async_TaskGroup_all, arginfo_all,
-                    ZEND_ACC_PUBLIC)
+                    ZEND_ACC_PUBLIC, nullptr, nullptr)
     ZAR_TASK_GROUP_METHODS
     ZEND_FE_END};
 
@@ -414,6 +414,7 @@ zend_object* CreateTaskGroupObject(zend_class_entry* ce) {
   auto* group = internal::AllocObject<TaskGroup>(ce);
   InitTaskGroup(group);
   zend_object_std_init(&group->std, ce);
+  object_properties_init(&group->std, ce);
   return &group->std;
 }
 

@@ -24,7 +24,7 @@ zval* ReadOwnProperty(zend_object* object, const char* name, zval* rv) {
 
 void DeclareProperty(zend_class_entry* ce, const char* name, zval* value) {
   zend_string* key = zend_string_init_interned(name, strlen(name), true);
-  zend_declare_property_ex(ce, key, value, ZEND_ACC_PRIVATE);
+  zend_declare_property_ex(ce, key, value, ZEND_ACC_PRIVATE, nullptr);
 }
 
 }  // namespace

@@ -74,8 +74,13 @@ zend_object* LoadObjectDefault(const zend_object* src, Ctx* ctx,
     return LoadFallback();
   }
 
-  zend_object* dst = ce->create_object != nullptr ? ce->create_object(ce)
-                                                  : zend_objects_new(ce);
+  zend_object* dst;
+  if (ce->create_object != nullptr) {
+    dst = ce->create_object(ce);
+  } else {
+    dst = zend_objects_new(ce);
+    object_properties_init(dst, ce);
+  }
   XlatRecord(ctx, src, dst);
   const uint32_t slots =
       std::min(src_slots, static_cast<uint32_t>(ce->default_properties_count));

@@ -228,6 +228,8 @@ void* _safe_realloc(void* ptr, size_t nmemb, size_t size, size_t offset) {
   return __zend_realloc(ptr, SafeAddress(nmemb, size, offset));
 }
 
+bool zend_alloc_pop_is_oom(void) { return false; }
+
 size_t zend_mm_live_blocks(void) { return live_blocks; }
 
 size_t zend_mm_live_bytes(void) { return live_bytes; }

@@ -19,17 +19,31 @@ HashTable MakeImmutableEmptyArray() {
   return ht;
 }
 
-HashTable immutable_empty_array = MakeImmutableEmptyArray();
-
 HashTable* ArrayOf(zval* arg) { return Z_ARRVAL_P(arg); }
 
 }  // namespace
 
+extern "C" {
+
+const HashTable zend_empty_array = MakeImmutableEmptyArray();
+
+}  // extern "C"
+
 namespace mock_zend::internal {
 
-void ZvalEmptyArray(zval* out) {
-  Z_ARR_P(out) = &immutable_empty_array;
-  Z_TYPE_INFO_P(out) = IS_ARRAY;
+void ZvalEmptyArray(zval* out) { ZVAL_EMPTY_ARRAY(out); }
+
+HashTable* NewEngineTable(uint32_t size) {
+  auto* table = static_cast<HashTable*>(__zend_malloc(sizeof(HashTable)));
+  zend_hash_init(table, size, nullptr, nullptr, true);
+  return table;
+}
+
+void FreeEngineTable(HashTable*& table) {
+  if (table == nullptr) return;
+  zend_hash_destroy(table);
+  pefree(table, 1);
+  table = nullptr;
 }
 
 }  // namespace mock_zend::internal
@@ -62,6 +76,7 @@ HashTable* zend_array_dup(HashTable* source) {
   }
   ZEND_HASH_FOREACH_END();
   copy->nNextFreeElement = source->nNextFreeElement;
+  mock_zend::internal::CopyHashIterators(source, copy);
   return copy;
 }
 
@@ -119,6 +134,13 @@ void add_next_index_stringl(zval* arg, const char* str, size_t length) {
   add_next_index_zval(arg, &tmp);
 }
 
+zend_result add_next_index_object(zval* arg, zend_object* obj) {
+  zval tmp;
+  ZVAL_OBJ(&tmp, obj);
+  return zend_hash_next_index_insert(ArrayOf(arg), &tmp) != nullptr ? SUCCESS
+                                                                    : FAILURE;
+}
+
 void add_index_zval(zval* arg, zend_ulong index, zval* value) {
   zend_hash_index_update(ArrayOf(arg), index, value);
 }
@@ -170,6 +192,19 @@ void add_assoc_string_ex(zval* arg, const char* key, size_t key_len,
                          const char* str) {
   zval tmp;
   ZVAL_STRING(&tmp, str);
+  add_assoc_zval_ex(arg, key, key_len, &tmp);
+}
+
+void add_assoc_double_ex(zval* arg, const char* key, size_t key_len, double d) {
+  zval tmp;
+  ZVAL_DOUBLE(&tmp, d);
+  add_assoc_zval_ex(arg, key, key_len, &tmp);
+}
+
+void add_assoc_stringl_ex(zval* arg, const char* key, size_t key_len,
+                          const char* str, size_t length) {
+  zval tmp;
+  ZVAL_STRINGL(&tmp, str, length);
   add_assoc_zval_ex(arg, key, key_len, &tmp);
 }
 

@@ -1,12 +1,13 @@
 // zend-async-ref: mock Zend engine. The builtin classes and interfaces
 // registered by php_module_startup() before any module's MINIT: stdClass,
-// the core interfaces, the Throwable hierarchy, Closure and the SPL
-// exceptions.
+// the core interfaces, the Throwable hierarchy, Closure, WeakReference and
+// the SPL exceptions.
 
 #include "engine_internal.h"
 
 extern "C" {
 #include "ext/spl/spl_exceptions.h"
+#include "zend_weakrefs.h"
 }
 
 extern "C" {
@@ -45,9 +46,11 @@ void RegisterBuiltinClasses() {
   zend_ce_unit_enum = Interface("UnitEnum");
   zend_ce_backed_enum = Interface("BackedEnum");
   zend_class_implements(zend_ce_backed_enum, 1, zend_ce_unit_enum);
+  RegisterIteratorClasses();
 
   RegisterThrowableClasses();
   RegisterClosureClass();
+  RegisterWeakReferenceClass();
 
   spl_ce_LogicException =
       RegisterClass("LogicException", zend_ce_exception, nullptr, 0);
@@ -65,6 +68,9 @@ void ResetBuiltinClassPointers() {
   zend_class_entry** pointers[] = {
       &zend_standard_class_def,
       &zend_ce_traversable,
+      &zend_ce_aggregate,
+      &zend_ce_iterator,
+      &zend_ce_internal_iterator,
       &zend_ce_countable,
       &zend_ce_stringable,
       &zend_ce_unit_enum,
@@ -82,6 +88,7 @@ void ResetBuiltinClassPointers() {
       &zend_ce_unhandled_match_error,
       &zend_ce_cancellation,
       &zend_ce_closure,
+      &zend_ce_weakref,
       &spl_ce_LogicException,
       &spl_ce_InvalidArgumentException,
       &spl_ce_RuntimeException,

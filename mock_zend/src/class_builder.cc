@@ -32,7 +32,7 @@ zend_class_entry* ClassBuilder::Build() {
     ZVAL_NULL(&null_value);
     zend_declare_property_ex(
         ce, zend_string_init_interned(property.data(), property.size(), true),
-        &null_value, ZEND_ACC_PUBLIC);
+        &null_value, ZEND_ACC_PUBLIC, nullptr);
   }
   for (auto& [name, body] : methods_) {
     zend_function* fn = internal::NewInternalFunction(

@@ -20,6 +20,10 @@
 
 #include "engine_internal.h"
 
+extern "C" {
+#include "zend_execute.h"
+}
+
 namespace {
 
 using mock_zend::internal::FreeFunction;
@@ -35,16 +39,44 @@ void CopyDefault(zval* dst, const zval* src) {
   ZVAL_COPY(dst, src);
 }
 
-void AppendPropertySlot(zend_class_entry* ce, zend_string* name,
-                        const zval* value) {
+// A slot's default taken from a declaration (PHP: the declaration owns the
+// value it is given): a string is interned and the given one released.
+void TakeDefault(zval* dst, zval* src) {
+  if (Z_TYPE_P(src) == IS_STRING && !ZSTR_IS_INTERNED(Z_STR_P(src))) {
+    CopyDefault(dst, src);
+    zend_string_release(Z_STR_P(src));
+    return;
+  }
+  ZVAL_COPY_VALUE(dst, src);
+}
+
+// Adds slot default_properties_count, described by `info` (the class's own
+// or its parent's), whose default is already in the new table entry the
+// caller fills through the returned pointer.
+zval* AppendPropertySlot(zend_class_entry* ce, zend_property_info* info) {
   const int count = ce->default_properties_count + 1;
   ce->default_properties_table = static_cast<zval*>(
       __zend_realloc(ce->default_properties_table, sizeof(zval) * count));
-  ce->property_names = static_cast<zend_string**>(
-      __zend_realloc(ce->property_names, sizeof(zend_string*) * count));
-  CopyDefault(&ce->default_properties_table[count - 1], value);
-  ce->property_names[count - 1] = zend_string_copy(name);
+  ce->properties_info_table = static_cast<zend_property_info**>(
+      __zend_realloc(ce->properties_info_table, sizeof(info) * count));
+  ce->properties_info_table[count - 1] = info;
   ce->default_properties_count = count;
+  return &ce->default_properties_table[count - 1];
+}
+
+// Releases what a property info owns (the class names of its type, a type
+// list not arena-allocated) and the info itself.
+void FreePropertyInfo(zend_property_info* info) {
+  zend_type* single;
+  ZEND_TYPE_FOREACH_MUTABLE(info->type, single) {
+    if (ZEND_TYPE_HAS_NAME(*single))
+      zend_string_release(ZEND_TYPE_NAME(*single));
+  }
+  ZEND_TYPE_FOREACH_END();
+  if (ZEND_TYPE_HAS_LIST(info->type) && !ZEND_TYPE_USES_ARENA(info->type)) {
+    pefree(ZEND_TYPE_LIST(info->type), 1);
+  }
+  pefree(info, 1);
 }
 
 bool HasInterface(const zend_class_entry* ce, const zend_class_entry* iface) {
@@ -63,8 +95,12 @@ void AppendInterface(zend_class_entry* ce, zend_class_entry* iface) {
 
 void InheritFromParent(zend_class_entry* ce, zend_class_entry* parent) {
   for (int i = 0; i < parent->default_properties_count; i++) {
-    AppendPropertySlot(ce, parent->property_names[i],
-                       &parent->default_properties_table[i]);
+    zend_property_info* info = parent->properties_info_table[i];
+    zval* slot = AppendPropertySlot(ce, info);
+    const zval* parent_default = &parent->default_properties_table[i];
+    CopyDefault(slot, parent_default);
+    Z_PROP_FLAG_P(slot) = Z_PROP_FLAG_P(parent_default);
+    zend_hash_update_ptr(&ce->properties_info, info->name, info);
   }
   for (uint32_t i = 0; i < parent->num_interfaces; i++) {
     AppendInterface(ce, parent->interfaces[i]);
@@ -108,10 +144,12 @@ void FreeClass(zend_class_entry* ce) {
   zend_hash_destroy(&ce->constants_table);
   for (int i = 0; i < ce->default_properties_count; i++) {
     zval_ptr_dtor(&ce->default_properties_table[i]);
-    zend_string_release(ce->property_names[i]);
+    zend_property_info* info = ce->properties_info_table[i];
+    if (info->ce == ce) FreePropertyInfo(info);
   }
+  zend_hash_destroy(&ce->properties_info);
   pefree(ce->default_properties_table, 1);
-  pefree(ce->property_names, 1);
+  pefree(ce->properties_info_table, 1);
   pefree(ce->interfaces, 1);
   pefree(ce, 1);
 }
@@ -144,9 +182,14 @@ zend_class_entry* zend_register_internal_class_ex(zend_class_entry* class_entry,
       class_entry->info_internal_builtin_functions;
   zend_hash_init(&ce->function_table, 8, nullptr, nullptr, true);
   zend_hash_init(&ce->constants_table, 8, nullptr, nullptr, true);
+  zend_hash_init(&ce->properties_info, 8, nullptr, nullptr, true);
   if (parent_ce != nullptr) InheritFromParent(ce, parent_ce);
   BuildOwnMethods(ce);
   if (parent_ce != nullptr) InheritMethods(ce, parent_ce);
+  ce->get_iterator = class_entry->get_iterator != nullptr
+                         ? class_entry->get_iterator
+                     : parent_ce != nullptr ? parent_ce->get_iterator
+                                            : nullptr;
   ce->constructor = mock_zend::internal::FindFunction(&ce->function_table,
                                                       ZEND_STRL("__construct"));
   ce->destructor = mock_zend::internal::FindFunction(&ce->function_table,
@@ -188,22 +231,100 @@ void zend_class_implements(zend_class_entry* class_entry, int num_interfaces,
     }
   }
   va_end(ap);
+  mock_zend::internal::InstallIteratorHandler(class_entry);
+}
+
+zend_property_info* zend_declare_typed_property(zend_class_entry* ce,
+                                                zend_string* name,
+                                                zval* property, int access_type,
+                                                zend_string* doc_comment,
+                                                zend_type type) {
+  if (access_type & ZEND_ACC_STATIC) {
+    mock_zend::internal::Unsupported("zend_declare_typed_property",
+                                     "it has no static properties");
+    zval_ptr_dtor(property);
+    return nullptr;
+  }
+  if (!(access_type & ZEND_ACC_PPP_MASK)) access_type |= ZEND_ACC_PUBLIC;
+  auto* info = static_cast<zend_property_info*>(
+      __zend_calloc(1, sizeof(zend_property_info)));
+  info->flags = static_cast<uint32_t>(access_type);
+  info->name = zend_string_init_interned(ZSTR_VAL(name), ZSTR_LEN(name), true);
+  info->doc_comment = doc_comment;
+  info->ce = ce;
+  info->type = type;
+  info->prototype = info;
+  zval* slot;
+  auto* existing = static_cast<zend_property_info*>(
+      zend_hash_find_ptr(&ce->properties_info, info->name));
+  if (existing != nullptr) {  // a redeclaration takes over the slot
+    const uint32_t num = OBJ_PROP_TO_NUM(existing->offset);
+    info->offset = existing->offset;
+    slot = &ce->default_properties_table[num];
+    zval_ptr_dtor(slot);
+    ce->properties_info_table[num] = info;
+    if (existing->ce == ce) FreePropertyInfo(existing);
+  } else {
+    info->offset = OBJ_PROP_TO_OFFSET(ce->default_properties_count);
+    slot = AppendPropertySlot(ce, info);
+  }
+  TakeDefault(slot, property);
+  Z_PROP_FLAG_P(slot) = Z_ISUNDEF_P(slot) ? IS_PROP_UNINIT : 0;
+  zend_hash_update_ptr(&ce->properties_info, info->name, info);
+  return info;
 }
 
 void zend_declare_property_ex(zend_class_entry* ce, zend_string* name,
-                              zval* property, int access_type) {
-  (void)access_type;  // every property is public
-  const int slot =
-      mock_zend::internal::FindPropertySlot(ce, ZSTR_VAL(name), ZSTR_LEN(name));
-  if (slot >= 0) {  // a redeclaration keeps the slot, with the new default
-    zval* value = &ce->default_properties_table[slot];
-    zval_ptr_dtor(value);
-    CopyDefault(value, property);
-    return;
-  }
-  zend_string* interned =
-      zend_string_init_interned(ZSTR_VAL(name), ZSTR_LEN(name), true);
-  AppendPropertySlot(ce, interned, property);
+                              zval* property, int access_type,
+                              zend_string* doc_comment) {
+  zend_declare_typed_property(ce, name, property, access_type, doc_comment,
+                              zend_type ZEND_TYPE_INIT_NONE(0));
+}
+
+void zend_declare_property(zend_class_entry* ce, const char* name,
+                           size_t name_length, zval* property,
+                           int access_type) {
+  zend_string* key = zend_string_init_interned(name, name_length, true);
+  zend_declare_property_ex(ce, key, property, access_type, nullptr);
+}
+
+void zend_declare_property_null(zend_class_entry* ce, const char* name,
+                                size_t name_length, int access_type) {
+  zval value;
+  ZVAL_NULL(&value);
+  zend_declare_property(ce, name, name_length, &value, access_type);
+}
+
+void zend_declare_property_bool(zend_class_entry* ce, const char* name,
+                                size_t name_length, zend_long value,
+                                int access_type) {
+  zval tmp;
+  ZVAL_BOOL(&tmp, value);
+  zend_declare_property(ce, name, name_length, &tmp, access_type);
+}
+
+void zend_declare_property_long(zend_class_entry* ce, const char* name,
+                                size_t name_length, zend_long value,
+                                int access_type) {
+  zval tmp;
+  ZVAL_LONG(&tmp, value);
+  zend_declare_property(ce, name, name_length, &tmp, access_type);
+}
+
+void zend_declare_property_double(zend_class_entry* ce, const char* name,
+                                  size_t name_length, double value,
+                                  int access_type) {
+  zval tmp;
+  ZVAL_DOUBLE(&tmp, value);
+  zend_declare_property(ce, name, name_length, &tmp, access_type);
+}
+
+void zend_declare_property_string(zend_class_entry* ce, const char* name,
+                                  size_t name_length, const char* value,
+                                  int access_type) {
+  zval tmp;
+  ZVAL_STR(&tmp, zend_string_init_interned(value, strlen(value), true));
+  zend_declare_property(ce, name, name_length, &tmp, access_type);
 }
 
 zend_class_entry* zend_lookup_class(zend_string* name) {
@@ -218,6 +339,13 @@ zend_class_entry* zend_lookup_class(zend_string* name) {
   zend_str_tolower(lower.data(), lower.size());
   return static_cast<zend_class_entry*>(
       zend_hash_str_find_ptr(EG(class_table), lower.data(), lower.size()));
+}
+
+zend_class_entry* zend_lookup_class_ex(zend_string* name, zend_string* key,
+                                       uint32_t flags) {
+  (void)key;
+  (void)flags;
+  return zend_lookup_class(name);
 }
 
 bool instanceof_function_slow(const zend_class_entry* instance_ce,
@@ -240,20 +368,15 @@ bool instanceof_function_slow(const zend_class_entry* instance_ce,
 
 namespace mock_zend::internal {
 
-int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len) {
-  for (int i = 0; i < ce->default_properties_count; i++) {
-    const zend_string* slot_name = ce->property_names[i];
-    if (ZSTR_LEN(slot_name) == len &&
-        memcmp(ZSTR_VAL(slot_name), name, len) == 0) {
-      return i;
-    }
-  }
-  return -1;
+zend_property_info* FindPropertyInfo(const zend_class_entry* ce,
+                                     const char* name, size_t len) {
+  return static_cast<zend_property_info*>(zend_hash_str_find_ptr(
+      const_cast<HashTable*>(&ce->properties_info), name, len));
 }
 
 zval* PropertySlot(zend_object* object, const char* name, size_t len) {
-  const int slot = FindPropertySlot(object->ce, name, len);
-  return slot >= 0 ? &object->properties_table[slot] : nullptr;
+  const zend_property_info* info = FindPropertyInfo(object->ce, name, len);
+  return info != nullptr ? OBJ_PROP(object, info->offset) : nullptr;
 }
 
 zend_class_entry* RegisterClass(const char* name, zend_class_entry* parent,

@@ -127,6 +127,7 @@ zend_object* zend_mock_closure_new(zend_mock_closure_body body, void* data,
   closure->data = data;
   closure->data_dtor = dtor;
   zend_object_std_init(&closure->std, zend_ce_closure);
+  object_properties_init(&closure->std, zend_ce_closure);
   closure->std.handlers = &closure_handlers;
   return &closure->std;
 }
@@ -153,6 +154,60 @@ zval* zend_mock_closure_use(zend_object* closure, uint32_t index) {
 
 void zend_mock_closure_clear_uses(zend_object* closure) {
   ReleaseUses(FromObject(closure));
+}
+
+// A closure made by zend_create_closure from an internal function: its
+// body runs the function's handler in the closure's frame.
+void CallWrappedFunction(zend_object* closure, zend_execute_data* execute_data,
+                         zval* return_value, void* data) {
+  (void)closure;
+  static_cast<zend_function*>(data)->internal_function.handler(execute_data,
+                                                               return_value);
+}
+
+void zend_create_closure(zval* res, zend_function* func,
+                         zend_class_entry* scope,
+                         zend_class_entry* called_scope, zval* this_ptr) {
+  (void)called_scope;
+  if (func->type != ZEND_INTERNAL_FUNCTION) {
+    ZVAL_NULL(res);
+    mock_zend::internal::Unsupported(
+        "zend_create_closure",
+        "a closure of a user function needs its compiled code run, and it "
+        "runs no PHP code");
+    return;
+  }
+  if (this_ptr != nullptr && Z_TYPE_P(this_ptr) == IS_OBJECT) {
+    ZVAL_NULL(res);
+    mock_zend::internal::Unsupported("zend_create_closure",
+                                     "its closures carry no bound $this");
+    return;
+  }
+  zend_object* object =
+      zend_mock_closure_new(CallWrappedFunction, func, nullptr);
+  // The wrapped function is registered for the whole module lifetime, so
+  // the closure borrows its name and arg info.
+  zend_internal_function& f = FromObject(object)->func.internal_function;
+  const zend_internal_function& from = func->internal_function;
+  f.function_name = from.function_name;
+  f.scope = scope;
+  f.num_args = from.num_args;
+  f.required_num_args = from.required_num_args;
+  f.arg_info = from.arg_info;
+  f.fn_flags |= from.fn_flags & (ZEND_ACC_VARIADIC | ZEND_ACC_STATIC);
+  ZVAL_OBJ(res, object);
+}
+
+const zend_function* zend_get_closure_method_def(zend_object* obj) {
+  return mock_zend::internal::ClosureFunction(obj);
+}
+
+zval* zend_get_closure_this_ptr(zval* obj) {
+  (void)obj;
+  // Mock closures are never bound to an object.
+  static zval unbound;
+  ZVAL_UNDEF(&unbound);
+  return &unbound;
 }
 
 }  // extern "C"

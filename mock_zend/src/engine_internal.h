@@ -38,6 +38,17 @@ std::string DoubleToString(double value);
 // Makes `out` the immutable empty array (not refcounted: Z_TYPE_INFO ==
 // IS_ARRAY), like PHP's ZVAL_EMPTY_ARRAY.
 void ZvalEmptyArray(zval* out);
+// zend_array_dup's part for iterators: each iterator of `source` gets a
+// copy on `target` at the same element, linked into its next_copy list.
+void CopyHashIterators(const HashTable* source, HashTable* target);
+// Frees EG(ht_iterators) (request shutdown).
+void HashIteratorsShutdown();
+// A persistent table of the engine's own (EG(zend_constants),
+// EG(ini_directives)), and its end: the table is destroyed (its entries
+// must be freed first), its memory freed and `table` set to NULL; nothing
+// happens when it is NULL already.
+HashTable* NewEngineTable(uint32_t size);
+void FreeEngineTable(HashTable*& table);
 
 // ---- Functions and classes (functions.cc, class_registry.cc) ----
 
@@ -50,7 +61,8 @@ zend_function* NewInternalFunction(zend_class_entry* scope, const char* name,
 // required_num_args and arg_info as PHP derives them).
 zend_function* FunctionFromEntry(const zend_function_entry* entry,
                                  zend_class_entry* scope);
-// Runs the reserved-data destructor convention (zend.h) and frees `fn`.
+// Runs the reserved-data destructor convention (zend.h), releases the
+// function's attributes and frees `fn`.
 void FreeFunction(zend_function* fn);
 // Adds (or replaces) a method of `ce` under its lowercase name, and keeps
 // ce->constructor/destructor current.
@@ -73,8 +85,18 @@ void ClassTablesShutdown();
 void RegisterBuiltinClasses();
 void ResetBuiltinClassPointers();
 void RegisterThrowableClasses();
-// Index of the declared property `name` of `ce`, or -1.
-int FindPropertySlot(const zend_class_entry* ce, const char* name, size_t len);
+// WeakReference (weakrefs.cc): zend_ce_weakref.
+void RegisterWeakReferenceClass();
+// Iterator, IteratorAggregate, InternalIterator and the iterator wrapper
+// class (iterators.cc).
+void RegisterIteratorClasses();
+// Gives a class that now implements Iterator or IteratorAggregate and has
+// no get_iterator the one that calls its methods (zend_class_implements).
+void InstallIteratorHandler(zend_class_entry* ce);
+// The declaration of property `name` of `ce` (its own or inherited), or
+// nullptr.
+zend_property_info* FindPropertyInfo(const zend_class_entry* ce,
+                                     const char* name, size_t len);
 // The declared slot of `object` named `name`, or nullptr.
 zval* PropertySlot(zend_object* object, const char* name, size_t len);
 
@@ -128,6 +150,56 @@ void DeleteNativeBody(void* body);
 void ReleaseRequestEnumCases();
 // Frees the case records of an enum class (class table teardown).
 void FreeEnumCases(zend_class_entry* ce);
+
+// ---- Errors (errors.cc) ----
+
+// The one way a name the mock provides but cannot honestly run fails
+// loudly: an E_CORE_ERROR "<function>() is not supported by the mock
+// engine: <reason>" (which bails out inside zend_try, see zend.h). The
+// caller then returns its failure value; nothing else changes.
+void Unsupported(const char* function, const char* reason);
+
+// ---- Fibers (fibers.cc) ----
+
+// Request startup, as PHP's zend_fiber_init and zend_vm_stack_init: the
+// main fiber context (EG(main_fiber_context), EG(current_fiber_context)),
+// EG(fiber_stack_size), EG(error_reporting), switching unblocked, and the
+// request's VM stack page.
+void FibersStartup();
+// Request shutdown: frees the VM stack and the main context, and blocks
+// switching (zend_fiber_shutdown).
+void FibersShutdown();
+// ---- Compiled code (compiled_code.cc) ----
+
+// Frees the map-pointer table (module shutdown).
+void MapPtrShutdown();
+// ---- Unwinding objects (unwind_exit.cc) ----
+// Fills in the UnwindExit and GracefulExit class entries (module startup).
+void ExitClassesStartup();
+
+// ---- The compiler's and PHP's globals, constants (compile.cc,
+// php_globals.cc, constants.cc) ----
+// CG(function_table)/CG(class_table) follow EG()'s; the constants table is
+// created (module startup) and destroyed (module shutdown, after the last
+// request); non-persistent constants go at request shutdown.
+void CompilerGlobalsStartup();
+// EG(ini_directives) (ini.cc): created at module startup; module shutdown
+// frees the directives modules left registered, then the table.
+void IniStartup();
+void IniShutdown();
+void CompilerGlobalsShutdown();
+void ConstantsStartup();
+void ConstantsRequestShutdown();
+void ConstantsShutdown();
+// Records a reported error as PHP's last error (PG(last_error_*)).
+void NoteLastError(int type, const std::string& message);
+// Forgets the last error (request shutdown, module shutdown).
+void ClearLastError();
+
+// ---- Observers (observer.cc) ----
+
+// Forgets every registered fiber observer (module shutdown).
+void ObserverShutdown();
 
 // ---- The request (php_main.cc) ----
 

@@ -86,6 +86,7 @@ int Record(int type, std::string message) {
   if ((level & E_FATAL_ERRORS) && EG(active)) {
     mock_zend::internal::NoteRequestFatalError(message);
   }
+  if (php_module_started()) mock_zend::internal::NoteLastError(level, message);
   ErrorLog().push_back({level, std::move(message)});
   if (level & E_FATAL_ERRORS) EG(exit_status) = 255;
   return level;
@@ -171,3 +172,12 @@ void php_error_docref(const char* docref, int type, const char* format, ...) {
 }
 
 }  // extern "C"
+
+namespace mock_zend::internal {
+
+void Unsupported(const char* function, const char* reason) {
+  zend_error(E_CORE_ERROR, "%s() is not supported by the mock engine: %s",
+             function, reason);
+}
+
+}  // namespace mock_zend::internal

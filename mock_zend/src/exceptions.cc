@@ -169,6 +169,12 @@ void zend_clear_exception(void) {
 
 zend_result zend_exception_error(zend_object* ex, int severity) {
   if (ex == nullptr) return SUCCESS;
+  if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
+    // The stack unwound as asked: nothing to report.
+    if (EG(exception) == ex) EG(exception) = nullptr;
+    OBJ_RELEASE(ex);
+    return SUCCESS;
+  }
   zend_string* class_name = ex->handlers->get_class_name(ex);
   zval* message = PropertySlot(ex, ZEND_STRL("message"));
   zend_string* text = message != nullptr ? zval_get_string(message)

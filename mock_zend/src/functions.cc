@@ -54,6 +54,9 @@ void FreeFunction(zend_function* fn) {
   if (reserved[1] != nullptr) {
     reinterpret_cast<void (*)(void*)>(reserved[1])(reserved[0]);
   }
+  if (fn->common.attributes != nullptr) {
+    zend_array_destroy(fn->common.attributes);
+  }
   pefree(fn, 1);
 }
 

@@ -15,6 +15,14 @@
 //
 // An empty table owns no memory: until the first insert it points at a
 // shared, read-only pair of empty slots (HASH_FLAG_UNINITIALIZED).
+//
+// Cursors: positions that follow a table as it changes -- its internal
+// pointer and the registered iterators of EG(ht_iterators) (counted in
+// u.v.nIteratorsCount). Deleting the bucket a cursor names moves the
+// cursor to the next live bucket (or nNumUsed, the end); squeezing holes
+// out moves each cursor with its bucket, a cursor on a hole or at the end
+// to the compacted position of the next live bucket (or the new end).
+// Destroying a table detaches its iterators (HT_POISONED).
 
 #include "engine_internal.h"
 
@@ -102,9 +110,60 @@ void RebuildChains(HashTable* ht) {
   ht->u.flags &= ~HASH_FLAG_UNINITIALIZED;
 }
 
+// EG(ht_iterators) entries of a destroyed table point here.
+HashTable* Poisoned() {
+  return reinterpret_cast<HashTable*>(~static_cast<uintptr_t>(0));
+}
+
+bool IsAttached(const HashTable* ht) {
+  return ht != nullptr && ht != Poisoned();
+}
+
+// Calls fn(iterator) for each registered iterator of `ht`.
+template <typename Fn>
+void ForEachIterator(const HashTable* ht, Fn fn) {
+  HashTableIterator* iter = EG(ht_iterators);
+  HashTableIterator* end = iter + EG(ht_iterators_used);
+  for (; iter != end; iter++) {
+    if (iter->ht == ht) fn(iter);
+  }
+}
+
+// The index `pos` has once the table's holes are squeezed out: the number
+// of live buckets before it.
+uint32_t CompactedPos(const HashTable* ht, uint32_t pos) {
+  uint32_t live = 0;
+  const uint32_t end = pos < ht->nNumUsed ? pos : ht->nNumUsed;
+  for (uint32_t i = 0; i < end; i++) {
+    if (Z_TYPE(ht->arData[i].val) != IS_UNDEF) live++;
+  }
+  return live;
+}
+
+// Before a compaction: every cursor to its compacted position.
+void CompactCursors(HashTable* ht) {
+  if (HT_HAS_ITERATORS(ht)) {
+    ForEachIterator(ht, [ht](HashTableIterator* iter) {
+      iter->pos = CompactedPos(ht, iter->pos);
+    });
+  }
+  ht->nInternalPointer = CompactedPos(ht, ht->nInternalPointer);
+}
+
+// The live bucket at `idx` is being deleted: its cursors move on.
+[[gnu::noinline]] void SkipDeletedCursors(HashTable* ht, uint32_t idx) {
+  uint32_t next = idx + 1;
+  while (next < ht->nNumUsed && Z_TYPE(ht->arData[next].val) == IS_UNDEF) {
+    next++;
+  }
+  if (ht->nInternalPointer == idx) ht->nInternalPointer = next;
+  zend_hash_iterators_update(ht, idx, next);
+}
+
 // Makes room for one more bucket: squeezes holes out in place when at least
 // 1/32 of the used buckets are holes, otherwise doubles the table.
 [[gnu::noinline]] void Grow(HashTable* ht) {
+  CompactCursors(ht);
   if (ht->nNumUsed > ht->nNumOfElements + (ht->nNumOfElements >> 5)) {
     uint32_t j = 0;
     for (uint32_t i = 0; i < ht->nNumUsed; i++) {
@@ -126,7 +185,6 @@ void RebuildChains(HashTable* ht) {
     ht->nTableMask = static_cast<uint32_t>(-static_cast<int32_t>(new_size * 2));
     ht->nNumUsed = j;
   }
-  ht->nInternalPointer = 0;
   RebuildChains(ht);
 }
 
@@ -250,6 +308,10 @@ zval* InsertStr(HashTable* ht, const char* str, size_t len, zval* pData,
     Slot(ht, p->h) = p->val.u2.next;
   }
   ht->nNumOfElements--;
+  const auto idx = static_cast<uint32_t>(p - ht->arData);
+  if (UNEXPECTED(ht->nInternalPointer == idx || HT_HAS_ITERATORS(ht))) {
+    SkipDeletedCursors(ht, idx);
+  }
   zend_string* key = p->key;
   p->key = nullptr;
   zval old;
@@ -316,6 +378,9 @@ void _zend_hash_init(HashTable* ht, uint32_t nSize, dtor_func_t pDestructor,
 
 void zend_hash_destroy(HashTable* ht) {
   DeleteAll(ht);
+  if (HT_HAS_ITERATORS(ht)) {
+    ForEachIterator(ht, [](HashTableIterator* iter) { iter->ht = Poisoned(); });
+  }
   FreeData(ht);
   SetUninitialized(ht);
   ht->nNumUsed = 0;
@@ -331,6 +396,12 @@ void zend_hash_clean(HashTable* ht) {
   }
   ht->nNextFreeElement = ZEND_LONG_MIN;
   ht->nInternalPointer = 0;
+  // The table is empty: its iterators are at its (new) end.
+  if (HT_HAS_ITERATORS(ht)) {
+    ForEachIterator(ht, [ht](HashTableIterator* iter) {
+      if (iter->pos > ht->nNumUsed) iter->pos = ht->nNumUsed;
+    });
+  }
 }
 
 zval* zend_hash_index_add(HashTable* ht, zend_ulong h, zval* pData) {
@@ -410,4 +481,291 @@ zend_result zend_hash_str_del(HashTable* ht, const char* key, size_t len) {
   });
 }
 
+zval* zend_hash_index_add_empty_element(HashTable* ht, zend_ulong h) {
+  zval null_value;
+  ZVAL_NULL(&null_value);
+  return zend_hash_index_add(ht, h, &null_value);
+}
+
+zval* zend_hash_add_empty_element(HashTable* ht, zend_string* key) {
+  zval null_value;
+  ZVAL_NULL(&null_value);
+  return zend_hash_add(ht, key, &null_value);
+}
+
+zval* zend_hash_str_add_empty_element(HashTable* ht, const char* key,
+                                      size_t len) {
+  zval null_value;
+  ZVAL_NULL(&null_value);
+  return zend_hash_str_add(ht, key, len, &null_value);
+}
+
+zval* zend_hash_next_index_insert_new(HashTable* ht, zval* pData) {
+  const zend_long next =
+      ht->nNextFreeElement == ZEND_LONG_MIN ? 0 : ht->nNextFreeElement;
+  return InsertIndex(ht, static_cast<zend_ulong>(next), pData,
+                     InsertMode::kAddNew);
+}
+
+void* zend_hash_str_find_ptr_lc(const HashTable* ht, const char* str,
+                                size_t len) {
+  std::string lower(str, len);
+  zend_str_tolower(lower.data(), len);
+  return zend_hash_str_find_ptr(ht, lower.data(), len);
+}
+
+void* zend_hash_find_ptr_lc(const HashTable* ht, zend_string* key) {
+  return zend_hash_str_find_ptr_lc(ht, ZSTR_VAL(key), ZSTR_LEN(key));
+}
+
+// ---- Positions ----
+
+HashPosition zend_hash_get_current_pos_ex(const HashTable* ht,
+                                          HashPosition pos) {
+  while (pos < ht->nNumUsed && Z_TYPE(ht->arData[pos].val) == IS_UNDEF) {
+    pos++;
+  }
+  return pos;
+}
+
+HashPosition zend_hash_get_current_pos(const HashTable* ht) {
+  return zend_hash_get_current_pos_ex(ht, ht->nInternalPointer);
+}
+
+void zend_hash_internal_pointer_reset_ex(const HashTable* ht,
+                                         HashPosition* pos) {
+  *pos = zend_hash_get_current_pos_ex(ht, 0);
+}
+
+void zend_hash_internal_pointer_end_ex(const HashTable* ht, HashPosition* pos) {
+  for (uint32_t idx = ht->nNumUsed; idx > 0; idx--) {
+    if (Z_TYPE(ht->arData[idx - 1].val) != IS_UNDEF) {
+      *pos = idx - 1;
+      return;
+    }
+  }
+  *pos = ht->nNumUsed;
+}
+
+zend_result zend_hash_move_forward_ex(const HashTable* ht, HashPosition* pos) {
+  const uint32_t idx = zend_hash_get_current_pos_ex(ht, *pos);
+  if (idx >= ht->nNumUsed) return FAILURE;
+  *pos = zend_hash_get_current_pos_ex(ht, idx + 1);
+  return SUCCESS;
+}
+
+zend_result zend_hash_move_backwards_ex(const HashTable* ht,
+                                        HashPosition* pos) {
+  uint32_t idx = *pos;
+  if (idx >= ht->nNumUsed) return FAILURE;
+  while (idx > 0) {
+    idx--;
+    if (Z_TYPE(ht->arData[idx].val) != IS_UNDEF) {
+      *pos = idx;
+      return SUCCESS;
+    }
+  }
+  *pos = ht->nNumUsed;
+  return SUCCESS;
+}
+
+zend_hash_key_type zend_hash_get_current_key_ex(const HashTable* ht,
+                                                zend_string** str_index,
+                                                zend_ulong* num_index,
+                                                const HashPosition* pos) {
+  const uint32_t idx = zend_hash_get_current_pos_ex(ht, *pos);
+  if (idx >= ht->nNumUsed) return HASH_KEY_NON_EXISTENT;
+  const Bucket* p = ht->arData + idx;
+  if (p->key != nullptr) {
+    *str_index = p->key;
+    return HASH_KEY_IS_STRING;
+  }
+  *num_index = p->h;
+  return HASH_KEY_IS_LONG;
+}
+
+void zend_hash_get_current_key_zval_ex(const HashTable* ht, zval* key,
+                                       const HashPosition* pos) {
+  const uint32_t idx = zend_hash_get_current_pos_ex(ht, *pos);
+  if (idx >= ht->nNumUsed) {
+    ZVAL_NULL(key);
+    return;
+  }
+  const Bucket* p = ht->arData + idx;
+  if (p->key != nullptr) {
+    ZVAL_STR_COPY(key, p->key);
+  } else {
+    ZVAL_LONG(key, static_cast<zend_long>(p->h));
+  }
+}
+
+zend_hash_key_type zend_hash_get_current_key_type_ex(const HashTable* ht,
+                                                     const HashPosition* pos) {
+  const uint32_t idx = zend_hash_get_current_pos_ex(ht, *pos);
+  if (idx >= ht->nNumUsed) return HASH_KEY_NON_EXISTENT;
+  return ht->arData[idx].key != nullptr ? HASH_KEY_IS_STRING : HASH_KEY_IS_LONG;
+}
+
+zval* zend_hash_get_current_data_ex(const HashTable* ht,
+                                    const HashPosition* pos) {
+  const uint32_t idx = zend_hash_get_current_pos_ex(ht, *pos);
+  return idx < ht->nNumUsed ? &ht->arData[idx].val : nullptr;
+}
+
+// ---- Iterators ----
+
+uint32_t zend_hash_iterator_add(HashTable* ht, HashPosition pos) {
+  if (!HT_ITERATORS_OVERFLOW(ht)) HT_INC_ITERATORS_COUNT(ht);
+  uint32_t idx = 0;
+  while (idx < EG(ht_iterators_count) && EG(ht_iterators)[idx].ht != nullptr) {
+    idx++;
+  }
+  if (idx == EG(ht_iterators_count)) {
+    const uint32_t count = EG(ht_iterators_count) + 8;
+    const size_t bytes = sizeof(HashTableIterator) * count;
+    EG(ht_iterators) = static_cast<HashTableIterator*>(
+        EG(ht_iterators) == nullptr ? emalloc(bytes)
+                                    : erealloc(EG(ht_iterators), bytes));
+    memset(EG(ht_iterators) + idx, 0, sizeof(HashTableIterator) * 8);
+    EG(ht_iterators_count) = count;
+  }
+  HashTableIterator* iter = EG(ht_iterators) + idx;
+  iter->ht = ht;
+  iter->pos = pos;
+  iter->next_copy = idx;
+  if (idx + 1 > EG(ht_iterators_used)) EG(ht_iterators_used) = idx + 1;
+  return idx;
+}
+
 }  // extern "C"
+
+namespace {
+
+// Releases the copies of iterator `idx` (zend_array_dup made them).
+void RemoveCopies(uint32_t idx) {
+  uint32_t next = EG(ht_iterators)[idx].next_copy;
+  while (next != idx) {
+    const uint32_t copy = next;
+    next = EG(ht_iterators)[copy].next_copy;
+    EG(ht_iterators)[copy].next_copy = copy;  // deletes it alone
+    zend_hash_iterator_del(copy);
+  }
+  EG(ht_iterators)[idx].next_copy = idx;
+}
+
+void Detach(HashTableIterator* iter) {
+  if (IsAttached(iter->ht) && !HT_ITERATORS_OVERFLOW(iter->ht)) {
+    HT_DEC_ITERATORS_COUNT(iter->ht);
+  }
+}
+
+void Attach(HashTableIterator* iter, HashTable* ht, HashPosition pos) {
+  if (!HT_ITERATORS_OVERFLOW(ht)) HT_INC_ITERATORS_COUNT(ht);
+  iter->ht = ht;
+  iter->pos = pos;
+}
+
+// When iterator `idx` has a copy on `ht`, it takes over that copy's
+// position and every copy is released.
+bool TakeCopyOn(uint32_t idx, HashTable* ht) {
+  HashTableIterator* iter = EG(ht_iterators) + idx;
+  for (uint32_t next = iter->next_copy; next != idx;
+       next = EG(ht_iterators)[next].next_copy) {
+    const HashTableIterator* copy = EG(ht_iterators) + next;
+    if (copy->ht == ht) {
+      Detach(iter);
+      Attach(iter, ht, copy->pos);
+      RemoveCopies(idx);
+      return true;
+    }
+  }
+  RemoveCopies(idx);
+  return false;
+}
+
+}  // namespace
+
+extern "C" {
+
+HashPosition zend_hash_iterator_pos(uint32_t idx, HashTable* ht) {
+  HashTableIterator* iter = EG(ht_iterators) + idx;
+  if (UNEXPECTED(iter->ht != ht) && !TakeCopyOn(idx, ht)) {
+    Detach(iter);
+    Attach(iter, ht, zend_hash_get_current_pos(ht));
+  }
+  return iter->pos;
+}
+
+HashPosition zend_hash_iterator_pos_ex(uint32_t idx, zval* array) {
+  HashTable* ht = Z_ARRVAL_P(array);
+  HashTableIterator* iter = EG(ht_iterators) + idx;
+  if (UNEXPECTED(iter->ht != ht) && !TakeCopyOn(idx, ht)) {
+    Detach(iter);
+    if (GC_REFCOUNT(ht) > 1) {  // shared (or immutable): separate it
+      HashTable* copy = zend_array_dup(ht);
+      GC_TRY_DELREF(ht);
+      ZVAL_ARR(array, copy);
+      ht = copy;
+      iter = EG(ht_iterators) + idx;  // the dup may have grown the array
+    }
+    Attach(iter, ht, zend_hash_get_current_pos(ht));
+  }
+  return iter->pos;
+}
+
+void zend_hash_iterator_del(uint32_t idx) {
+  HashTableIterator* iter = EG(ht_iterators) + idx;
+  Detach(iter);
+  iter->ht = nullptr;
+  if (UNEXPECTED(iter->next_copy != idx)) RemoveCopies(idx);
+  if (idx + 1 == EG(ht_iterators_used)) {
+    while (idx > 0 && EG(ht_iterators)[idx - 1].ht == nullptr) idx--;
+    EG(ht_iterators_used) = idx;
+  }
+}
+
+HashPosition zend_hash_iterators_lower_pos(const HashTable* ht,
+                                           HashPosition start) {
+  HashPosition lowest = ht->nNumUsed;
+  ForEachIterator(ht, [&](const HashTableIterator* iter) {
+    if (iter->pos >= start && iter->pos < lowest) lowest = iter->pos;
+  });
+  return lowest;
+}
+
+void _zend_hash_iterators_update(const HashTable* ht, HashPosition from,
+                                 HashPosition to) {
+  ForEachIterator(ht, [&](HashTableIterator* iter) {
+    if (iter->pos == from) iter->pos = to;
+  });
+}
+
+void zend_hash_iterators_advance(const HashTable* ht, HashPosition step) {
+  ForEachIterator(ht, [&](HashTableIterator* iter) { iter->pos += step; });
+}
+
+}  // extern "C"
+
+namespace mock_zend::internal {
+
+void CopyHashIterators(const HashTable* source, HashTable* target) {
+  if (!HT_HAS_ITERATORS(source)) return;
+  const uint32_t used = EG(ht_iterators_used);
+  for (uint32_t i = 0; i < used; i++) {
+    if (EG(ht_iterators)[i].ht != source) continue;
+    const uint32_t copy = zend_hash_iterator_add(
+        target, CompactedPos(source, EG(ht_iterators)[i].pos));
+    // zend_hash_iterator_add may have moved EG(ht_iterators).
+    EG(ht_iterators)[copy].next_copy = EG(ht_iterators)[i].next_copy;
+    EG(ht_iterators)[i].next_copy = copy;
+  }
+}
+
+void HashIteratorsShutdown() {
+  if (EG(ht_iterators) != nullptr) efree(EG(ht_iterators));
+  EG(ht_iterators) = nullptr;
+  EG(ht_iterators_count) = 0;
+  EG(ht_iterators_used) = 0;
+}
+
+}  // namespace mock_zend::internal

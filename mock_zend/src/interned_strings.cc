@@ -22,8 +22,10 @@ InternTable* table = nullptr;
 zend_string* known_strings[ZEND_STR_LAST_KNOWN];
 
 constexpr const char* kKnownStringText[ZEND_STR_LAST_KNOWN] = {
-    "",     "message", "code", "string", "previous",  "file",
-    "line", "trace",   "name", "value",  "{closure}", "main",
+    "",         "message", "code",    "string", "previous",  "file",
+    "line",     "trace",   "name",    "value",  "{closure}", "main",
+    "function", "class",   "object",  "type",   "->",        "::",
+    "args",     "unknown", "Unknown", "path",
 };
 
 zend_string* NewInterned(const char* str, size_t len) {

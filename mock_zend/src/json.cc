@@ -337,9 +337,8 @@ zend_result php_json_decode_ex(zval* return_value, const char* str,
   (void)options;
   (void)depth;
   ZVAL_NULL(return_value);
-  zend_error(E_CORE_ERROR,
-             "php_json_decode_ex() is not supported by the mock engine: it "
-             "has no JSON parser");
+  mock_zend::internal::Unsupported("php_json_decode_ex",
+                                   "it has no JSON parser");
   return FAILURE;
 }
 

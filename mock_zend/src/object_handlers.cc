@@ -11,9 +11,7 @@ namespace {
 zend_object* CloneObject(zend_object* old_object) {
   zend_object* copy = zend_objects_new(old_object->ce);
   for (int i = 0; i < old_object->ce->default_properties_count; i++) {
-    zval* slot = &copy->properties_table[i];
-    zval_ptr_dtor(slot);
-    ZVAL_COPY(slot, &old_object->properties_table[i]);
+    ZVAL_COPY_PROP(OBJ_PROP_NUM(copy, i), OBJ_PROP_NUM(old_object, i));
   }
   if (old_object->properties != nullptr) {
     copy->properties = zend_array_dup(old_object->properties);

@@ -14,10 +14,24 @@ void zend_object_std_init(zend_object* object, zend_class_entry* ce) {
                          ? ce->default_object_handlers
                          : &std_object_handlers;
   object->properties = nullptr;
-  for (int i = 0; i < ce->default_properties_count; i++) {
-    ZVAL_COPY(&object->properties_table[i], &ce->default_properties_table[i]);
-  }
   zend_objects_store_put(object);
+}
+
+void object_properties_init(zend_object* object, zend_class_entry* class_type) {
+  object->properties = nullptr;
+  for (int i = 0; i < class_type->default_properties_count; i++) {
+    ZVAL_COPY_PROP(OBJ_PROP_NUM(object, i),
+                   &class_type->default_properties_table[i]);
+  }
+}
+
+void object_properties_load(zend_object* object, HashTable* properties) {
+  zend_string* key;
+  zval* value;
+  ZEND_HASH_FOREACH_STR_KEY_VAL(properties, key, value) {
+    if (key != nullptr) zend_update_property_ex(object->ce, object, key, value);
+  }
+  ZEND_HASH_FOREACH_END();
 }
 
 zend_object* zend_objects_new(zend_class_entry* ce) {

@@ -171,6 +171,22 @@ zend_string* zval_get_string(zval* op) {
   }
 }
 
+zend_string* zval_try_get_string_func(zval* op) {
+  zend_object* const pending = EG(exception);
+  zend_string* str = zval_get_string(op);
+  if (UNEXPECTED(EG(exception) != pending)) {
+    zend_string_release(str);
+    return nullptr;
+  }
+  return str;
+}
+
+void _convert_to_string(zval* op) {
+  zend_string* str = zval_get_string(op);
+  zval_ptr_dtor(op);
+  ZVAL_STR(op, str);
+}
+
 const char* zend_zval_type_name(const zval* arg) {
   if (Z_ISREF_P(arg)) arg = Z_REFVAL_P(arg);
   switch (Z_TYPE_P(arg)) {

@@ -133,6 +133,10 @@ zend_result StartModules(sapi_module_struct* sf,
   EG(active) = false;
   internal::KnownStringsStartup();
   internal::ClassTablesStartup();
+  internal::CompilerGlobalsStartup();
+  internal::ConstantsStartup();
+  internal::IniStartup();
+  internal::ExitClassesStartup();
   internal::ObjectsStoreStartup();
   internal::RegisterBuiltinClasses();
   zend_async_globals_ctor();
@@ -261,7 +265,13 @@ void php_module_shutdown(void) {
 
   zend_async_api_shutdown();
 
+  internal::ObserverShutdown();
+  internal::MapPtrShutdown();
+  internal::ConstantsShutdown();
+  internal::IniShutdown();
+  internal::ClearLastError();
   internal::ClassTablesShutdown();
+  internal::CompilerGlobalsShutdown();
   internal::ResetBuiltinClassPointers();
   internal::ResetLocationCache();
   internal::InternedStringsShutdown();
@@ -273,6 +283,8 @@ bool php_module_started(void) { return module_started; }
 zend_result php_request_startup(void) {
   if (!module_started || EG(active)) return FAILURE;
   ResetExecutorGlobals();
+  internal::FibersStartup();
+  zend_map_ptr_reset();
   internal::ObjectsStoreStartup();
   ShutdownCallbacks().clear();
   request_bailed_out = false;
@@ -369,8 +381,24 @@ void php_request_shutdown(void* dummy) {
   internal::ObjectsStoreShutdown();
   zend_clear_exception();
 
+  // (6b) The async engine's teardown, where PHP's zend_deactivate calls it:
+  // after shutdown_executor(), so every object is destroyed and the
+  // extension may shut its reactor down and free its request state
+  // (ZEND_ASYNC_ENGINE_SHUTDOWN; the default hook does nothing). A
+  // scheduler registered with a NULL hook has nothing to shut down here
+  // (PHP would call through the NULL pointer).
+  zend_try {
+    if (zend_async_engine_shutdown_fn != nullptr) ZEND_ASYNC_ENGINE_SHUTDOWN();
+  }
+  zend_catch { RecoverFromBailout(nullptr); }
+  zend_end_try();
+
   // (7) Per-request engine state; the SAPI's end of the request.
   internal::GcBufferFree();
+  internal::HashIteratorsShutdown();
+  internal::FibersShutdown();
+  internal::ConstantsRequestShutdown();
+  internal::ClearLastError();
   EG(current_execute_data) = nullptr;
   EG(bailout) = nullptr;
   sapi_deactivate();
@@ -416,6 +444,12 @@ size_t php_output_write(const char* str, size_t len) {
     return sapi_module.ub_write(str, len);
   }
   return fwrite(str, 1, len, stdout);
+}
+
+size_t php_output_write_with_coroutine(const char* str, size_t len,
+                                       zend_coroutine_t* coro) {
+  (void)coro;
+  return php_output_write(str, len);
 }
 
 int php_output_get_level(void) { return 0; }

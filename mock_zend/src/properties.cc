@@ -1,16 +1,20 @@
 // zend-async-ref: mock Zend engine. Creating objects of a class and reading
 // and writing their properties (zend_API.h).
 //
-// A property name is looked up first among the declared slots of the
-// object's class (the parent's slots come first), then in the object's
-// dynamic properties table. Writes store a copy (one reference added) and
-// destroy the old value afterwards.
+// A property name is looked up first among the declared properties of the
+// object's class (properties_info, inherited ones included), then in the
+// object's dynamic properties table. Writes store a copy (one reference
+// added), clear the slot's IS_PROP_UNINIT/IS_PROP_REINITABLE flags and
+// destroy the old value afterwards. Reading a typed property that was never
+// initialised (UNDEF slot) throws Error as PHP's std read handler does; an
+// untyped UNDEF slot (unset) reads as a missing property. Types are not
+// checked on write.
 
 #include "engine_internal.h"
 
 namespace {
 
-using mock_zend::internal::PropertySlot;
+using mock_zend::internal::FindPropertyInfo;
 
 // What a read of a missing property returns (PHP's uninitialized zval).
 zval missing_property;
@@ -19,13 +23,15 @@ void StoreCopy(zval* slot, zval* value) {
   zval old;
   ZVAL_COPY_VALUE(&old, slot);
   ZVAL_COPY(slot, value);
+  Z_PROP_FLAG_P(slot) = 0;
   zval_ptr_dtor(&old);
 }
 
 void UpdateProperty(zend_object* object, const char* name, size_t len,
                     zval* value) {
-  if (zval* slot = PropertySlot(object, name, len)) {
-    StoreCopy(slot, value);
+  if (const zend_property_info* info =
+          FindPropertyInfo(object->ce, name, len)) {
+    StoreCopy(OBJ_PROP(object, info->offset), value);
     return;
   }
   HashTable* properties = zend_std_get_properties(object);
@@ -35,14 +41,20 @@ void UpdateProperty(zend_object* object, const char* name, size_t len,
 
 zval* ReadProperty(zend_object* object, const char* name, size_t len,
                    bool silent) {
-  zval* slot = PropertySlot(object, name, len);
+  const zend_property_info* info = FindPropertyInfo(object->ce, name, len);
+  zval* slot = info != nullptr ? OBJ_PROP(object, info->offset) : nullptr;
   if (slot != nullptr && !Z_ISUNDEF_P(slot)) return slot;
   if (slot == nullptr && object->properties != nullptr) {
     if (zval* value = zend_hash_str_find(object->properties, name, len)) {
       return value;
     }
   }
-  if (!silent) {
+  if (!silent && info != nullptr && ZEND_TYPE_IS_SET(info->type)) {
+    zend_throw_error(nullptr,
+                     "Typed property %s::$%.*s must not be accessed before "
+                     "initialization",
+                     ZSTR_VAL(info->ce->name), static_cast<int>(len), name);
+  } else if (!silent) {
     zend_error(E_WARNING, "Undefined property: %s::$%.*s",
                ZSTR_VAL(object->ce->name), static_cast<int>(len), name);
   }
@@ -71,11 +83,16 @@ zend_result object_init_ex(zval* arg, zend_class_entry* ce) {
     ZVAL_NULL(arg);
     return FAILURE;
   }
-  zend_object* object = ce->create_object != nullptr ? ce->create_object(ce)
-                                                     : zend_objects_new(ce);
-  if (object == nullptr) {
-    ZVAL_NULL(arg);
-    return FAILURE;
+  zend_object* object;
+  if (ce->create_object != nullptr) {
+    object = ce->create_object(ce);
+    if (object == nullptr) {
+      ZVAL_NULL(arg);
+      return FAILURE;
+    }
+  } else {
+    object = zend_objects_new(ce);
+    object_properties_init(object, ce);
   }
   ZVAL_OBJ(arg, object);
   return SUCCESS;

@@ -18,9 +18,8 @@ zend_object_iterator* zend_hooked_object_get_iterator(zend_class_entry* ce,
   (void)ce;
   (void)object;
   (void)by_ref;
-  zend_error(E_CORE_ERROR,
-             "zend_hooked_object_get_iterator() is not supported by the mock "
-             "engine: it has no property iterators");
+  mock_zend::internal::Unsupported("zend_hooked_object_get_iterator",
+                                   "it has no property iterators");
   return nullptr;
 }
 
@@ -34,7 +33,7 @@ zend_array* zend_hooked_object_build_properties(zend_object* zobj) {
     zval* value = &zobj->properties_table[i];
     if (Z_TYPE_P(value) == IS_UNDEF) continue;
     Z_TRY_ADDREF_P(value);
-    zend_hash_update(out, ce->property_names[i], value);
+    zend_hash_update(out, ce->properties_info_table[i]->name, value);
   }
   if (zobj->properties != nullptr) {
     zend_string* key;

@@ -34,6 +34,7 @@ using mock_zend::internal::RegisterClass;
 
 zend_object* CreateThrowable(zend_class_entry* ce) {
   zend_object* object = zend_objects_new(ce);
+  object_properties_init(object, ce);
   zend_string* file = zend_get_executed_filename_ex();
   zval* file_slot = PropertySlot(object, ZEND_STRL("file"));
   if (file != nullptr && file_slot != nullptr) {
@@ -116,17 +117,23 @@ ZEND_END_ARG_INFO()
 // clang-format off
 const zend_function_entry kThrowableMethods[] = {
     ZEND_RAW_FENTRY("__construct", ThrowableConstruct,
-                    arginfo_throwable_construct, ZEND_ACC_PUBLIC)
+                    arginfo_throwable_construct, ZEND_ACC_PUBLIC,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getMessage", ThrowableGetMessage,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getCode", ThrowableGetCode,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getPrevious", ThrowableGetPrevious,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getFile", ThrowableGetFile,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_RAW_FENTRY("getLine", ThrowableGetLine,
-                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL)
+                    arginfo_throwable_getter, ZEND_ACC_PUBLIC | ZEND_ACC_FINAL,
+                    nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 
@@ -134,12 +141,13 @@ void DeclareLong(zend_class_entry* ce, const char* name, zend_long value) {
   zval default_value;
   ZVAL_LONG(&default_value, value);
   zend_declare_property_ex(ce, zend_string_init_interned(name, strlen(name), 1),
-                           &default_value, ZEND_ACC_PUBLIC);
+                           &default_value, ZEND_ACC_PUBLIC, nullptr);
 }
 
 void DeclareKnown(zend_class_entry* ce, zend_known_string_id name,
                   zval* value) {
-  zend_declare_property_ex(ce, ZSTR_KNOWN(name), value, ZEND_ACC_PROTECTED);
+  zend_declare_property_ex(ce, ZSTR_KNOWN(name), value, ZEND_ACC_PROTECTED,
+                           nullptr);
 }
 
 // A root throwable class (no parent) with the standard properties.

@@ -7,6 +7,7 @@
 #include "engine_internal.h"
 
 extern "C" {
+#include "zend_ast.h"
 #include "zend_list.h"
 }
 
@@ -35,6 +36,9 @@ void rc_dtor_func(zend_refcounted* p) {
       // Its type's destructor runs first (zend_list.h).
       zend_list_close(reinterpret_cast<zend_resource*>(p));
       efree(p);
+      break;
+    case IS_CONSTANT_AST:
+      zend_ast_ref_destroy(reinterpret_cast<zend_ast_ref*>(p));
       break;
     default:
       break;

@@ -81,6 +81,10 @@ std::string ExpectedTypeName(zend_expected_type expected,
       return std::string("?") + (expected_class != nullptr
                                      ? ZSTR_VAL(expected_class->name)
                                      : "object");
+    case Z_EXPECTED_ITERABLE:
+      return "Traversable|array";
+    case Z_EXPECTED_ITERABLE_OR_NULL:
+      return "Traversable|array|null";
     default:
       return "mixed";
   }

@@ -69,7 +69,7 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kFunctions[] = {
-    ZEND_RAW_FENTRY("sum", Sum, arginfo_sum, 0)
+    ZEND_RAW_FENTRY("sum", Sum, arginfo_sum, 0, nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 
@@ -447,7 +447,7 @@ TEST_F(MockZendCallsTest, AbstractMethodsThrowWhenCalled) {
   // clang-format off
   const zend_function_entry abstract_entry[] = {
       ZEND_RAW_FENTRY("area", nullptr, arginfo_sum,
-                      ZEND_ACC_PUBLIC | ZEND_ACC_ABSTRACT)
+                      ZEND_ACC_PUBLIC | ZEND_ACC_ABSTRACT, nullptr, nullptr)
       ZEND_FE_END};
   // clang-format on
   zend_register_functions(ce, abstract_entry, &ce->function_table,

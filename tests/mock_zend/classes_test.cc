@@ -22,7 +22,7 @@ class MockZendClassesTest : public zar::testing::RequestFixture {};
 std::vector<std::string> PropertyNames(const zend_class_entry* ce) {
   std::vector<std::string> names;
   for (int i = 0; i < ce->default_properties_count; i++) {
-    names.emplace_back(ZSTR_VAL(ce->property_names[i]));
+    names.emplace_back(ZSTR_VAL(ce->properties_info_table[i]->name));
   }
   return names;
 }
@@ -53,8 +53,10 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kMethods[] = {
-    ZEND_RAW_FENTRY("run", Handler, arginfo_two_args, ZEND_ACC_PUBLIC)
-    ZEND_RAW_FENTRY("__construct", Handler, arginfo_two_args, ZEND_ACC_PUBLIC)
+    ZEND_RAW_FENTRY("run", Handler, arginfo_two_args, ZEND_ACC_PUBLIC,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("__construct", Handler, arginfo_two_args, ZEND_ACC_PUBLIC,
+                    nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 
@@ -258,7 +260,7 @@ TEST_F(MockZendClassesTest, RedeclaringAPropertyKeepsItsSlotWithTheNewDefault) {
   zval value;
   ZVAL_STRING(&value, "request string");
   zend_declare_property_ex(ce, zend_string_init_interned(ZEND_STRL("a"), 1),
-                           &value, ZEND_ACC_PUBLIC);
+                           &value, ZEND_ACC_PUBLIC, nullptr);
   zval_ptr_dtor(&value);  // the class keeps its own (persistent) copy
   EXPECT_EQ(ce->default_properties_count, 2);
   EXPECT_STREQ(Z_STRVAL(ce->default_properties_table[0]), "request string");
@@ -281,7 +283,8 @@ TEST_F(MockZendClassesTest, RegisteringAClassNameTwiceIsRefused) {
 TEST_F(MockZendClassesTest, RegisterFunctionsAddsGlobalFunctions) {
   // clang-format off
   const zend_function_entry functions[] = {
-      ZEND_RAW_FENTRY("my_function", Handler, arginfo_two_args, 0)
+      ZEND_RAW_FENTRY("my_function", Handler, arginfo_two_args, 0,
+                      nullptr, nullptr)
       ZEND_FE_END};
   // clang-format on
   EXPECT_EQ(

@@ -3,11 +3,17 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "mock_zend/inspect.h"
 #include "tests/mock_zend/support/engine_test.h"
+#include "tests/mock_zend/typed_properties_c.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 namespace {
 
+using mock_zend::ExceptionChain;
 using zar::mock_zend_testing::ExpectOnlyError;
 
 class MockZendEnumTest : public zar::testing::RequestFixture {
@@ -102,6 +108,85 @@ TEST_F(MockZendEnumTest, EnumsCannotBeInstantiatedOrCloned) {
   zend_clear_exception();
   zend_object* active = zend_enum_get_case_cstr(pure_, "ACTIVE");
   EXPECT_EQ(active->handlers->clone_obj, nullptr);
+}
+
+TEST_F(MockZendEnumTest, CasePropertiesAreTypedReadonlyAsInPhp) {
+  auto* name = static_cast<zend_property_info*>(
+      zend_hash_str_find_ptr(&backed_->properties_info, ZEND_STRL("name")));
+  auto* value = static_cast<zend_property_info*>(
+      zend_hash_str_find_ptr(&backed_->properties_info, ZEND_STRL("value")));
+  ASSERT_NE(name, nullptr);
+  ASSERT_NE(value, nullptr);
+  EXPECT_EQ(name->flags,
+            static_cast<uint32_t>(ZEND_ACC_PUBLIC | ZEND_ACC_READONLY));
+  EXPECT_EQ(ZEND_TYPE_PURE_MASK(name->type),
+            static_cast<uint32_t>(MAY_BE_STRING));
+  EXPECT_EQ(ZEND_TYPE_PURE_MASK(value->type),
+            static_cast<uint32_t>(MAY_BE_LONG));
+  EXPECT_EQ(name->offset, OBJ_PROP_TO_OFFSET(0));
+  EXPECT_EQ(value->offset, OBJ_PROP_TO_OFFSET(1));
+  EXPECT_TRUE(backed_->ce_flags & ZEND_ACC_NO_DYNAMIC_PROPERTIES);
+  EXPECT_EQ(Z_PROP_FLAG_P(&backed_->default_properties_table[0]),
+            IS_PROP_UNINIT);
+}
+
+TEST_F(MockZendEnumTest, FetchCaseValueIsTheBackingValue) {
+  zend_object* high = zend_enum_get_case_cstr(backed_, "High");
+  ASSERT_EQ(Z_TYPE_P(zend_enum_fetch_case_value(high)), IS_LONG);
+  EXPECT_EQ(Z_LVAL_P(zend_enum_fetch_case_value(high)), 10);
+  zend_object* red = zend_enum_get_case_cstr(string_backed_, "Red");
+  EXPECT_STREQ(Z_STRVAL_P(zend_enum_fetch_case_value(red)), "red");
+  EXPECT_EQ(typed_properties_c_enum_check(backed_), 0);
+}
+
+TEST_F(MockZendEnumTest, CaseByValueFindsTheCaseObject) {
+  zend_object* found = nullptr;
+  EXPECT_EQ(zend_enum_get_case_by_value(&found, backed_, 10, nullptr, false),
+            SUCCESS);
+  EXPECT_EQ(found, zend_enum_get_case_cstr(backed_, "High"));
+  zend_string* red = zend_string_init(ZEND_STRL("red"), false);
+  EXPECT_EQ(zend_enum_get_case_by_value(&found, string_backed_, 0, red, false),
+            SUCCESS);
+  EXPECT_EQ(found, zend_enum_get_case_cstr(string_backed_, "Red"));
+  zend_string_release(red);
+  EXPECT_EQ(EG(exception), nullptr);
+}
+
+TEST_F(MockZendEnumTest, AMissingBackingValueIsAValueErrorUnlessTried) {
+  zend_object* found = zend_enum_get_case_cstr(backed_, "High");
+  EXPECT_EQ(zend_enum_get_case_by_value(&found, backed_, 99, nullptr, true),
+            SUCCESS);
+  EXPECT_EQ(found, nullptr);
+  EXPECT_EQ(EG(exception), nullptr);
+
+  EXPECT_EQ(zend_enum_get_case_by_value(&found, backed_, 99, nullptr, false),
+            FAILURE);
+  EXPECT_EQ(ExceptionChain(EG(exception)),
+            (std::vector<std::string>{
+                "ValueError: 99 is not a valid backing value for enum "
+                "Priority"}));
+  zend_clear_exception();
+  zend_string* blue = zend_string_init(ZEND_STRL("blue"), false);
+  EXPECT_EQ(zend_enum_get_case_by_value(&found, string_backed_, 0, blue, false),
+            FAILURE);
+  EXPECT_EQ(ExceptionChain(EG(exception)),
+            (std::vector<std::string>{
+                "ValueError: \"blue\" is not a valid backing value for enum "
+                "Color"}));
+  zend_clear_exception();
+  zend_string_release(blue);
+}
+
+TEST_F(MockZendEnumTest, CaseByValueOfAPureEnumIsAValueError) {
+  zend_object* found = nullptr;
+  EXPECT_EQ(zend_enum_get_case_by_value(&found, pure_, 0, nullptr, true),
+            FAILURE);
+  EXPECT_EQ(found, nullptr);
+  EXPECT_EQ(ExceptionChain(EG(exception)),
+            (std::vector<std::string>{
+                "ValueError: Async\\CircuitBreakerState is not a backed "
+                "enum"}));
+  zend_clear_exception();
 }
 
 TEST_F(MockZendEnumTest, RedefiningACaseIsAnError) {

@@ -22,6 +22,12 @@ size_t surface_c_sizeof_fiber_transfer(void);
 size_t surface_c_sizeof_fiber(void);
 size_t surface_c_offsetof_fiber_context(void);
 
+/* A context initialised and switched from C11 with EG(fiber_stack_size),
+ * running on a VM stack page of its own as php-async's coroutines do:
+ * three values out and back doubled, then its function returns; main's
+ * EG(vm_stack) and EG(current_fiber_context) hold after each switch. */
+int surface_c_fiber_ping_pong(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,7 +49,7 @@ ZEND_END_ARG_INFO()
 // clang-format off
 const zend_function_entry kModuleFunctions[] = {
     ZEND_RAW_FENTRY("module_function", ModuleFunction, arginfo_module_function,
-                    0)
+                    0, nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 
@@ -108,6 +108,38 @@ TEST(MockZendLifecycle, HooksRunInPhpsOrder) {
                 "RINIT second", "main", "RSHUTDOWN second", "RSHUTDOWN first",
                 "request finished", "MSHUTDOWN second", "MSHUTDOWN first #0"}));
   EXPECT_FALSE(php_module_started());
+}
+
+// PHP's zend_deactivate calls ZEND_ASYNC_ENGINE_SHUTDOWN() after
+// shutdown_executor(): after RSHUTDOWN, once every object is destroyed.
+TEST(MockZendLifecycle, TheEngineShutdownHookRunsOnceAfterTheObjectStore) {
+  events.clear();
+  fail_minit = false;
+  const zend_async_engine_shutdown_t saved = zend_async_engine_shutdown_fn;
+  {
+    mock_zend::Engine engine({&first_module, &second_module});
+    ASSERT_TRUE(engine.started());
+    zend_async_engine_shutdown_fn = [] {
+      events.push_back("engine shutdown, " +
+                       std::to_string(zend_objects_store_live_count()) +
+                       " objects alive");
+      return true;
+    };
+    {
+      mock_zend::Request request;
+      // Left alive: the object store destroys it.
+      (void)zend_objects_new(zend_standard_class_def);
+      const zend_mm_leak_info leaks = request.Finish();
+      EXPECT_EQ(leaks.leaked_blocks, 0u);
+      EXPECT_EQ(php_mock_last_request_report().objects_alive_at_shutdown, 1u);
+    }
+    zend_async_engine_shutdown_fn = saved;
+  }
+  EXPECT_EQ(events, (std::vector<std::string>{
+                        "MINIT first #0 type 1", "MINIT second #1",
+                        "RINIT first", "RINIT second", "RSHUTDOWN second",
+                        "RSHUTDOWN first", "engine shutdown, 0 objects alive",
+                        "MSHUTDOWN second", "MSHUTDOWN first #0"}));
 }
 
 TEST(MockZendLifecycle,

@@ -46,6 +46,7 @@ void TrackedFree(zend_object* object) {
 zend_object* CreateTracked(zend_class_entry* ce) {
   auto* tracked = static_cast<Tracked*>(zend_object_alloc(sizeof(Tracked), ce));
   zend_object_std_init(&tracked->std, ce);
+  object_properties_init(&tracked->std, ce);
   tracked->std.handlers = &tracked_handlers;
   return &tracked->std;
 }
@@ -164,7 +165,7 @@ TEST_F(MockZendObjectsTest, StdInitCopiesTheDeclaredDefaults) {
   zval value;
   ZVAL_LONG(&value, 42);
   zend_declare_property_ex(ce, zend_string_init_interned(ZEND_STRL("third"), 1),
-                           &value, ZEND_ACC_PUBLIC);
+                           &value, ZEND_ACC_PUBLIC, nullptr);
   zval obj;
   ASSERT_EQ(object_init_ex(&obj, ce), SUCCESS);
   zend_object* object = Z_OBJ(obj);

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 
+#include "support/engine_test.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
@@ -17,40 +19,39 @@ extern "C" {
 
 namespace {
 
-std::string written;
-
-size_t Capture(const char* str, size_t len) {
-  written.append(str, len);
-  return len;
-}
-
 // The engine fixture with the SAPI's unbuffered write captured.
 class MockZendOutputTest : public zar::testing::RequestFixture {
  protected:
   void SetUp() override {
     RequestFixture::SetUp();
-    written.clear();
-    saved_ = sapi_module.ub_write;
-    sapi_module.ub_write = Capture;
+    output_ = std::make_unique<zar::mock_zend_testing::CapturedOutput>();
   }
   void TearDown() override {
-    sapi_module.ub_write = saved_;
+    output_.reset();
     RequestFixture::TearDown();
   }
+  const std::string& written() const { return output_->text(); }
 
  private:
-  size_t (*saved_)(const char*, size_t) = nullptr;
+  std::unique_ptr<zar::mock_zend_testing::CapturedOutput> output_;
 };
 
 TEST_F(MockZendOutputTest, PhpOutputWriteGoesToTheSapisUnbufferedWrite) {
   EXPECT_EQ(php_output_write("a\0b", 3), 3u);
-  EXPECT_EQ(written, std::string("a\0b", 3));
+  EXPECT_EQ(written(), std::string("a\0b", 3));
 }
 
 TEST_F(MockZendOutputTest, PhpwriteAndPutsWriteThroughTheOutputLayer) {
   PHPWRITE("xy", 2);
   PUTS("z\n");
-  EXPECT_EQ(written, "xyz\n");
+  EXPECT_EQ(written(), "xyz\n");
+}
+
+TEST_F(MockZendOutputTest, CoroutineWritesReachTheSameOutputLayer) {
+  // true-async/php-src's PHPWRITE_CORO: without output buffers every
+  // coroutine's output is the request's.
+  EXPECT_EQ(PHPWRITE_CORO("co", 2, nullptr), 2u);
+  EXPECT_EQ(written(), "co");
 }
 
 TEST_F(MockZendOutputTest, ThereAreNoOutputBuffers) {

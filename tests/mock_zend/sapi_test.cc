@@ -120,7 +120,8 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_sapi_function, 0, 0, 0)
 ZEND_END_ARG_INFO()
 // clang-format off
 const zend_function_entry kSapiFunctions[] = {
-    ZEND_RAW_FENTRY("sapi_function", SapiFunction, arginfo_sapi_function, 0)
+    ZEND_RAW_FENTRY("sapi_function", SapiFunction, arginfo_sapi_function, 0,
+                    nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 

@@ -139,22 +139,30 @@ ZEND_END_ARG_INFO()
 
 // clang-format off
 const zend_function_entry kFunctions[] = {
-    ZEND_RAW_FENTRY("take_int_string", TakeIntString, arginfo_int_string, 0)
-    ZEND_RAW_FENTRY("take_exactly_one", TakeExactlyOne, arginfo_one, 0)
-    ZEND_RAW_FENTRY("take_double", TakeDouble, arginfo_one, 0)
-    ZEND_RAW_FENTRY("take_objects", TakeObjects, arginfo_objects, 0)
-    ZEND_RAW_FENTRY("take_callback", TakeCallback, arginfo_callback, 0)
-    ZEND_RAW_FENTRY("take_nothing", TakeNothing, arginfo_none, 0)
-    ZEND_RAW_FENTRY("take_zval_or_null", TakeZvalOrNull, arginfo_one, 0)
-    ZEND_RAW_FENTRY("type_error_on_first", TypeErrorOnFirst, arginfo_none, 0)
-    ZEND_RAW_FENTRY("count_error", CountError, arginfo_none, 0)
+    ZEND_RAW_FENTRY("take_int_string", TakeIntString, arginfo_int_string, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("take_exactly_one", TakeExactlyOne, arginfo_one, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("take_double", TakeDouble, arginfo_one, 0, nullptr, nullptr)
+    ZEND_RAW_FENTRY("take_objects", TakeObjects, arginfo_objects, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("take_callback", TakeCallback, arginfo_callback, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("take_nothing", TakeNothing, arginfo_none, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("take_zval_or_null", TakeZvalOrNull, arginfo_one, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("type_error_on_first", TypeErrorOnFirst, arginfo_none, 0,
+                    nullptr, nullptr)
+    ZEND_RAW_FENTRY("count_error", CountError, arginfo_none, 0,
+                    nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 
 // clang-format off
 const zend_function_entry kPoolMethods[] = {
     ZEND_RAW_FENTRY("__construct", PoolConstruct, arginfo_pool_construct,
-                    ZEND_ACC_PUBLIC)
+                    ZEND_ACC_PUBLIC, nullptr, nullptr)
     ZEND_FE_END};
 // clang-format on
 

@@ -219,8 +219,7 @@ TEST_F(ZvalTransferTest, ReferenceIsRefused) {
 TEST_F(ZvalTransferTest, UnsupportedTypeIsRefused) {
   zval target, src;
   ZVAL_LONG(&target, 1);
-  src.value.ptr = &target;  // the mock has no Z_INDIRECT
-  Z_TYPE_INFO(src) = IS_INDIRECT;
+  ZVAL_INDIRECT(&src, &target);
   ExpectRefused(&src,
                 "Cannot transfer zval of unsupported type between threads");
 }

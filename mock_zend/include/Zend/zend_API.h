@@ -118,9 +118,53 @@ ZEND_API zend_class_entry *zend_register_internal_interface(
     zend_class_entry *orig_class_entry);
 ZEND_API void zend_class_implements(zend_class_entry *class_entry,
                                     int num_interfaces, ...);
-/* Declares a property slot (public, default value copied). */
+/* ---- Declared and typed properties ----
+ * zend_declare_typed_property adds a slot to the class (or, for a name the
+ * class already has, gives that slot the new declaration) and returns its
+ * persistent zend_property_info. The default value is copied (a string
+ * interned); an UNDEF default makes the slot IS_PROP_UNINIT: a typed
+ * property that objects start without, and reading it before a write
+ * throws Error "Typed property C::$p must not be accessed before
+ * initialization". `type` passes ownership of a class name it holds.
+ * doc_comment is kept by reference (not released). Static properties are
+ * not supported: access_type must not contain ZEND_ACC_STATIC (reported as
+ * an E_CORE_ERROR by the mock). zend_declare_property* declare untyped
+ * properties through it. */
+ZEND_API zend_property_info *zend_declare_typed_property(
+    zend_class_entry *ce, zend_string *name, zval *property, int access_type,
+    zend_string *doc_comment, zend_type type);
 ZEND_API void zend_declare_property_ex(zend_class_entry *ce, zend_string *name,
-                                       zval *property, int access_type);
+                                       zval *property, int access_type,
+                                       zend_string *doc_comment);
+ZEND_API void zend_declare_property(zend_class_entry *ce, const char *name,
+                                    size_t name_length, zval *property,
+                                    int access_type);
+ZEND_API void zend_declare_property_null(zend_class_entry *ce, const char *name,
+                                         size_t name_length, int access_type);
+ZEND_API void zend_declare_property_bool(zend_class_entry *ce, const char *name,
+                                         size_t name_length, zend_long value,
+                                         int access_type);
+ZEND_API void zend_declare_property_long(zend_class_entry *ce, const char *name,
+                                         size_t name_length, zend_long value,
+                                         int access_type);
+ZEND_API void zend_declare_property_double(zend_class_entry *ce,
+                                           const char *name, size_t name_length,
+                                           double value, int access_type);
+ZEND_API void zend_declare_property_string(zend_class_entry *ce,
+                                           const char *name, size_t name_length,
+                                           const char *value, int access_type);
+/* Fills an object's declared slots from its class's defaults (each value
+ * gains a reference; slot flags such as IS_PROP_UNINIT are copied). A
+ * create_object handler calls it after zend_object_std_init, as in PHP;
+ * object_init_ex does it for classes without create_object. */
+ZEND_API void object_properties_init(zend_object *object,
+                                     zend_class_entry *class_type);
+/* Writes each string key -> value of `properties` into the object (each
+ * value copied): a declared name to its slot, any other as a dynamic
+ * property. */
+ZEND_API void object_properties_load(zend_object *object,
+                                     HashTable *properties);
+/* ---- end of declared and typed properties ---- */
 ZEND_API zend_class_entry *zend_lookup_class(zend_string *name);
 ZEND_API zend_function *zend_hash_find_function(zend_class_entry *ce,
                                                 const char *name, size_t len);
@@ -179,6 +223,17 @@ ZEND_API void add_assoc_string_ex(zval *arg, const char *key, size_t key_len,
                                   const char *str);
 ZEND_API void add_assoc_zval_ex(zval *arg, const char *key, size_t key_len,
                                 zval *value);
+ZEND_API void add_assoc_double_ex(zval *arg, const char *key, size_t key_len,
+                                  double d);
+ZEND_API void add_assoc_stringl_ex(zval *arg, const char *key, size_t key_len,
+                                   const char *str, size_t length);
+/* Appends `obj`, taking over the caller's reference (as add_next_index_str
+ * takes a string). */
+ZEND_API zend_result add_next_index_object(zval *arg, zend_object *obj);
+#define add_assoc_double(arg, key, d) \
+  add_assoc_double_ex(arg, key, strlen(key), d)
+#define add_assoc_stringl(arg, key, str, length) \
+  add_assoc_stringl_ex(arg, key, strlen(key), str, length)
 #define add_assoc_long(arg, key, n) add_assoc_long_ex(arg, key, strlen(key), n)
 #define add_assoc_bool(arg, key, b) add_assoc_bool_ex(arg, key, strlen(key), b)
 #define add_assoc_null(arg, key) add_assoc_null_ex(arg, key, strlen(key))
@@ -212,9 +267,42 @@ ZEND_API void add_assoc_zval_ex(zval *arg, const char *key, size_t key_len,
 #define RETVAL_OBJ(o) ZVAL_OBJ(return_value, o)
 #define RETVAL_OBJ_COPY(o) ZVAL_OBJ_COPY(return_value, o)
 #define RETVAL_ARR(a) ZVAL_ARR(return_value, a)
+#define RETVAL_EMPTY_ARRAY() ZVAL_EMPTY_ARRAY(return_value)
+#define RETURN_EMPTY_ARRAY() \
+  do {                       \
+    RETVAL_EMPTY_ARRAY();    \
+    return;                  \
+  } while (0)
 #define RETVAL_COPY(zv) ZVAL_COPY(return_value, zv)
 #define RETVAL_COPY_VALUE(zv) ZVAL_COPY_VALUE(return_value, zv)
 #define RETVAL_COPY_DEREF(zv) ZVAL_COPY_DEREF(return_value, zv)
+
+/* zv into z: copied (a new reference) when `copy` and not `dtor`, moved
+ * otherwise; a reference is unwrapped, its value copied, and the reference
+ * released unless copied without dtor. */
+#define ZVAL_ZVAL(z, zv, copy, dtor)    \
+  do {                                  \
+    zval *__z = (z);                    \
+    zval *__zv = (zv);                  \
+    if (EXPECTED(!Z_ISREF_P(__zv))) {   \
+      if ((copy) && !(dtor)) {          \
+        ZVAL_COPY(__z, __zv);           \
+      } else {                          \
+        ZVAL_COPY_VALUE(__z, __zv);     \
+      }                                 \
+    } else {                            \
+      ZVAL_COPY(__z, Z_REFVAL_P(__zv)); \
+      if ((dtor) || !(copy)) {          \
+        zval_ptr_dtor(__zv);            \
+      }                                 \
+    }                                   \
+  } while (0)
+#define RETVAL_ZVAL(zv, copy, dtor) ZVAL_ZVAL(return_value, zv, copy, dtor)
+#define RETURN_ZVAL(zv, copy, dtor) \
+  do {                              \
+    RETVAL_ZVAL(zv, copy, dtor);    \
+    return;                         \
+  } while (0)
 
 #define RETURN_NULL() \
   do {                \
@@ -357,7 +445,9 @@ typedef enum {
   Z_EXPECTED_DOUBLE,
   Z_EXPECTED_DOUBLE_OR_NULL,
   Z_EXPECTED_OBJECT_OF_CLASS,
-  Z_EXPECTED_OBJECT_OF_CLASS_OR_NULL
+  Z_EXPECTED_OBJECT_OF_CLASS_OR_NULL,
+  Z_EXPECTED_ITERABLE,
+  Z_EXPECTED_ITERABLE_OR_NULL
 } zend_expected_type;
 
 ZEND_API ZEND_COLD void zend_wrong_parameter_error(
@@ -424,6 +514,55 @@ static zend_always_inline bool zend_parse_arg_str(zval *arg, zend_string **dest,
     return true;
   }
   if (check_null && Z_TYPE_P(arg) == IS_NULL) {
+    *dest = NULL;
+    return true;
+  }
+  return false;
+}
+
+static zend_always_inline bool zend_parse_arg_string(zval *arg, char **dest,
+                                                     size_t *dest_len,
+                                                     bool check_null,
+                                                     uint32_t arg_num) {
+  zend_string *str;
+  (void)arg_num;
+  if (!zend_parse_arg_str(arg, &str, check_null)) return false;
+  if (check_null && str == NULL) {
+    *dest = NULL;
+    *dest_len = 0;
+  } else {
+    *dest = ZSTR_VAL(str);
+    *dest_len = ZSTR_LEN(str);
+  }
+  return true;
+}
+
+static zend_always_inline bool zend_parse_arg_array(zval *arg, zval **dest,
+                                                    bool check_null,
+                                                    bool or_object) {
+  if (EXPECTED(Z_TYPE_P(arg) == IS_ARRAY) ||
+      (or_object && EXPECTED(Z_TYPE_P(arg) == IS_OBJECT))) {
+    *dest = arg;
+    return true;
+  }
+  if (check_null && EXPECTED(Z_TYPE_P(arg) == IS_NULL)) {
+    *dest = NULL;
+    return true;
+  }
+  return false;
+}
+
+/* An array or a Traversable object (zend_ce_traversable, zend_interfaces.h). */
+ZEND_API extern zend_class_entry *zend_ce_traversable;
+static zend_always_inline bool zend_parse_arg_iterable(zval *arg, zval **dest,
+                                                       bool check_null) {
+  if (EXPECTED(Z_TYPE_P(arg) == IS_ARRAY) ||
+      (Z_TYPE_P(arg) == IS_OBJECT &&
+       instanceof_function(Z_OBJCE_P(arg), zend_ce_traversable))) {
+    *dest = arg;
+    return true;
+  }
+  if (check_null && EXPECTED(Z_TYPE_P(arg) == IS_NULL)) {
     *dest = NULL;
     return true;
   }
@@ -583,6 +722,30 @@ static zend_always_inline bool zend_parse_arg_func(
 #define Z_PARAM_STR(dest) Z_PARAM_STR_EX(dest, 0, 0)
 #define Z_PARAM_STR_OR_NULL(dest) Z_PARAM_STR_EX(dest, 1, 0)
 
+#define Z_PARAM_STRING_EX(dest, dest_len, check_null, deref)               \
+  Z_PARAM_PROLOGUE(deref, 0);                                              \
+  if (UNEXPECTED(                                                          \
+          !zend_parse_arg_string(_arg, &dest, &dest_len, check_null, _i))) \
+  Z_PARAM_FAIL(check_null ? Z_EXPECTED_STRING_OR_NULL : Z_EXPECTED_STRING)
+#define Z_PARAM_STRING(dest, dest_len) Z_PARAM_STRING_EX(dest, dest_len, 0, 0)
+#define Z_PARAM_STRING_OR_NULL(dest, dest_len) \
+  Z_PARAM_STRING_EX(dest, dest_len, 1, 0)
+
+/* dest is the argument's zval (an array), or NULL for null. */
+#define Z_PARAM_ARRAY_EX(dest, check_null, separate)                 \
+  Z_PARAM_PROLOGUE(0, separate);                                     \
+  if (UNEXPECTED(!zend_parse_arg_array(_arg, &dest, check_null, 0))) \
+  Z_PARAM_FAIL(check_null ? Z_EXPECTED_ARRAY_OR_NULL : Z_EXPECTED_ARRAY)
+#define Z_PARAM_ARRAY(dest) Z_PARAM_ARRAY_EX(dest, 0, 0)
+#define Z_PARAM_ARRAY_OR_NULL(dest) Z_PARAM_ARRAY_EX(dest, 1, 0)
+
+#define Z_PARAM_ITERABLE_EX(dest, check_null)                        \
+  Z_PARAM_PROLOGUE(0, 0);                                            \
+  if (UNEXPECTED(!zend_parse_arg_iterable(_arg, &dest, check_null))) \
+  Z_PARAM_FAIL(check_null ? Z_EXPECTED_ITERABLE_OR_NULL : Z_EXPECTED_ITERABLE)
+#define Z_PARAM_ITERABLE(dest) Z_PARAM_ITERABLE_EX(dest, 0)
+#define Z_PARAM_ITERABLE_OR_NULL(dest) Z_PARAM_ITERABLE_EX(dest, 1)
+
 #define Z_PARAM_ARRAY_HT_EX(dest, check_null, deref)                 \
   Z_PARAM_PROLOGUE(deref, 0);                                        \
   if (UNEXPECTED(!zend_parse_arg_array_ht(_arg, &dest, check_null))) \
@@ -657,6 +820,13 @@ static zend_always_inline bool zend_parse_arg_func(
       dest_num = 0;                                              \
     }                                                            \
   }
+
+/* The rest of the arguments, and the named arguments the call collected
+ * beyond the declared parameters (execute_data->extra_named_params; NULL
+ * when there are none). */
+#define Z_PARAM_VARIADIC_WITH_NAMED(dest, dest_num, dest_named) \
+  Z_PARAM_VARIADIC('*', dest, dest_num);                        \
+  dest_named = execute_data->extra_named_params;
 
 /* Module globals. The mock is built without ZTS: a module's globals are
  * one C object named <module>_globals of type zend_<module>_globals, as in

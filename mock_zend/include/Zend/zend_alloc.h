@@ -92,6 +92,11 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
   ((persistent) ? zend_mock_persistent_free(ptr) : efree(ptr))
 #define pestrdup(s, persistent) ((persistent) ? __zend_strdup(s) : estrdup(s))
 
+/* True (and the flag cleared) when the latest bailout was an out-of-memory
+ * error of the allocator (true-async/php-src). The mock sets no memory
+ * limit and never bails out for lack of memory: always false. */
+ZEND_API bool zend_alloc_pop_is_oom(void);
+
 /* Accounting of the request allocator (mock extension). */
 typedef struct _zend_mm_leak_info {
   size_t leaked_blocks;

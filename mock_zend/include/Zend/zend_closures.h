@@ -39,6 +39,20 @@ ZEND_API zval *zend_mock_closure_use(zend_object *closure, uint32_t index);
 /* Drops every captured value now (breaking a cycle by hand). */
 ZEND_API void zend_mock_closure_clear_uses(zend_object *closure);
 
+/* PHP's closure functions. zend_create_closure makes a Closure (in `res`)
+ * that calls an internal function `func`; a user function (an op array)
+ * or binding an object as $this fails loudly and leaves `res` NULL, since
+ * the mock runs no PHP code and its closures carry no $this.
+ * zend_get_closure_method_def returns the closure's function (NULL for an
+ * object that is not a Closure); zend_get_closure_this_ptr the bound $this,
+ * which is always UNDEF in the mock. */
+ZEND_API void zend_create_closure(zval *res, zend_function *func,
+                                  zend_class_entry *scope,
+                                  zend_class_entry *called_scope,
+                                  zval *this_ptr);
+ZEND_API const zend_function *zend_get_closure_method_def(zend_object *obj);
+ZEND_API zval *zend_get_closure_this_ptr(zval *obj);
+
 END_EXTERN_C()
 
 #endif /* ZEND_CLOSURES_H */

@@ -103,6 +103,20 @@ ZEND_API ZEND_COLD zend_result zend_exception_error(zend_object *ex,
                                                     int severity);
 ZEND_API zend_class_entry *zend_get_exception_base(zend_object *object);
 
+/* PHP's internal unwinding objects: exit() throws an UnwindExit, and a
+ * graceful shutdown a GracefulExit. Their classes are internal (no class
+ * table entry, not Throwable, no properties); code that catches exceptions
+ * recognizes them with zend_is_*_exit and lets them pass, and an uncaught
+ * one ends its stack silently (zend_exception_error reports nothing). The
+ * create functions return a new object (one reference); the throw functions
+ * put one in EG(exception). */
+ZEND_API ZEND_COLD zend_object *zend_create_unwind_exit(void);
+ZEND_API ZEND_COLD zend_object *zend_create_graceful_exit(void);
+ZEND_API ZEND_COLD void zend_throw_unwind_exit(void);
+ZEND_API ZEND_COLD void zend_throw_graceful_exit(void);
+ZEND_API bool zend_is_unwind_exit(const zend_object *ex);
+ZEND_API bool zend_is_graceful_exit(const zend_object *ex);
+
 /* Reading exception state (mock extension): the message/code/previous
  * properties of an Exception or Error. The returned pointers are borrowed. */
 ZEND_API const char *zend_mock_exception_message(zend_object *ex);

@@ -1,24 +1,53 @@
 /*
  * zend-async-ref: mock Zend engine.
  *
- * Fibers: the types and the context-switching API PHP exposes to
- * extensions, with PHP's names, field order and signatures, so extension
- * code that embeds a zend_fiber_context or a zend_fiber_transfer in its own
- * structures (php-async's coroutines do) compiles and lays out as in PHP.
+ * Fibers: PHP's types and context-switching API, with PHP's names, field
+ * order and signatures, so extension code that embeds a zend_fiber_context
+ * or a zend_fiber_transfer in its own structures (php-async's coroutines
+ * do) compiles, lays out and switches as in PHP.
  *
- * The mock runs no PHP fibers of its own: coroutines are switched by the
- * reference scheduler. What an extension can call here:
- *   - zend_fiber_switch_block/unblock/blocked: a real per-thread counter.
- *   - zend_fiber_init_context, zend_fiber_switch_context, zend_fiber_start,
- *     zend_fiber_resume, zend_fiber_suspend: report E_CORE_ERROR naming the
- *     function ("... is not supported by the mock engine") and fail without
- *     switching: zend_fiber_init_context zeroes the context, marks it DEAD
- *     and returns FAILURE; zend_fiber_start returns FAILURE;
- *     zend_fiber_switch_context sets ZEND_FIBER_TRANSFER_FLAG_ERROR on the
- *     transfer; a return_value is set to NULL. Like every E_CORE_ERROR, the
- *     report bails out when a zend_try is active.
- *   - zend_fiber_destroy_context runs the context's cleanup, as PHP does
- *     (there is no C stack to free).
+ * Real, on Boost.Context (make_fcontext/jump_fcontext, as PHP's
+ * zend_fibers.c):
+ *   - zend_fiber_init_context: a guard-paged C stack of `stack_size` bytes
+ *     (0: EG(fiber_stack_size)), rounded up to pages, at least 64 KiB (a
+ *     size below two pages throws PHP's Exception "Fiber stack size is too
+ *     small, it needs to be at least <2 pages> bytes" and fails);
+ *     kind and function set, status INIT, cleanup left as the caller set
+ *     it (PHP's callers set it after), then the init observers. If the
+ *     stack cannot be had: an Exception "Fiber stack allocate failed: ..."
+ *     (or "Fiber stack protect failed: ...") is thrown, context->stack is
+ *     NULL and FAILURE returned.
+ *   - zend_fiber_switch_context: the switch observers (from, to), then the
+ *     switch carrying the transfer (its value and flags travel untouched;
+ *     the receiver owns the value). It returns when some context switches
+ *     back: transfer->context is that context. Statuses as PHP's: the
+ *     target RUNNING, the switcher SUSPENDED (a DEAD one stays DEAD).
+ *     Saved and restored per context: EG(vm_stack), EG(vm_stack_top),
+ *     EG(vm_stack_end), EG(vm_stack_page_size), EG(current_execute_data),
+ *     EG(error_reporting), EG(jit_trace_num), EG(bailout),
+ *     EG(active_fiber); EG(current_fiber_context) is the running context.
+ *     A context whose function returned is DEAD; it switches to
+ *     transfer->context and is destroyed by the context it switched to.
+ *     ZEND_FIBER_TRANSFER_FLAG_ERROR (the value a Throwable) and
+ *     ZEND_FIBER_TRANSFER_FLAG_BAILOUT are the receiver's to act on, as in
+ *     PHP; a bailout that escapes a context's function ends the context,
+ *     which switches to EG(main_fiber_context) with the BAILOUT flag.
+ *     Misuse (switching into the running or a dead context, outside a
+ *     request) reports an E_CORE_WARNING naming the function and returns
+ *     without switching.
+ *   - zend_fiber_destroy_context: the destroy observers, the cleanup (it
+ *     may free the structure holding the context), then the stack goes
+ *     back to the engine's stack cache. Not for the running context
+ *     (E_CORE_WARNING).
+ *   - zend_fiber_switch_block/unblock/blocked: a counter, reset at request
+ *     startup and blocked from request shutdown on, as in PHP.
+ *   - EG(main_fiber_context): the thread's own stack, created at request
+ *     startup, freed at shutdown.
+ * Loud: zend_fiber_start, zend_fiber_resume, zend_fiber_suspend (the Fiber
+ * class runs PHP code) report E_CORE_ERROR "<function>() is not supported
+ * by the mock engine: it runs no PHP code (...)", set a return_value to
+ * NULL and fail (zend_fiber_start returns FAILURE); there is no Fiber
+ * class (zend_ce_fiber is NULL).
  *
  * Threading: a fiber context belongs to the thread that created it.
  */
@@ -62,8 +91,8 @@ typedef struct _zend_fiber_stack zend_fiber_stack;
 typedef struct _zend_fiber_event zend_fiber_event;
 
 /* What one context switch carries: the context switched to (on return:
- * the one that resumed us), a value (owned by the transfer) and
- * zend_fiber_transfer_flag bits. */
+ * the one that switched back), a value (owned by whoever receives the
+ * transfer) and zend_fiber_transfer_flag bits. */
 typedef struct _zend_fiber_transfer {
   zend_fiber_context *context;
   zval value;

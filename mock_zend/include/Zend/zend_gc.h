@@ -15,6 +15,9 @@
 #define ZEND_GC_H
 
 #include "zend_types.h"
+/* As PHP 8.3+, whose zend_gc_status counts in zend_hrtime_t: zend.h reaches
+ * zend_hrtime() through here. */
+#include "zend_hrtime.h"
 
 BEGIN_EXTERN_C()
 
@@ -62,6 +65,18 @@ static zend_always_inline void zend_get_gc_buffer_add_obj(
     zend_get_gc_buffer_grow(gc_buffer);
   }
   ZVAL_OBJ(gc_buffer->cur, obj);
+  gc_buffer->cur++;
+}
+
+/* An array the object holds (immutable arrays hold nothing and are left
+ * out). */
+static zend_always_inline void zend_get_gc_buffer_add_ht(
+    zend_get_gc_buffer *gc_buffer, HashTable *ht) {
+  if (GC_FLAGS(ht) & IS_ARRAY_IMMUTABLE) return;
+  if (UNEXPECTED(gc_buffer->cur == gc_buffer->end)) {
+    zend_get_gc_buffer_grow(gc_buffer);
+  }
+  ZVAL_ARR(gc_buffer->cur, ht);
   gc_buffer->cur++;
 }
 

@@ -7,8 +7,10 @@
  * skipped, never compacted while the table is being walked), a value
  * destructor called on delete/clean/destroy, refcounted arrays.
  *
- * Not implemented: packed arrays (every table is hashed), iterators over
- * tables that grow during a foreach, persistence of arrays across requests.
+ * Not implemented: packed arrays (every table is hashed), a
+ * ZEND_HASH_FOREACH over a table that grows inside the loop (a registered
+ * iterator, zend_hash_iterator_add, follows a growing table), persistence
+ * of arrays across requests.
  */
 #ifndef ZEND_HASH_H
 #define ZEND_HASH_H
@@ -25,6 +27,36 @@ BEGIN_EXTERN_C()
 #define HASH_FLAG_PERSISTENT (1 << 7)
 
 #define HT_MIN_SIZE 8
+
+/* What zend_hash_get_current_key(_type)(_ex) report. */
+typedef enum {
+  HASH_KEY_IS_STRING = 1,
+  HASH_KEY_IS_LONG,
+  HASH_KEY_NON_EXISTENT
+} zend_hash_key_type;
+
+/* How many EG(ht_iterators) entries follow a table (u.v.nIteratorsCount);
+ * 0xff means "too many to count": the table then never stops looking. */
+#define HT_ITERATORS_COUNT(ht) (ht)->u.v.nIteratorsCount
+#define HT_ITERATORS_OVERFLOW(ht) (HT_ITERATORS_COUNT(ht) == 0xff)
+#define HT_HAS_ITERATORS(ht) (HT_ITERATORS_COUNT(ht) != 0)
+#define HT_SET_ITERATORS_COUNT(ht, iters) \
+  do {                                    \
+    HT_ITERATORS_COUNT(ht) = (iters);     \
+  } while (0)
+#define HT_INC_ITERATORS_COUNT(ht) \
+  HT_SET_ITERATORS_COUNT(ht, HT_ITERATORS_COUNT(ht) + 1)
+#define HT_DEC_ITERATORS_COUNT(ht) \
+  HT_SET_ITERATORS_COUNT(ht, HT_ITERATORS_COUNT(ht) - 1)
+
+/* The immutable empty array: never refcounted, never freed. */
+ZEND_API extern const HashTable zend_empty_array;
+#define ZVAL_EMPTY_ARRAY(z)                         \
+  do {                                              \
+    zval *__z = (z);                                \
+    Z_ARR_P(__z) = (zend_array *)&zend_empty_array; \
+    Z_TYPE_INFO_P(__z) = IS_ARRAY;                  \
+  } while (0)
 
 #define zend_hash_num_elements(ht) (ht)->nNumOfElements
 #define zend_hash_init(ht, nSize, pHashFunction, pDestructor, persistent) \
@@ -175,6 +207,135 @@ static zend_always_inline void *zend_hash_str_update_ptr(HashTable *ht,
   return zv ? Z_PTR_P(zv) : NULL;
 }
 
+/* What an apply callback returns (zend_hash_apply, spl_iterator_apply). */
+#define ZEND_HASH_APPLY_KEEP 0
+#define ZEND_HASH_APPLY_REMOVE 1 << 0
+#define ZEND_HASH_APPLY_STOP 1 << 1
+
+/* Elements whose value is NULL; NULL when the key exists (add semantics). */
+ZEND_API zval *zend_hash_index_add_empty_element(HashTable *ht, zend_ulong h);
+ZEND_API zval *zend_hash_add_empty_element(HashTable *ht, zend_string *key);
+ZEND_API zval *zend_hash_str_add_empty_element(HashTable *ht, const char *key,
+                                               size_t len);
+/* Appends at nNextFreeElement; REQUIRES that key to be free (PHP asserts
+ * it; nothing checks). */
+ZEND_API zval *zend_hash_next_index_insert_new(HashTable *ht, zval *pData);
+
+/* Case-insensitive pointer lookups: the key is lowercased (ASCII) before
+ * the search, so the table's keys must be lowercase. */
+ZEND_API void *zend_hash_str_find_ptr_lc(const HashTable *ht, const char *str,
+                                         size_t len);
+ZEND_API void *zend_hash_find_ptr_lc(const HashTable *ht, zend_string *key);
+
+/* ---- Positions (HashPosition, zend_types.h) ----
+ * A position names a bucket; a position on a deleted bucket stands for the
+ * next live one, and a position at or past nNumUsed is the end. The
+ * functions without _ex use the table's own ht->nInternalPointer. Keys
+ * are borrowed (zend_hash_get_current_key_ex does not add a reference;
+ * zend_hash_get_current_key_zval_ex does). */
+ZEND_API HashPosition zend_hash_get_current_pos_ex(const HashTable *ht,
+                                                   HashPosition pos);
+ZEND_API HashPosition zend_hash_get_current_pos(const HashTable *ht);
+ZEND_API zend_result zend_hash_move_forward_ex(const HashTable *ht,
+                                               HashPosition *pos);
+ZEND_API zend_result zend_hash_move_backwards_ex(const HashTable *ht,
+                                                 HashPosition *pos);
+ZEND_API zend_hash_key_type
+zend_hash_get_current_key_ex(const HashTable *ht, zend_string **str_index,
+                             zend_ulong *num_index, const HashPosition *pos);
+ZEND_API void zend_hash_get_current_key_zval_ex(const HashTable *ht, zval *key,
+                                                const HashPosition *pos);
+ZEND_API zend_hash_key_type
+zend_hash_get_current_key_type_ex(const HashTable *ht, const HashPosition *pos);
+ZEND_API zval *zend_hash_get_current_data_ex(const HashTable *ht,
+                                             const HashPosition *pos);
+ZEND_API void zend_hash_internal_pointer_reset_ex(const HashTable *ht,
+                                                  HashPosition *pos);
+ZEND_API void zend_hash_internal_pointer_end_ex(const HashTable *ht,
+                                                HashPosition *pos);
+
+static zend_always_inline zend_result
+zend_hash_has_more_elements_ex(const HashTable *ht, const HashPosition *pos) {
+  return zend_hash_get_current_key_type_ex(ht, pos) == HASH_KEY_NON_EXISTENT
+             ? FAILURE
+             : SUCCESS;
+}
+static zend_always_inline zend_result
+zend_hash_has_more_elements(const HashTable *ht) {
+  return zend_hash_has_more_elements_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline zend_result zend_hash_move_forward(HashTable *ht) {
+  return zend_hash_move_forward_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline zend_result zend_hash_move_backwards(HashTable *ht) {
+  return zend_hash_move_backwards_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline zend_hash_key_type zend_hash_get_current_key(
+    const HashTable *ht, zend_string **str_index, zend_ulong *num_index) {
+  return zend_hash_get_current_key_ex(ht, str_index, num_index,
+                                      &ht->nInternalPointer);
+}
+static zend_always_inline void zend_hash_get_current_key_zval(
+    const HashTable *ht, zval *key) {
+  zend_hash_get_current_key_zval_ex(ht, key, &ht->nInternalPointer);
+}
+static zend_always_inline zend_hash_key_type
+zend_hash_get_current_key_type(const HashTable *ht) {
+  return zend_hash_get_current_key_type_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline zval *zend_hash_get_current_data(
+    const HashTable *ht) {
+  return zend_hash_get_current_data_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline void zend_hash_internal_pointer_reset(HashTable *ht) {
+  zend_hash_internal_pointer_reset_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline void zend_hash_internal_pointer_end(HashTable *ht) {
+  zend_hash_internal_pointer_end_ex(ht, &ht->nInternalPointer);
+}
+static zend_always_inline void *zend_hash_get_current_data_ptr_ex(
+    const HashTable *ht, const HashPosition *pos) {
+  zval *zv = zend_hash_get_current_data_ex(ht, pos);
+  return zv ? Z_PTR_P(zv) : NULL;
+}
+#define zend_hash_get_current_data_ptr(ht) \
+  zend_hash_get_current_data_ptr_ex(ht, &(ht)->nInternalPointer)
+
+/* ---- Iterators: positions the table keeps current (EG(ht_iterators)) ----
+ * zend_hash_iterator_add() registers `pos` on `ht` and returns its index.
+ * While registered, the position follows the table: deleting the element
+ * it names moves it to the next live element (or the end), and the
+ * compaction of a growing table moves it with its element. Destroying the
+ * table detaches it; zend_hash_iterator_pos(idx, ht) then, or whenever the
+ * iterator was last on another table, re-attaches it to `ht` at ht's
+ * internal pointer, unless it has a copy on `ht` (zend_array_dup copies the
+ * iterators of the table it duplicates). zend_hash_iterator_pos_ex() does
+ * the same for the array in `array`, first separating it (a copy replaces
+ * a shared array in the zval) so that the iterator owns what it follows.
+ * zend_hash_iterator_del() releases the index (and its copies). Indexes
+ * are per request; the array is freed when the request ends. */
+ZEND_API uint32_t zend_hash_iterator_add(HashTable *ht, HashPosition pos);
+ZEND_API HashPosition zend_hash_iterator_pos(uint32_t idx, HashTable *ht);
+ZEND_API HashPosition zend_hash_iterator_pos_ex(uint32_t idx, zval *array);
+ZEND_API void zend_hash_iterator_del(uint32_t idx);
+/* The lowest position at or after `start` of an iterator of `ht`, or
+ * ht->nNumUsed when there is none. */
+ZEND_API HashPosition zend_hash_iterators_lower_pos(const HashTable *ht,
+                                                    HashPosition start);
+/* Moves every iterator of `ht` at `from` to `to`. */
+ZEND_API void _zend_hash_iterators_update(const HashTable *ht,
+                                          HashPosition from, HashPosition to);
+/* Moves every iterator of `ht` `step` positions forward. */
+ZEND_API void zend_hash_iterators_advance(const HashTable *ht,
+                                          HashPosition step);
+static zend_always_inline void zend_hash_iterators_update(const HashTable *ht,
+                                                          HashPosition from,
+                                                          HashPosition to) {
+  if (UNEXPECTED(HT_HAS_ITERATORS(ht))) {
+    _zend_hash_iterators_update(ht, from, to);
+  }
+}
+
 /* Iteration in insertion order. Deleting the current element (or any
  * other) inside the loop is allowed; inserting is not. */
 #define ZEND_HASH_FOREACH_FROM(_ht, indirect, _from)    \
@@ -264,6 +425,15 @@ static zend_always_inline void *zend_hash_str_update_ptr(HashTable *ht,
 #define ZEND_HASH_MAP_FOREACH_PTR ZEND_HASH_FOREACH_PTR
 #define ZEND_HASH_MAP_FOREACH_STR_KEY_VAL ZEND_HASH_FOREACH_STR_KEY_VAL
 #define ZEND_HASH_MAP_FOREACH_STR_KEY_PTR ZEND_HASH_FOREACH_STR_KEY_PTR
+#define ZEND_HASH_MAP_FOREACH_BUCKET ZEND_HASH_FOREACH_BUCKET
+#define ZEND_HASH_MAP_FOREACH_KEY_VAL ZEND_HASH_FOREACH_KEY_VAL
+/* PHP walks a packed array's zvals; the mock has no packed arrays, and the
+ * numeric key of each bucket is the index a packed walk reports. */
+#define ZEND_HASH_PACKED_FOREACH_VAL ZEND_HASH_FOREACH_VAL
+#define ZEND_HASH_PACKED_FOREACH_KEY_VAL(ht, _h, _val) \
+  ZEND_HASH_FOREACH(ht, 0);                            \
+  _h = _p->h;                                          \
+  _val = _z;
 
 /* A HashTable on the request allocator (initialise it with
  * zend_hash_init; destroy with zend_hash_destroy, then FREE_HASHTABLE). */

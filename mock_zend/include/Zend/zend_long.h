@@ -15,6 +15,8 @@
 #define ZEND_LONG_MAX INT64_MAX
 #define ZEND_LONG_MIN INT64_MIN
 #define ZEND_ULONG_MAX UINT64_MAX
+#define ZEND_STRTOL(s0, s1, base) strtoll((s0), (s1), (base))
+#define ZEND_STRTOUL(s0, s1, base) strtoull((s0), (s1), (base))
 #define ZEND_LONG_FMT "%" PRId64
 #define ZEND_ULONG_FMT "%" PRIu64
 

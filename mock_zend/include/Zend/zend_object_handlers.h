@@ -76,6 +76,7 @@ struct _zend_object_handlers {
 };
 
 ZEND_API extern const zend_object_handlers std_object_handlers;
+#define zend_get_std_object_handlers() (&std_object_handlers)
 
 ZEND_API void zend_object_std_dtor(zend_object *object);
 ZEND_API void zend_objects_destroy_object(zend_object *object);

@@ -45,7 +45,7 @@ static zend_always_inline void zend_object_release(zend_object *obj) {
 #define OBJ_RELEASE(obj) zend_object_release(obj)
 
 static zend_always_inline size_t
-zend_object_properties_size(zend_class_entry *ce) {
+zend_object_properties_size(const zend_class_entry *ce) {
   return sizeof(zval) * (ce->default_properties_count - 1);
 }
 

@@ -22,6 +22,21 @@ ZEND_API bool zend_is_identical(const zval *op1, const zval *op2);
 ZEND_API zend_long zval_get_long(const zval *op);
 /* Returns a new reference to the string form of `op`. */
 ZEND_API zend_string *zval_get_string(zval *op);
+/* zval_get_string for a conversion that may fail: NULL, with the exception
+ * in EG(exception), when converting `op` threw (an object without
+ * __toString, or one whose __toString threw); else a new reference. */
+ZEND_API zend_string *ZEND_FASTCALL zval_try_get_string_func(zval *op);
+static zend_always_inline zend_string *zval_try_get_string(zval *op) {
+  if (EXPECTED(Z_TYPE_P(op) == IS_STRING)) {
+    return zend_string_copy(Z_STR_P(op));
+  }
+  return zval_try_get_string_func(op);
+}
+/* Converts `op` in place to its string form (zval_get_string's rules;
+ * after a failed object conversion the value is the empty string). */
+ZEND_API void ZEND_FASTCALL _convert_to_string(zval *op);
+#define convert_to_string(op) \
+  if (Z_TYPE_P(op) != IS_STRING) _convert_to_string((op))
 ZEND_API void zend_str_tolower(char *str, size_t length);
 /* Compares at most `length` bytes of s1 (len1 bytes) and s2 (len2 bytes),
  * ASCII case-insensitively: < 0, 0 or > 0; when one is a prefix of the

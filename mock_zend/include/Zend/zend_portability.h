@@ -8,14 +8,16 @@
 #ifndef ZEND_PORTABILITY_H
 #define ZEND_PORTABILITY_H
 
-/* PHP builds with the GNU/POSIX API visible (php_config.h); so does the
- * mock, for sigjmp_buf, struct addrinfo and friends. The build also passes
- * -D_GNU_SOURCE, which covers translation units that include a system
- * header before this one. */
-#if !defined(__cplusplus) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE
-#endif
+/* The configuration first, before any system header, as PHP's
+ * zend_config.h brings main/php_config.h: it makes the GNU/POSIX API
+ * visible (sigjmp_buf, struct addrinfo and friends). The installed package
+ * also passes -D_GNU_SOURCE, which covers translation units that include a
+ * system header before any PHP header. */
+// clang-format off
+#include "../main/php_config.h"
+// clang-format on
 
+#include <alloca.h>
 #include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -79,6 +81,8 @@
 #define ZEND_MM_ALIGNMENT_LOG2 3
 #define ZEND_MM_ALIGNED_SIZE(size) \
   (((size) + ZEND_MM_ALIGNMENT - 1) & ~(ZEND_MM_ALIGNMENT - 1))
+#define ZEND_MM_ALIGNED_SIZE_EX(size, alignment) \
+  (((size) + ((alignment) - (size_t)1)) & ~((alignment) - (size_t)1))
 
 #define ZEND_STRL(str) (str), (sizeof(str) - 1)
 #define ZEND_STRS(str) (str), (sizeof(str))
@@ -99,6 +103,25 @@
 #define ZEND_FILE_LINE_CC , __FILE__, __LINE__
 #define ZEND_FILE_LINE_RELAY_C __zend_filename, __zend_lineno
 #define ZEND_FILE_LINE_RELAY_CC , ZEND_FILE_LINE_RELAY_C
+
+/* Stack buffers that fall back to the request heap above
+ * ZEND_ALLOCA_MAX_SIZE bytes, as PHP on GCC/Clang: ALLOCA_FLAG(name)
+ * declares the flag (with its semicolon), do_alloca sets it when the block
+ * came from emalloc, and free_alloca then frees it. */
+#define ZEND_ALLOCA_MAX_SIZE (32 * 1024)
+#define ALLOCA_FLAG(name) bool name;
+#define SET_ALLOCA_FLAG(name) name = true
+#define do_alloca_ex(size, limit, use_heap) \
+  ((use_heap = (UNEXPECTED((size) > (limit)))) ? emalloc(size) : alloca(size))
+#define do_alloca(size, use_heap) \
+  do_alloca_ex(size, ZEND_ALLOCA_MAX_SIZE, use_heap)
+#define free_alloca(p, use_heap)        \
+  do {                                  \
+    if (UNEXPECTED(use_heap)) efree(p); \
+  } while (0)
+
+/* A socket descriptor that can be used (POSIX: not negative). */
+#define ZEND_VALID_SOCKET(sock) ((sock) >= 0)
 
 #include "zend_long.h"
 

@@ -24,6 +24,7 @@ BEGIN_EXTERN_C()
 #define ZSTR_H(zstr) (zstr)->h
 #define ZSTR_HASH(zstr) zend_string_hash_val(zstr)
 #define ZSTR_IS_INTERNED(s) (GC_FLAGS(s) & IS_STR_INTERNED)
+#define ZSTR_IS_VALID_UTF8(s) (GC_FLAGS(s) & IS_STR_VALID_UTF8)
 
 #define _ZSTR_HEADER_SIZE XtOffsetOf(zend_string, val)
 #define _ZSTR_STRUCT_SIZE(len) (_ZSTR_HEADER_SIZE + (len) + 1)
@@ -42,6 +43,17 @@ typedef enum _zend_known_string_id {
   ZEND_STR_VALUE,
   ZEND_STR_CLOSURE,
   ZEND_STR_MAIN,
+  /* The names of a backtrace frame and of a file-system event. */
+  ZEND_STR_FUNCTION,
+  ZEND_STR_CLASS,
+  ZEND_STR_OBJECT,
+  ZEND_STR_TYPE,
+  ZEND_STR_OBJECT_OPERATOR,
+  ZEND_STR_PAAMAYIM_NEKUDOTAYIM,
+  ZEND_STR_ARGS,
+  ZEND_STR_UNKNOWN,
+  ZEND_STR_UNKNOWN_CAPITALIZED,
+  ZEND_STR_PATH,
   ZEND_STR_LAST_KNOWN
 } zend_known_string_id;
 
@@ -52,6 +64,12 @@ ZEND_API extern zend_string *zend_empty_string;
 
 ZEND_API zend_ulong zend_hash_func(const char *str, size_t len);
 ZEND_API zend_ulong zend_string_hash_func(zend_string *str);
+/* PHP's string hash (DJBX33A, top bit set), inline in PHP; the same value
+ * as zend_hash_func. */
+static zend_always_inline zend_ulong zend_inline_hash_func(const char *str,
+                                                           size_t len) {
+  return zend_hash_func(str, len);
+}
 
 /* Interned strings are created once and freed at module shutdown. */
 ZEND_API zend_string *zend_string_init_interned(const char *str, size_t len,
@@ -224,6 +242,16 @@ static zend_always_inline bool zend_string_equals(const zend_string *s1,
 #define zend_string_equals_literal(str, literal) \
   (ZSTR_LEN(str) == sizeof(literal) - 1 &&       \
    !memcmp(ZSTR_VAL(str), literal, sizeof(literal) - 1))
+
+/* ASCII case-insensitive equality (zend_binary_strcasecmp,
+ * zend_operators.h). */
+#define zend_string_equals_ci(s1, s2)                                \
+  (ZSTR_LEN(s1) == ZSTR_LEN(s2) &&                                   \
+   !zend_binary_strcasecmp(ZSTR_VAL(s1), ZSTR_LEN(s1), ZSTR_VAL(s2), \
+                           ZSTR_LEN(s2)))
+#define zend_string_equals_literal_ci(str, c) \
+  (ZSTR_LEN(str) == sizeof("" c) - 1 &&       \
+   !zend_binary_strcasecmp(ZSTR_VAL(str), ZSTR_LEN(str), (c), sizeof(c) - 1))
 
 END_EXTERN_C()
 

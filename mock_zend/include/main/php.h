@@ -4,7 +4,14 @@
 #ifndef PHP_H
 #define PHP_H
 
+/* The configuration before any system header, as PHP's php.h reaches it
+ * through zend.h: <limits.h> first would lock out the GNU/POSIX API. */
+// clang-format off
+#include "php_config.h"
+
+#include <ctype.h>
 #include <limits.h>
+// clang-format on
 
 #include "php_output.h"
 #include "zend_API.h"
@@ -60,8 +67,13 @@ PHPAPI int php_register_internal_extensions(void);
 
 END_EXTERN_C()
 
-/* As in PHP, php.h brings the stream API and the VCWD_* file macros. */
+/* As in PHP, php.h brings the stream API and the VCWD_* file macros, the
+ * core globals and php.ini access (which PHP's php.h reaches through
+ * fopen_wrappers.h) and the constants. */
+#include "php_globals.h"
+#include "php_ini.h"
 #include "php_streams.h"
+#include "zend_constants.h"
 #include "zend_virtual_cwd.h"
 
 #endif /* PHP_H */

@@ -19,4 +19,19 @@ ZEND_API int php_output_get_level(void);
 
 END_EXTERN_C()
 
+/* As true-async/php-src's php_output.h: output on behalf of a coroutine.
+ * The fork keeps an output context per coroutine; the mock has no output
+ * buffers, so every coroutine's output reaches the SAPI as
+ * php_output_write's does. */
+#include "Zend/zend_async_API.h"
+
+BEGIN_EXTERN_C()
+
+ZEND_API size_t php_output_write_with_coroutine(const char *str, size_t len,
+                                                zend_coroutine_t *coro);
+#define PHPWRITE_CORO(str, str_len, coro) \
+  php_output_write_with_coroutine((str), (str_len), (coro))
+
+END_EXTERN_C()
+
 #endif /* PHP_OUTPUT_H */

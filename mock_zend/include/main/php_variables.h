@@ -27,4 +27,15 @@
 #define TRACK_VARS_FILES 5
 #define TRACK_VARS_REQUEST 6
 
+BEGIN_EXTERN_C()
+
+/* PHP's default treat_data: parses the request input `arg` (PARSE_GET,
+ * PARSE_STRING, ...) into variables. The mock has no request input nor
+ * PHP's variable registration (php_register_variable and its array
+ * syntax), so this fails loudly; `str` (PARSE_STRING's emalloc'd string,
+ * which PHP frees) is freed, and `destArray` is left as given. */
+PHPAPI void php_default_treat_data(int arg, char *str, zval *destArray);
+
+END_EXTERN_C()
+
 #endif /* PHP_VARIABLES_H */

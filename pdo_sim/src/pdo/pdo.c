@@ -163,7 +163,7 @@ static zend_result pdo_minit(INIT_FUNC_ARGS) {
   ZVAL_NULL(&null_value);
   zend_declare_property_ex(
       pdo_exception_ce, zend_string_init_interned(ZEND_STRL("errorInfo"), true),
-      &null_value, ZEND_ACC_PUBLIC);
+      &null_value, ZEND_ACC_PUBLIC, NULL);
 
   pdo_dbh_ce = register_class("PDO", NULL, pdo_dbh_method_table(), pdo_dbh_new,
                               pdo_dbh_object_handlers());

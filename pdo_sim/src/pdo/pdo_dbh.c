@@ -382,6 +382,7 @@ zend_object *pdo_dbh_new(zend_class_entry *ce) {
   object->inner->default_fetch_type = PDO_FETCH_BOTH;
   ZVAL_UNDEF(&object->inner->pool_driver_options);
   zend_object_std_init(&object->std, ce);
+  object_properties_init(&object->std, ce);
   object->std.handlers = pdo_dbh_object_handlers();
   return &object->std;
 }

@@ -222,6 +222,7 @@ PHP_METHOD(PDOStatement, errorInfo) {
 zend_object *pdo_dbstmt_new(zend_class_entry *ce) {
   pdo_stmt_t *stmt = zend_object_alloc(sizeof(pdo_stmt_t), ce);
   zend_object_std_init(&stmt->std, ce);
+  object_properties_init(&stmt->std, ce);
   stmt->std.handlers = pdo_dbstmt_object_handlers();
   memcpy(stmt->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
   return &stmt->std;

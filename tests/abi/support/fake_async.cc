@@ -86,6 +86,10 @@ bool FakeLaunch() {
   return true;
 }
 
+// engine_shutdown_fn: the fake keeps no engine-wide request state. (PHP's
+// zend_deactivate calls the hook unconditionally.)
+bool FakeEngineShutdown() { return true; }
+
 bool FakeSuspend(bool from_main, bool is_bailout) {
   State().suspends.push_back({from_main, is_bailout, ZEND_ASYNC_G(state)});
   return true;
@@ -187,7 +191,7 @@ zend_result FakeMinit(int, int) {
       /*new_iterator_fn=*/nullptr, /*new_future_fn=*/nullptr,
       /*new_channel_fn=*/nullptr, /*new_future_obj_fn=*/nullptr,
       /*new_channel_obj_fn=*/nullptr, /*new_group_fn=*/nullptr,
-      /*engine_shutdown_fn=*/nullptr, /*thread_snapshot_create_fn=*/nullptr,
+      FakeEngineShutdown, /*thread_snapshot_create_fn=*/nullptr,
       /*thread_snapshot_destroy_fn=*/nullptr, /*thread_run_fn=*/nullptr,
       /*thread_load_result_fn=*/nullptr);
 
@@ -242,6 +246,7 @@ ObjectEvent* NewObjectEvent() {
   auto* self = static_cast<ObjectEvent*>(
       zend_object_alloc(sizeof(ObjectEvent), object_event_ce));
   zend_object_std_init(&self->std, object_event_ce);
+  object_properties_init(&self->std, object_event_ce);
   self->std.handlers = &object_event_handlers;
   self->event.add_callback = zend_async_callbacks_push;
   self->event.del_callback = zend_async_callbacks_remove;
@@ -258,6 +263,7 @@ EventReferenceObject* NewEventReferenceObject(zend_async_event_t* target) {
   auto* self = static_cast<EventReferenceObject*>(
       zend_object_alloc(sizeof(EventReferenceObject), event_reference_ce));
   zend_object_std_init(&self->std, event_reference_ce);
+  object_properties_init(&self->std, event_reference_ce);
   self->std.handlers = &event_reference_handlers;
   ZEND_ASYNC_EVENT_REF_SET(&self->ref, offsetof(EventReferenceObject, std),
                            target);

@@ -5,7 +5,11 @@
 //                        Zend/zend.h);
 //   CallFunctionByName   a global function called by name, as
 //                        call_user_function calls it;
-//   LoggingHook          a module hook that logs its event.
+//   LoggingHook          a module hook that logs its event;
+//   UnsupportedMessage   the E_CORE_ERROR of a name the mock provides but
+//                        cannot run;
+//   ExpectFieldsInOrder  a struct's fields lie in PHP's order;
+//   CapturedOutput       what the SAPI's unbuffered write receives.
 //
 // Threading: the test's thread, inside a request.
 
@@ -14,11 +18,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 extern "C" {
+#include "SAPI.h"
 #include "php.h"
 }
 
@@ -63,6 +70,57 @@ zend_result LoggingHook(int type, int module_number) {
                               : std::string(kEvent));
   return SUCCESS;
 }
+
+// "<function>() is not supported by the mock engine: <reason>", the error
+// every such name reports.
+inline std::string UnsupportedMessage(const std::string& function,
+                                      const std::string& reason) {
+  return function + "() is not supported by the mock engine: " + reason;
+}
+
+// `offsets` are a struct's fields' offsetof in PHP's declaration order:
+// the first is 0 and each lies past the one before.
+inline void ExpectFieldsInOrder(std::initializer_list<size_t> offsets) {
+  size_t index = 0;
+  size_t previous = 0;
+  for (size_t offset : offsets) {
+    if (index == 0) {
+      EXPECT_EQ(offset, 0u) << "first field";
+    } else {
+      EXPECT_LT(previous, offset) << "field " << index;
+    }
+    previous = offset;
+    index++;
+  }
+}
+
+// While it lives, the SAPI's unbuffered write (where php_printf, PHPWRITE
+// and php_output_write end) appends to text() instead of printing; the
+// previous writer comes back when it goes. One at a time.
+class CapturedOutput {
+ public:
+  CapturedOutput() : saved_(sapi_module.ub_write) {
+    Text().clear();
+    sapi_module.ub_write = Append;
+  }
+  ~CapturedOutput() { sapi_module.ub_write = saved_; }
+  CapturedOutput(const CapturedOutput&) = delete;
+  CapturedOutput& operator=(const CapturedOutput&) = delete;
+
+  const std::string& text() const { return Text(); }
+
+ private:
+  static std::string& Text() {
+    static std::string text;
+    return text;
+  }
+  static size_t Append(const char* str, size_t len) {
+    Text().append(str, len);
+    return len;
+  }
+
+  size_t (*saved_)(const char*, size_t);
+};
 
 }  // namespace zar::mock_zend_testing
 

@@ -55,7 +55,7 @@ class ZvalTransferTest : public zar::testing::AsyncTest {
       ZVAL_NULL(&null_value);
       zend_string* prop_name = zend_string_init_interned(prop, strlen(prop), 1);
       zend_declare_property_ex(registered, prop_name, &null_value,
-                               ZEND_ACC_PUBLIC);
+                               ZEND_ACC_PUBLIC, nullptr);
     }
     return registered;
   }

@@ -1,4 +1,4 @@
-#include "core/fiber/fiber_stack.h"
+#include "fiber_stack.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "core/fiber/stack_cache.h"
+#include "stack_cache.h"
 
 #if defined(ZAR_SANITIZE)
 #include <sanitizer/asan_interface.h>
@@ -24,7 +24,7 @@
 #define MADV_GUARD_INSTALL 102
 #endif
 
-namespace zar::core {
+namespace mock_zend::internal {
 namespace {
 
 // 0 until set; then the size every new stack gets.
@@ -248,4 +248,4 @@ void FiberStack::Release() {
   guard_size_ = 0;
 }
 
-}  // namespace zar::core
+}  // namespace mock_zend::internal

@@ -1,10 +1,10 @@
-#include "core/fiber/stack_cache.h"
+#include "stack_cache.h"
 
 #include <sys/mman.h>
 
 #include <algorithm>
 
-namespace zar::core {
+namespace mock_zend::internal {
 namespace {
 
 // Calls `apply(start, bytes)` once per run of adjacent mappings among
@@ -99,4 +99,4 @@ void StackCache::Clear() {
   }
 }
 
-}  // namespace zar::core
+}  // namespace mock_zend::internal
