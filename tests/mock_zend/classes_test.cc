@@ -259,9 +259,10 @@ TEST_F(MockZendClassesTest, RedeclaringAPropertyKeepsItsSlotWithTheNewDefault) {
       mock_zend::ClassBuilder("Config").Property("a").Property("b").Build();
   zval value;
   ZVAL_STRING(&value, "request string");
+  // The declaration takes the value, as PHP's zend_declare_property_ex
+  // does; the class keeps its own (interned, persistent) copy.
   zend_declare_property_ex(ce, zend_string_init_interned(ZEND_STRL("a"), 1),
                            &value, ZEND_ACC_PUBLIC, nullptr);
-  zval_ptr_dtor(&value);  // the class keeps its own (persistent) copy
   EXPECT_EQ(ce->default_properties_count, 2);
   EXPECT_STREQ(Z_STRVAL(ce->default_properties_table[0]), "request string");
   EXPECT_TRUE(ZSTR_IS_INTERNED(Z_STR(ce->default_properties_table[0])));
