@@ -308,7 +308,16 @@ TEST_F(PoolCApiTest, FailedFactoryWakesAWaiter) {
     pool->handler_flags |= ZEND_ASYNC_POOL_F_BEFORE_RELEASE_INTERNAL;
     pool->before_release.internal = BeforeRelease;
     Release(pool, &held);
-    Yield();
+    // Each waiter is resumed in its turn: the ABI orders them (FIFO), not
+    // how many turns of the main flow pass before the second one runs.
+    EXPECT_TRUE(YieldUntil(
+        [&] {
+          return std::count_if(h->log.begin(), h->log.end(),
+                               [](const std::string& entry) {
+                                 return entry.starts_with("W");
+                               }) == 2;
+        },
+        10));
     ExpectTallyAndRelease(pool);
   }));
   EXPECT_EQ(Joined(h->log),
