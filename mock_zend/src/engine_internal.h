@@ -33,7 +33,7 @@ std::string VFormat(const char* format, va_list ap);
 // PHP's rendering of a float as a string ("1.5", "1.0E+25", "INF").
 std::string DoubleToString(double value);
 
-// ---- Hash tables (hash.cc, array.cc) ----
+// ---- Hash tables (hash.cc, hash_iterators.cc, array.cc) ----
 
 // Makes `out` the immutable empty array (not refcounted: Z_TYPE_INFO ==
 // IS_ARRAY), like PHP's ZVAL_EMPTY_ARRAY.
@@ -43,6 +43,13 @@ void ZvalEmptyArray(zval* out);
 void CopyHashIterators(const HashTable* source, HashTable* target);
 // Frees EG(ht_iterators) (request shutdown).
 void HashIteratorsShutdown();
+// The table's side of its iterators (hash_iterators.cc), for hash.cc:
+// before its holes are squeezed out, every cursor (iterators and the
+// internal pointer) moves to its compacted position; a destroyed table's
+// iterators are detached; an emptied table's iterators move to its end.
+void HashIteratorsCompact(HashTable* ht);
+void HashIteratorsPoison(const HashTable* ht);
+void HashIteratorsClampToEnd(const HashTable* ht);
 // A persistent table of the engine's own (EG(zend_constants),
 // EG(ini_directives)), and its end: the table is destroyed (its entries
 // must be freed first), its memory freed and `table` set to NULL; nothing

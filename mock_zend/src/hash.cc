@@ -5,7 +5,7 @@
 // and the slots sit at negative indexes, slot(h) = arHash[(int32)(h |
 // nTableMask)] with nTableMask = -nHashSize and nHashSize = 2 * nTableSize.
 // A slot holds the index of the newest bucket of its chain; buckets chain
-// through val.u2.next; kInvalidIdx ends a chain.
+// through val.u2.next; HT_INVALID_IDX ends a chain.
 //
 // Order: arData[0, nNumUsed) in insertion order. Deleting a bucket unlinks
 // it from its chain and leaves it IS_UNDEF in place: nothing moves, so a
@@ -17,29 +17,21 @@
 // shared, read-only pair of empty slots (HASH_FLAG_UNINITIALIZED).
 //
 // Cursors: positions that follow a table as it changes -- its internal
-// pointer and the registered iterators of EG(ht_iterators) (counted in
-// u.v.nIteratorsCount). Deleting the bucket a cursor names moves the
-// cursor to the next live bucket (or nNumUsed, the end); squeezing holes
-// out moves each cursor with its bucket, a cursor on a hole or at the end
-// to the compacted position of the next live bucket (or the new end).
-// Destroying a table detaches its iterators (HT_POISONED).
+// pointer and the registered iterators of EG(ht_iterators)
+// (hash_iterators.cc). Deleting the bucket a cursor names moves the cursor
+// to the next live bucket (or nNumUsed, the end); squeezing holes out moves
+// each cursor with its bucket (internal::HashIteratorsCompact).
 
 #include "engine_internal.h"
 
 namespace {
 
-constexpr uint32_t kInvalidIdx = UINT32_MAX;
-constexpr uint32_t kMinMask = static_cast<uint32_t>(-2);
 constexpr uint32_t kMaxSize = 0x40000000;
 
 // Two empty slots shared by every uninitialized table; never written.
-const uint32_t kUninitializedSlots[2] = {kInvalidIdx, kInvalidIdx};
+const uint32_t kUninitializedSlots[2] = {HT_INVALID_IDX, HT_INVALID_IDX};
 
 enum class InsertMode { kAdd, kAddNew, kUpdate };
-
-uint32_t HashSizeOf(uint32_t mask) {
-  return static_cast<uint32_t>(-static_cast<int32_t>(mask));
-}
 
 uint32_t& Slot(const HashTable* ht, zend_ulong h) {
   const uint32_t n_index = static_cast<uint32_t>(h) | ht->nTableMask;
@@ -56,7 +48,7 @@ bool IsUninitialized(const HashTable* ht) {
 
 void SetUninitialized(HashTable* ht) {
   ht->u.flags |= HASH_FLAG_UNINITIALIZED;
-  ht->nTableMask = kMinMask;
+  ht->nTableMask = HT_MIN_MASK;
   ht->arHash = const_cast<uint32_t*>(&kUninitializedSlots[2]);
 }
 
@@ -85,9 +77,7 @@ Bucket* AllocateData(uint32_t size, bool persistent) {
 
 void FreeData(HashTable* ht) {
   if (IsUninitialized(ht)) return;
-  char* memory = reinterpret_cast<char*>(ht->arData) -
-                 HashSizeOf(ht->nTableMask) * sizeof(uint32_t);
-  pefree(memory, IsPersistent(ht));
+  pefree(HT_GET_DATA_ADDR(ht), IsPersistent(ht));
 }
 
 void LinkBucket(HashTable* ht, uint32_t idx) {
@@ -98,56 +88,14 @@ void LinkBucket(HashTable* ht, uint32_t idx) {
 }
 
 void RebuildChains(HashTable* ht) {
-  memset(ht->arHash - HashSizeOf(ht->nTableMask), 0xff,
-         HashSizeOf(ht->nTableMask) * sizeof(uint32_t));
+  memset(HT_GET_DATA_ADDR(ht), 0xff, HT_HASH_SIZE(ht->nTableMask));
   for (uint32_t i = 0; i < ht->nNumUsed; i++) LinkBucket(ht, i);
 }
 
 [[gnu::noinline]] void Initialize(HashTable* ht) {
   ht->arData = AllocateData(ht->nTableSize, IsPersistent(ht));
-  ht->nTableMask =
-      static_cast<uint32_t>(-static_cast<int32_t>(ht->nTableSize * 2));
+  ht->nTableMask = HT_SIZE_TO_MASK(ht->nTableSize);
   ht->u.flags &= ~HASH_FLAG_UNINITIALIZED;
-}
-
-// EG(ht_iterators) entries of a destroyed table point here.
-HashTable* Poisoned() {
-  return reinterpret_cast<HashTable*>(~static_cast<uintptr_t>(0));
-}
-
-bool IsAttached(const HashTable* ht) {
-  return ht != nullptr && ht != Poisoned();
-}
-
-// Calls fn(iterator) for each registered iterator of `ht`.
-template <typename Fn>
-void ForEachIterator(const HashTable* ht, Fn fn) {
-  HashTableIterator* iter = EG(ht_iterators);
-  HashTableIterator* end = iter + EG(ht_iterators_used);
-  for (; iter != end; iter++) {
-    if (iter->ht == ht) fn(iter);
-  }
-}
-
-// The index `pos` has once the table's holes are squeezed out: the number
-// of live buckets before it.
-uint32_t CompactedPos(const HashTable* ht, uint32_t pos) {
-  uint32_t live = 0;
-  const uint32_t end = pos < ht->nNumUsed ? pos : ht->nNumUsed;
-  for (uint32_t i = 0; i < end; i++) {
-    if (Z_TYPE(ht->arData[i].val) != IS_UNDEF) live++;
-  }
-  return live;
-}
-
-// Before a compaction: every cursor to its compacted position.
-void CompactCursors(HashTable* ht) {
-  if (HT_HAS_ITERATORS(ht)) {
-    ForEachIterator(ht, [ht](HashTableIterator* iter) {
-      iter->pos = CompactedPos(ht, iter->pos);
-    });
-  }
-  ht->nInternalPointer = CompactedPos(ht, ht->nInternalPointer);
 }
 
 // The live bucket at `idx` is being deleted: its cursors move on.
@@ -163,7 +111,7 @@ void CompactCursors(HashTable* ht) {
 // Makes room for one more bucket: squeezes holes out in place when at least
 // 1/32 of the used buckets are holes, otherwise doubles the table.
 [[gnu::noinline]] void Grow(HashTable* ht) {
-  CompactCursors(ht);
+  mock_zend::internal::HashIteratorsCompact(ht);
   if (ht->nNumUsed > ht->nNumOfElements + (ht->nNumOfElements >> 5)) {
     uint32_t j = 0;
     for (uint32_t i = 0; i < ht->nNumUsed; i++) {
@@ -182,7 +130,7 @@ void CompactCursors(HashTable* ht) {
     FreeData(ht);
     ht->arData = data;
     ht->nTableSize = new_size;
-    ht->nTableMask = static_cast<uint32_t>(-static_cast<int32_t>(new_size * 2));
+    ht->nTableMask = HT_SIZE_TO_MASK(new_size);
     ht->nNumUsed = j;
   }
   RebuildChains(ht);
@@ -190,7 +138,7 @@ void CompactCursors(HashTable* ht) {
 
 Bucket* FindKey(const HashTable* ht, zend_string* key, zend_ulong h) {
   uint32_t idx = Slot(ht, h);
-  while (idx != kInvalidIdx) {
+  while (idx != HT_INVALID_IDX) {
     Bucket* p = ht->arData + idx;
     if (p->key == key) return p;
     if (p->h == h && p->key != nullptr && zend_string_equal_val(p->key, key)) {
@@ -204,7 +152,7 @@ Bucket* FindKey(const HashTable* ht, zend_string* key, zend_ulong h) {
 Bucket* FindStr(const HashTable* ht, const char* str, size_t len,
                 zend_ulong h) {
   uint32_t idx = Slot(ht, h);
-  while (idx != kInvalidIdx) {
+  while (idx != HT_INVALID_IDX) {
     Bucket* p = ht->arData + idx;
     if (p->h == h && p->key != nullptr && ZSTR_LEN(p->key) == len &&
         memcmp(ZSTR_VAL(p->key), str, len) == 0) {
@@ -217,7 +165,7 @@ Bucket* FindStr(const HashTable* ht, const char* str, size_t len,
 
 Bucket* FindIndex(const HashTable* ht, zend_ulong h) {
   uint32_t idx = Slot(ht, h);
-  while (idx != kInvalidIdx) {
+  while (idx != HT_INVALID_IDX) {
     Bucket* p = ht->arData + idx;
     if (p->h == h && p->key == nullptr) return p;
     idx = p->val.u2.next;
@@ -337,7 +285,7 @@ template <typename Match>
 zend_result DeleteMatching(HashTable* ht, zend_ulong h, Match match) {
   Bucket* prev = nullptr;
   uint32_t idx = Slot(ht, h);
-  while (idx != kInvalidIdx) {
+  while (idx != HT_INVALID_IDX) {
     Bucket* p = ht->arData + idx;
     if (match(p)) {
       DeleteBucket(ht, p, prev);
@@ -378,9 +326,7 @@ void _zend_hash_init(HashTable* ht, uint32_t nSize, dtor_func_t pDestructor,
 
 void zend_hash_destroy(HashTable* ht) {
   DeleteAll(ht);
-  if (HT_HAS_ITERATORS(ht)) {
-    ForEachIterator(ht, [](HashTableIterator* iter) { iter->ht = Poisoned(); });
-  }
+  if (HT_HAS_ITERATORS(ht)) mock_zend::internal::HashIteratorsPoison(ht);
   FreeData(ht);
   SetUninitialized(ht);
   ht->nNumUsed = 0;
@@ -397,11 +343,7 @@ void zend_hash_clean(HashTable* ht) {
   ht->nNextFreeElement = ZEND_LONG_MIN;
   ht->nInternalPointer = 0;
   // The table is empty: its iterators are at its (new) end.
-  if (HT_HAS_ITERATORS(ht)) {
-    ForEachIterator(ht, [ht](HashTableIterator* iter) {
-      if (iter->pos > ht->nNumUsed) iter->pos = ht->nNumUsed;
-    });
-  }
+  if (HT_HAS_ITERATORS(ht)) mock_zend::internal::HashIteratorsClampToEnd(ht);
 }
 
 zval* zend_hash_index_add(HashTable* ht, zend_ulong h, zval* pData) {
@@ -612,160 +554,4 @@ zval* zend_hash_get_current_data_ex(const HashTable* ht,
   return idx < ht->nNumUsed ? &ht->arData[idx].val : nullptr;
 }
 
-// ---- Iterators ----
-
-uint32_t zend_hash_iterator_add(HashTable* ht, HashPosition pos) {
-  if (!HT_ITERATORS_OVERFLOW(ht)) HT_INC_ITERATORS_COUNT(ht);
-  uint32_t idx = 0;
-  while (idx < EG(ht_iterators_count) && EG(ht_iterators)[idx].ht != nullptr) {
-    idx++;
-  }
-  if (idx == EG(ht_iterators_count)) {
-    const uint32_t count = EG(ht_iterators_count) + 8;
-    const size_t bytes = sizeof(HashTableIterator) * count;
-    EG(ht_iterators) = static_cast<HashTableIterator*>(
-        EG(ht_iterators) == nullptr ? emalloc(bytes)
-                                    : erealloc(EG(ht_iterators), bytes));
-    memset(EG(ht_iterators) + idx, 0, sizeof(HashTableIterator) * 8);
-    EG(ht_iterators_count) = count;
-  }
-  HashTableIterator* iter = EG(ht_iterators) + idx;
-  iter->ht = ht;
-  iter->pos = pos;
-  iter->next_copy = idx;
-  if (idx + 1 > EG(ht_iterators_used)) EG(ht_iterators_used) = idx + 1;
-  return idx;
-}
-
 }  // extern "C"
-
-namespace {
-
-// Releases the copies of iterator `idx` (zend_array_dup made them).
-void RemoveCopies(uint32_t idx) {
-  uint32_t next = EG(ht_iterators)[idx].next_copy;
-  while (next != idx) {
-    const uint32_t copy = next;
-    next = EG(ht_iterators)[copy].next_copy;
-    EG(ht_iterators)[copy].next_copy = copy;  // deletes it alone
-    zend_hash_iterator_del(copy);
-  }
-  EG(ht_iterators)[idx].next_copy = idx;
-}
-
-void Detach(HashTableIterator* iter) {
-  if (IsAttached(iter->ht) && !HT_ITERATORS_OVERFLOW(iter->ht)) {
-    HT_DEC_ITERATORS_COUNT(iter->ht);
-  }
-}
-
-void Attach(HashTableIterator* iter, HashTable* ht, HashPosition pos) {
-  if (!HT_ITERATORS_OVERFLOW(ht)) HT_INC_ITERATORS_COUNT(ht);
-  iter->ht = ht;
-  iter->pos = pos;
-}
-
-// When iterator `idx` has a copy on `ht`, it takes over that copy's
-// position and every copy is released.
-bool TakeCopyOn(uint32_t idx, HashTable* ht) {
-  HashTableIterator* iter = EG(ht_iterators) + idx;
-  for (uint32_t next = iter->next_copy; next != idx;
-       next = EG(ht_iterators)[next].next_copy) {
-    const HashTableIterator* copy = EG(ht_iterators) + next;
-    if (copy->ht == ht) {
-      Detach(iter);
-      Attach(iter, ht, copy->pos);
-      RemoveCopies(idx);
-      return true;
-    }
-  }
-  RemoveCopies(idx);
-  return false;
-}
-
-}  // namespace
-
-extern "C" {
-
-HashPosition zend_hash_iterator_pos(uint32_t idx, HashTable* ht) {
-  HashTableIterator* iter = EG(ht_iterators) + idx;
-  if (UNEXPECTED(iter->ht != ht) && !TakeCopyOn(idx, ht)) {
-    Detach(iter);
-    Attach(iter, ht, zend_hash_get_current_pos(ht));
-  }
-  return iter->pos;
-}
-
-HashPosition zend_hash_iterator_pos_ex(uint32_t idx, zval* array) {
-  HashTable* ht = Z_ARRVAL_P(array);
-  HashTableIterator* iter = EG(ht_iterators) + idx;
-  if (UNEXPECTED(iter->ht != ht) && !TakeCopyOn(idx, ht)) {
-    Detach(iter);
-    if (GC_REFCOUNT(ht) > 1) {  // shared (or immutable): separate it
-      HashTable* copy = zend_array_dup(ht);
-      GC_TRY_DELREF(ht);
-      ZVAL_ARR(array, copy);
-      ht = copy;
-      iter = EG(ht_iterators) + idx;  // the dup may have grown the array
-    }
-    Attach(iter, ht, zend_hash_get_current_pos(ht));
-  }
-  return iter->pos;
-}
-
-void zend_hash_iterator_del(uint32_t idx) {
-  HashTableIterator* iter = EG(ht_iterators) + idx;
-  Detach(iter);
-  iter->ht = nullptr;
-  if (UNEXPECTED(iter->next_copy != idx)) RemoveCopies(idx);
-  if (idx + 1 == EG(ht_iterators_used)) {
-    while (idx > 0 && EG(ht_iterators)[idx - 1].ht == nullptr) idx--;
-    EG(ht_iterators_used) = idx;
-  }
-}
-
-HashPosition zend_hash_iterators_lower_pos(const HashTable* ht,
-                                           HashPosition start) {
-  HashPosition lowest = ht->nNumUsed;
-  ForEachIterator(ht, [&](const HashTableIterator* iter) {
-    if (iter->pos >= start && iter->pos < lowest) lowest = iter->pos;
-  });
-  return lowest;
-}
-
-void _zend_hash_iterators_update(const HashTable* ht, HashPosition from,
-                                 HashPosition to) {
-  ForEachIterator(ht, [&](HashTableIterator* iter) {
-    if (iter->pos == from) iter->pos = to;
-  });
-}
-
-void zend_hash_iterators_advance(const HashTable* ht, HashPosition step) {
-  ForEachIterator(ht, [&](HashTableIterator* iter) { iter->pos += step; });
-}
-
-}  // extern "C"
-
-namespace mock_zend::internal {
-
-void CopyHashIterators(const HashTable* source, HashTable* target) {
-  if (!HT_HAS_ITERATORS(source)) return;
-  const uint32_t used = EG(ht_iterators_used);
-  for (uint32_t i = 0; i < used; i++) {
-    if (EG(ht_iterators)[i].ht != source) continue;
-    const uint32_t copy = zend_hash_iterator_add(
-        target, CompactedPos(source, EG(ht_iterators)[i].pos));
-    // zend_hash_iterator_add may have moved EG(ht_iterators).
-    EG(ht_iterators)[copy].next_copy = EG(ht_iterators)[i].next_copy;
-    EG(ht_iterators)[i].next_copy = copy;
-  }
-}
-
-void HashIteratorsShutdown() {
-  if (EG(ht_iterators) != nullptr) efree(EG(ht_iterators));
-  EG(ht_iterators) = nullptr;
-  EG(ht_iterators_count) = 0;
-  EG(ht_iterators_used) = 0;
-}
-
-}  // namespace mock_zend::internal

@@ -154,6 +154,7 @@ struct _zend_array {
 #define HT_IS_PACKED(ht) ((HT_FLAGS(ht) & HASH_FLAG_PACKED) != 0)
 #define HT_INVALID_IDX ((uint32_t)-1)
 #define HT_MIN_MASK ((uint32_t)-2)
+#define HT_SIZE_TO_MASK(nSize) ((uint32_t)(-((nSize) + (nSize))))
 #define HT_HASH_SIZE(nTableMask) \
   (((size_t) - (uint32_t)(nTableMask)) * sizeof(uint32_t))
 #define HT_DATA_SIZE(nTableSize) ((size_t)(nTableSize) * sizeof(Bucket))
