@@ -6,13 +6,6 @@
 #include <new>
 #include <utility>
 
-#if defined(ZAR_SANITIZE)
-#include <sanitizer/common_interface_defs.h>
-#endif
-#if defined(ZAR_TSAN)
-#include <sanitizer/tsan_interface.h>
-#endif
-
 namespace zar::core {
 namespace {
 
@@ -44,20 +37,12 @@ class FiberEntry {
 };
 
 inline void Fiber::Resumed(void* from_context, void* from_fiber) {
-#if defined(ZAR_SANITIZE)
-  const void* from_bottom = nullptr;
-  size_t from_size = 0;
-  __sanitizer_finish_switch_fiber(asan_fake_stack_, &from_bottom, &from_size);
-#endif
   auto* from = static_cast<Fiber*>(from_fiber);
+  sanitizers_.FinishSwitch(from->dead_ ? nullptr : &from->sanitizers_);
   if (from->dead_) {
     Destroy(from);
   } else {
     from->context_ = from_context;
-#if defined(ZAR_SANITIZE)
-    from->asan_bottom_ = from_bottom;
-    from->asan_size_ = from_size;
-#endif
   }
   EG(current_execute_data) = execute_data_;
   EG(bailout) = bailout_;
@@ -67,9 +52,7 @@ Fiber* Fiber::current_ = nullptr;
 
 Fiber* Fiber::ForThread() {
   auto* fiber = new Fiber();
-#if defined(ZAR_TSAN)
-  fiber->tsan_fiber_ = __tsan_get_current_fiber();
-#endif
+  fiber->sanitizers_.ForThread();
   current_ = fiber;
   return fiber;
 }
@@ -84,13 +67,7 @@ Fiber* Fiber::New(Body body, size_t stack_size, StackFailure* failure) {
   fiber->stack_ = std::move(stack);
   fiber->body_ = body;
   fiber->context_ = ctx::make_fcontext(block, below, &FiberEntry::Run);
-#if defined(ZAR_SANITIZE)
-  fiber->asan_bottom_ = fiber->stack_.bottom();
-  fiber->asan_size_ = fiber->stack_.size();
-#endif
-#if defined(ZAR_TSAN)
-  fiber->tsan_fiber_ = __tsan_create_fiber(0);
-#endif
+  fiber->sanitizers_.ForStack(fiber->stack_);
   return fiber;
 }
 
@@ -99,9 +76,7 @@ void Fiber::Destroy(Fiber* fiber) {
     delete fiber;
     return;
   }
-#if defined(ZAR_TSAN)
-  __tsan_destroy_fiber(fiber->tsan_fiber_);
-#endif
+  fiber->sanitizers_.Destroy();
   FiberStack stack = std::move(fiber->stack_);
   fiber->~Fiber();
 }  // `stack` is released here, after the block that lived on it
@@ -122,13 +97,7 @@ void Fiber::SwitchTo(Fiber* to) {
   execute_data_ = EG(current_execute_data);
   bailout_ = EG(bailout);
   current_ = to;
-#if defined(ZAR_SANITIZE)
-  __sanitizer_start_switch_fiber(&asan_fake_stack_, to->asan_bottom_,
-                                 to->asan_size_);
-#endif
-#if defined(ZAR_TSAN)
-  __tsan_switch_to_fiber(to->tsan_fiber_, 0);
-#endif
+  sanitizers_.StartSwitch(to->sanitizers_);
   const ctx::transfer_t back = ctx::jump_fcontext(to->context_, this);
   Resumed(back.fctx, back.data);
 }
@@ -136,13 +105,7 @@ void Fiber::SwitchTo(Fiber* to) {
 void Fiber::ExitTo(Fiber* to) {
   dead_ = true;
   current_ = to;
-#if defined(ZAR_SANITIZE)
-  // A null fake-stack slot tells the sanitizer this stack is going away.
-  __sanitizer_start_switch_fiber(nullptr, to->asan_bottom_, to->asan_size_);
-#endif
-#if defined(ZAR_TSAN)
-  __tsan_switch_to_fiber(to->tsan_fiber_, 0);
-#endif
+  mock_zend::internal::StackSwitch::StartExit(to->sanitizers_);
   ctx::jump_fcontext(to->context_, this);
   std::fputs("zend-async-ref: a dead fiber was resumed\n", stderr);
   std::abort();

@@ -25,7 +25,9 @@
 // AddressSanitizer (__sanitizer_start_switch_fiber before the jump,
 // __sanitizer_finish_switch_fiber after it), so it tracks which stack is
 // live; in a ThreadSanitizer build (ZAR_TSAN) each fiber is a TSan fiber
-// and every switch is __tsan_switch_to_fiber before the jump.
+// and every switch is __tsan_switch_to_fiber before the jump. Both are the
+// engine's announcements (mock_zend/src/stack_switch.h), the ones its zend
+// fiber contexts make.
 //
 //   Fiber* main = Fiber::ForThread();          // the running stack
 //   Fiber* f = Fiber::New(&Body, DefaultStackSize());
@@ -47,6 +49,7 @@
 #include <cstddef>
 
 #include "core/fiber/fiber_stack.h"
+#include "mock_zend/src/stack_switch.h"
 
 extern "C" {
 #include "php.h"
@@ -132,19 +135,9 @@ class Fiber {
   JMP_BUF* bailout_ = nullptr;
   // Set by ExitTo: the fiber switched to frees this one.
   bool dead_ = false;
-#if defined(ZAR_SANITIZE)
-  // AddressSanitizer's fake stack of this fiber while switched out, and
-  // the bounds of its stack (learned at the first switch away for the
-  // thread fiber).
-  void* asan_fake_stack_ = nullptr;
-  const void* asan_bottom_ = nullptr;
-  size_t asan_size_ = 0;
-#endif
-#if defined(ZAR_TSAN)
-  // ThreadSanitizer's fiber: the thread's own for the thread fiber,
-  // created with the stack otherwise (destroyed with it).
-  void* tsan_fiber_ = nullptr;
-#endif
+  // What the sanitizers are told at a switch to and from this fiber's
+  // stack (the engine's, shared with its zend fiber contexts).
+  mock_zend::internal::StackSwitch sanitizers_;
 };
 
 }  // namespace zar::core

@@ -47,13 +47,7 @@
 
 #include "engine_internal.h"
 #include "fiber_stack.h"
-
-#if defined(ZAR_SANITIZE)
-#include <sanitizer/common_interface_defs.h>
-#endif
-#if defined(ZAR_TSAN)
-#include <sanitizer/tsan_interface.h>
-#endif
+#include "stack_switch.h"
 
 extern "C" {
 #include "zend_exceptions.h"
@@ -64,6 +58,7 @@ extern "C" {
 
 namespace ctx = boost::context::detail;
 using mock_zend::internal::FiberStack;
+using mock_zend::internal::StackSwitch;
 
 // A context's stack and what the engine keeps about it. For a context with
 // its own stack this lives in the stack's top bytes; the main context's
@@ -71,16 +66,8 @@ using mock_zend::internal::FiberStack;
 // owns no memory.
 struct _zend_fiber_stack {
   FiberStack memory;
-#if defined(ZAR_SANITIZE)
-  // The bounds AddressSanitizer is told at a switch to this stack (learned
-  // at the first switch away for the main context).
-  const void* asan_pointer = nullptr;
-  size_t asan_size = 0;
-#endif
-#if defined(ZAR_TSAN)
-  // ThreadSanitizer's fiber: the thread's own for the main context.
-  void* tsan_fiber = nullptr;
-#endif
+  // What the sanitizers are told at a switch to and from this stack.
+  StackSwitch sanitizers;
 };
 
 namespace {
@@ -129,34 +116,6 @@ uint32_t switch_block_depth = 0;
 // first frame below it is aligned as make_fcontext wants.
 constexpr size_t kControlBlockSize = (sizeof(zend_fiber_stack) + 15) / 16 * 16;
 
-// Sanitizer announcements around a jump from the running stack to `to`'s
-// (`to_stack` NULL: the main context in a build without sanitizers).
-// `fake_stack` NULL tells AddressSanitizer the running stack is ending.
-inline void StartSwitch(void** fake_stack, zend_fiber_stack* to_stack) {
-#if defined(ZAR_SANITIZE)
-  __sanitizer_start_switch_fiber(fake_stack, to_stack->asan_pointer,
-                                 to_stack->asan_size);
-#else
-  (void)fake_stack;
-#endif
-#if defined(ZAR_TSAN)
-  __tsan_switch_to_fiber(to_stack->tsan_fiber, 0);
-#else
-  (void)to_stack;
-#endif
-}
-
-// After a jump landed: records the bounds of the stack we came from.
-inline void FinishSwitch(void* fake_stack, zend_fiber_stack* from_stack) {
-#if defined(ZAR_SANITIZE)
-  __sanitizer_finish_switch_fiber(fake_stack, &from_stack->asan_pointer,
-                                  &from_stack->asan_size);
-#else
-  (void)fake_stack;
-  (void)from_stack;
-#endif
-}
-
 void Warn(const char* message) { zend_error(E_CORE_WARNING, "%s", message); }
 
 // The first frame of every context: finishes the switch that started it,
@@ -164,7 +123,10 @@ void Warn(const char* message) { zend_error(E_CORE_WARNING, "%s", message); }
 [[noreturn]] void Trampoline(ctx::transfer_t jump) {
   zend_fiber_transfer transfer = *static_cast<zend_fiber_transfer*>(jump.data);
   zend_fiber_context* from = transfer.context;
-  if (from->stack != nullptr) FinishSwitch(nullptr, from->stack);
+  zend_fiber_stack* landed = EG(current_fiber_context)->stack;
+  if (landed != nullptr && from->stack != nullptr) {
+    landed->sanitizers.FinishSwitch(&from->stack->sanitizers);
+  }
   from->handle = jump.fctx;
   if (from->status == ZEND_FIBER_STATUS_DEAD) {
     zend_fiber_destroy_context(from);
@@ -201,9 +163,7 @@ void FreeStack(zend_fiber_stack* stack) {
     pefree(stack, 1);
     return;
   }
-#if defined(ZAR_TSAN)
-  __tsan_destroy_fiber(stack->tsan_fiber);
-#endif
+  stack->sanitizers.Destroy();
   FiberStack memory = std::move(stack->memory);
   stack->~zend_fiber_stack();
 }  // `memory` goes back to the cache here, after the block that lived on it
@@ -222,9 +182,7 @@ void FibersStartup() {
   // The main context needs bookkeeping only for the sanitizers, as in PHP.
   context->stack =
       new (pemalloc(sizeof(zend_fiber_stack), 1)) zend_fiber_stack();
-#if defined(ZAR_TSAN)
-  context->stack->tsan_fiber = __tsan_get_current_fiber();
-#endif
+  context->stack->sanitizers.ForThread();
 #endif
   context->status = ZEND_FIBER_STATUS_RUNNING;
   EG(main_fiber_context) = context;
@@ -320,13 +278,7 @@ zend_result zend_fiber_init_context(zend_fiber_context* context, void* kind,
   const size_t below =
       static_cast<size_t>(block - static_cast<char*>(memory.bottom()));
   auto* stack = new (block) zend_fiber_stack();
-#if defined(ZAR_SANITIZE)
-  stack->asan_pointer = memory.bottom();
-  stack->asan_size = memory.size();
-#endif
-#if defined(ZAR_TSAN)
-  stack->tsan_fiber = __tsan_create_fiber(0);
-#endif
+  stack->sanitizers.ForStack(memory);
   stack->memory = std::move(memory);
   context->stack = stack;
   context->handle = ctx::make_fcontext(block, below, &Trampoline);
@@ -380,10 +332,13 @@ void zend_fiber_switch_context(zend_fiber_transfer* transfer) {
   transfer->context = from;
   EG(current_fiber_context) = to;
 
-  void* fake_stack = nullptr;
-  if (to->stack != nullptr) {
-    StartSwitch(from->status != ZEND_FIBER_STATUS_DEAD ? &fake_stack : nullptr,
-                to->stack);
+  // Both stacks are known in a sanitizer build (the main context has its
+  // bookkeeping then); without sanitizers there is nothing to announce.
+  const bool announce = from->stack != nullptr && to->stack != nullptr;
+  if (announce && from->status == ZEND_FIBER_STATUS_DEAD) {
+    StackSwitch::StartExit(to->stack->sanitizers);
+  } else if (announce) {
+    from->stack->sanitizers.StartSwitch(to->stack->sanitizers);
   }
   const ctx::transfer_t back = ctx::jump_fcontext(to->handle, transfer);
 
@@ -392,7 +347,9 @@ void zend_fiber_switch_context(zend_fiber_transfer* transfer) {
   *transfer = *static_cast<zend_fiber_transfer*>(back.data);
   to = transfer->context;
   to->handle = back.fctx;
-  if (to->stack != nullptr) FinishSwitch(fake_stack, to->stack);
+  if (from->stack != nullptr && to->stack != nullptr) {
+    from->stack->sanitizers.FinishSwitch(&to->stack->sanitizers);
+  }
 
   EG(current_fiber_context) = from;
   state.Restore();
