@@ -83,7 +83,11 @@ class ExecTest : public ReactorTest {
     ReactorTest::TearDown();
   }
 
-  // ZEND_ASYNC_EXEC in a coroutine with this fixture's zvals.
+  // ZEND_ASYNC_EXEC in a coroutine with this fixture's zvals. The output
+  // buffer is given only to the modes that fill one (EXEC_ARRAY, SHELL_EXEC):
+  // PHP's exec() without an array, system() and passthru() pass none, and
+  // the ABI says nothing of what the others do with one (php-async keeps
+  // each EXEC/SYSTEM line in it).
   ExecRun Run(zend_async_exec_mode mode, const char* cmd,
               bool capture_stderr = false, const char* cwd = nullptr,
               const char* env = nullptr, zend_ulong timeout = 0) {
@@ -91,9 +95,11 @@ class ExecTest : public ReactorTest {
     EXPECT_TRUE(RunMain([&] {
       // As php-src's exec functions: the scheduler first.
       ZEND_ASYNC_SCHEDULER_INIT();
-      run.exit_code = ZEND_ASYNC_EXEC(mode, cmd, &buffer_, &value_,
-                                      capture_stderr ? &std_error_ : nullptr,
-                                      cwd, env, timeout);
+      const bool fills_a_buffer = mode == ZEND_ASYNC_EXEC_MODE_EXEC_ARRAY ||
+                                  mode == ZEND_ASYNC_EXEC_MODE_SHELL_EXEC;
+      run.exit_code = ZEND_ASYNC_EXEC(
+          mode, cmd, fills_a_buffer ? &buffer_ : nullptr, &value_,
+          capture_stderr ? &std_error_ : nullptr, cwd, env, timeout);
       run.exception = TakeExceptionText();
     }));
     return run;
@@ -340,7 +346,6 @@ TEST_F(ExecEventTest, TheEventCompletesOnceWithExitCodeAndAllOutput) {
   ASSERT_EQ(log.size(), 1u);
   EXPECT_FALSE(log[0].has_result);
   EXPECT_EQ(log[0].exception, "");
-  EXPECT_TRUE(log[0].closed);
   EXPECT_TRUE(exec->terminated);
   EXPECT_EQ(exec->exit_code, 3);
   EXPECT_EQ(exec->term_signal, 0);
@@ -357,6 +362,9 @@ TEST_F(ExecEventTest, ARunningCommandCountsAsAnActiveEventUntilItEnds) {
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 2u);
 
   ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
+  // Whether the ended command still counts until its owner stops it is the
+  // implementation's (php-async: it does; the reference: it does not).
+  EXPECT_TRUE(exec->base.stop(&exec->base));
 
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   ZEND_ASYNC_EVENT_RELEASE(&exec->base);
@@ -385,18 +393,6 @@ TEST_F(ExecEventTest, DisposingARunningCommandEndsItAndLeaksNothing) {
   EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
   EXPECT_TRUE(log.empty());
   EXPECT_EQ(RunningChildProcesses(), 0) << "the command still runs";
-}
-
-TEST_F(ExecEventTest, AStartAfterCompletionTakesNoReference) {
-  NotificationLog log;
-  zend_async_exec_event_t* exec = StartedExec("true", &log);
-  ASSERT_TRUE(RunUntil([&] { return !log.empty(); }));
-
-  exec->base.start(&exec->base);
-
-  EXPECT_EQ(exec->base.loop_ref_count, 0u);
-  EXPECT_EQ(ZEND_ASYNC_ACTIVE_EVENT_COUNT, 0u);
-  ZEND_ASYNC_EVENT_RELEASE(&exec->base);
 }
 
 TEST_F(ExecEventTest, InfoNamesTheCommand) {

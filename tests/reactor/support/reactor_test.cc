@@ -40,17 +40,21 @@ void Record(zend_async_event_t* event, zend_async_event_callback_t* callback,
   notification.closed = ZEND_ASYNC_EVENT_IS_CLOSED(event);
   notification.loop_ref_count = event->loop_ref_count;
   notification.has_result = result != nullptr;
-  if (result != nullptr) {
-    switch (recorder->kind) {
-      case ResultKind::kNone:
-        break;
-      case ResultKind::kPollMask:
-        notification.value = *static_cast<async_poll_event*>(result);
-        break;
-      case ResultKind::kSignalNum:
-        notification.value = *static_cast<int*>(result);
-        break;
-    }
+  switch (recorder->kind) {
+    case ResultKind::kNone:
+      break;
+    case ResultKind::kPollMask:
+      notification.value =
+          reinterpret_cast<zend_async_poll_event_t*>(event)->triggered_events;
+      break;
+    case ResultKind::kProxyMask:
+      notification.value =
+          reinterpret_cast<zend_async_poll_proxy_t*>(event)->triggered_events;
+      break;
+    case ResultKind::kSignalNum:
+      notification.value =
+          reinterpret_cast<zend_async_signal_event_t*>(event)->signal;
+      break;
   }
   if (exception != nullptr) {
     notification.exception = mock_zend::ClassName(exception) + ": " +
@@ -107,6 +111,14 @@ zend_async_timer_event_t* StartedTimer(zend_ulong ms, bool periodic,
   AddRecorder(&timer->base, log, name, ResultKind::kNone, hook, hook_arg);
   EXPECT_TRUE(timer->base.start(&timer->base));
   return timer;
+}
+
+unsigned int TimeoutOf(zend_ulong ms, zend_ulong ns) {
+  zend_async_timer_event_t* timer =
+      ZEND_ASYNC_NEW_TIMER_EVENT_NS(ms, ns, false);
+  const unsigned int timeout = timer->timeout;
+  ZEND_ASYNC_EVENT_RELEASE(&timer->base);
+  return timeout;
 }
 
 std::vector<std::string> Names(const NotificationLog& log) {

@@ -38,11 +38,15 @@ namespace zar::reactor_testing {
 
 using ReactorTest = zar::testing::AsyncTest;
 
-// How a recorder reads the notification's `result`.
+// What a recorder logs as the notification's value. The ABI gives a poll
+// event's readiness and a signal event's number in the event's own fields
+// (php-async notifies both with a NULL result), so these are read from the
+// event at the time of the call, never from `result`.
 enum class ResultKind {
-  kNone,       // result ignored (value -1)
-  kPollMask,   // async_poll_event*
-  kSignalNum,  // int*
+  kNone,       // nothing (value -1)
+  kPollMask,   // zend_async_poll_event_t::triggered_events
+  kProxyMask,  // zend_async_poll_proxy_t::triggered_events
+  kSignalNum,  // zend_async_signal_event_t::signal
 };
 
 // One call of a recorder.
@@ -51,7 +55,7 @@ struct Notification {
   bool closed = false;  // the event was CLOSED when notified
   uint32_t loop_ref_count = 0;
   bool has_result = false;  // result != NULL
-  int value = -1;           // *result as ResultKind says, -1 without
+  int value = -1;           // as ResultKind says, -1 for kNone
   std::string exception;    // "Class: message", or "" without
 };
 
@@ -72,6 +76,9 @@ zend_async_timer_event_t* StartedTimer(zend_ulong ms, bool periodic,
                                        NotificationLog* log, const char* name,
                                        RecorderHook hook = nullptr,
                                        void* hook_arg = nullptr);
+
+// The timeout (milliseconds) of a timer made with `ms` and `ns`.
+unsigned int TimeoutOf(zend_ulong ms, zend_ulong ns);
 
 // The names in `log`, in order.
 std::vector<std::string> Names(const NotificationLog& log);

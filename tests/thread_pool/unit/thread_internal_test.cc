@@ -3,7 +3,8 @@
 // callable cannot run on another thread and thread_snapshot_create refuses
 // it (a thread's entry, a pool's bootloader), before any thread exists;
 // and a fork is refused while threads the reactor started run (the child
-// would wait for threads it does not have).
+// would wait for threads it does not have); and start() of an ended thread
+// event returns false.
 
 #include "gtest/gtest.h"
 #include "tests/reactor/support/reactor_test.h"
@@ -73,6 +74,21 @@ TEST_F(ThreadInternalTest, AForkIsRefusedWhileAWorkerPoolsThreadsRun) {
   ZEND_ASYNC_REACTOR_QUIESCE();
   EXPECT_TRUE(ZEND_ASYNC_BEFORE_FORK());  // the threads are gone
   EXPECT_EQ(EG(exception), nullptr);
+}
+
+// start() of an ended (closed) thread event returns false; the ABI says
+// only that a closed event cannot be started (php-async returns true).
+TEST_F(ThreadInternalTest, StartOfAnEndedThreadEventReturnsFalse) {
+  zend_async_thread_event_t* event =
+      ZEND_ASYNC_NEW_THREAD_EVENT(nullptr, nullptr);
+  ASSERT_TRUE(event->base.start(&event->base));  // the spawn
+  ASSERT_TRUE(event->base.start(&event->base));  // an awaiter
+  ASSERT_TRUE(reactor_testing::RunUntil(
+      [&] { return ZEND_ASYNC_EVENT_IS_CLOSED(&event->base); }));
+
+  EXPECT_FALSE(event->base.start(&event->base));
+  ZEND_ASYNC_EVENT_RELEASE(&event->base);
+  ZEND_ASYNC_REACTOR_QUIESCE();
 }
 
 }  // namespace
