@@ -271,12 +271,16 @@ TEST_F(IoStreamTest, StopCancelsTheReadInFlightWithoutCompletingIt) {
   ASSERT_NE(req, nullptr);
   EXPECT_TRUE(io->event.stop(&io->event));  // never started: still stops
   WriteAll(pair_.b(), "late");
-  EXPECT_FALSE(Drive(io, [&] { return req->completed; }));
+  const bool completed = Drive(io, [&] { return req->completed; });
+  EXPECT_FALSE(completed);
   EXPECT_TRUE(log_.empty());
   req->dispose(req);
 
-  // The bytes wait for the next read.
-  EXPECT_EQ(DriveARead(io, 8), "late");
+  // The bytes wait for the next read (unless the stopped read took them:
+  // then a next read would wait for bytes that never come).
+  if (!completed) {
+    EXPECT_EQ(DriveARead(io, 8), "late");
+  }
   ZEND_ASYNC_EVENT_RELEASE(&io->event);
 }
 

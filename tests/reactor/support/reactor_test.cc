@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +128,24 @@ std::vector<std::string> Names(const NotificationLog& log) {
     names.push_back(notification.name);
   }
   return names;
+}
+
+ScratchDirectory::ScratchDirectory() {
+  const char* tmp = getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
+      "/zar-fs-XXXXXX";
+  if (mkdtemp(pattern.data()) != nullptr) {
+    path_ = pattern;
+  } else {
+    ADD_FAILURE() << "mkdtemp " << pattern << ": " << std::strerror(errno);
+  }
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  if (path_.empty()) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
 }
 
 bool RunUntil(const std::function<bool()>& done, int max_passes) {

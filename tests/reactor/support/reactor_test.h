@@ -87,6 +87,21 @@ std::vector<std::string> Names(const NotificationLog& log);
 // `max_passes` passes ran (or the loop is no longer alive); returns done().
 bool RunUntil(const std::function<bool()>& done, int max_passes = 10000);
 
+// A directory made fresh under $TMPDIR (/tmp without it) for one test,
+// removed with everything in it when destroyed; path() is "" (and the test
+// has failed) when it could not be made.
+class ScratchDirectory {
+ public:
+  ScratchDirectory();
+  ~ScratchDirectory();
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 // event->info(event) as a std::string (the zend_string is released).
 std::string InfoOf(zend_async_event_t* event);
 
