@@ -20,7 +20,7 @@ using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 
 zend_class_entry* Cancellation() {
-  return ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_CANCELLATION);
+  return mock_zend::LookupClass("Async\\AsyncCancellation");
 }
 
 // The rendering of a method's result, or "Class: message" of its throw.
