@@ -60,10 +60,14 @@ void CountCompletions(zend_async_iterator_t* iterator, std::string* exceptions,
 }
 
 // A child scope of the current one that the test owns (pinned, so it
-// outlives its coroutines) until ReleaseChildScope.
+// outlives its coroutines) until ReleaseChildScope. Its cancellation
+// cancels its coroutines: the scope is not DISPOSE_SAFELY, which a new
+// scope may inherit from its parent (php-async's do, from the main scope)
+// and which turns a cancellation into leaving the coroutines running.
 zend_async_scope_t* NewChildScope() {
   zend_async_scope_t* scope = ZEND_ASYNC_NEW_SCOPE(ZEND_ASYNC_CURRENT_SCOPE);
   ZEND_ASYNC_SCOPE_SET_OWNER_PINNED(scope);
+  ZEND_ASYNC_SCOPE_CLR_DISPOSE_SAFELY(scope);
   return scope;
 }
 
