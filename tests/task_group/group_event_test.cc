@@ -73,8 +73,10 @@ TEST_F(TaskGroupTest, NewGroupReturnsTheEventOfAnAsyncTaskGroupObject) {
 }
 
 TEST_F(TaskGroupTest, TheGroupEventNotifiesEachTimeTheGroupSettles) {
-  // Multi-shot: one notification per settling, CLOSED only once the group
-  // is closed and settled.
+  // Multi-shot: one notification per settling; CLOSED once the group is
+  // closed and settled. Whether the event is CLOSED in between, while the
+  // group is open, the ABI leaves to the implementation (the reference's
+  // answer is in unit/).
   int notifications = 0;
   Log log;
   EXPECT_TRUE(RunMain([&] {
@@ -87,19 +89,17 @@ TEST_F(TaskGroupTest, TheGroupEventNotifiesEachTimeTheGroupSettles) {
     Zval a = Task(nullptr, "a", 1);
     CallMethod(&zobject, "spawn", {a.get()});
     zar::testing::YieldTimes(3);
-    log.push_back(std::to_string(notifications) + " " +
-                  (ZEND_ASYNC_EVENT_IS_CLOSED(event) ? "closed" : "open"));
+    log.push_back(std::to_string(notifications));
     Zval b = Task(nullptr, "b", 1);
     CallMethod(&zobject, "spawn", {b.get()});
     zar::testing::YieldTimes(3);
-    log.push_back(std::to_string(notifications) + " " +
-                  (ZEND_ASYNC_EVENT_IS_CLOSED(event) ? "closed" : "open"));
+    log.push_back(std::to_string(notifications));
     CallMethod(&zobject, "close");
     log.push_back(std::to_string(notifications) + " " +
                   (ZEND_ASYNC_EVENT_IS_CLOSED(event) ? "closed" : "open"));
     ZEND_ASYNC_EVENT_RELEASE(event);
   }));
-  EXPECT_THAT(log, ElementsAre("1 open", "2 open", "3 closed"));
+  EXPECT_THAT(log, ElementsAre("1", "2", "3 closed"));
 }
 
 TEST_F(TaskGroupTest, ReplayAnswersAtOnceOnlyWhileTheGroupIsSettled) {
