@@ -390,28 +390,6 @@ TEST_F(IteratorTest, RunInCoroutineRunsTheLoopInANewCoroutineOfTheScope) {
   EXPECT_NE(runner, caller);
 }
 
-TEST_F(IteratorTest, IteratorSizeGivesTheCallerZeroedBytesAfterTheStruct) {
-  struct Extended {
-    zend_async_iterator_t base;
-    uint64_t marks[4];
-  };
-  Log log;
-  InCoroutine([&] {
-    Probe probe(&log);
-    Zval array = LongArray({1, 2});
-    auto* extended = reinterpret_cast<Extended*>(ZEND_ASYNC_NEW_ITERATOR_EX(
-        array.get(), nullptr, nullptr, ProbeHandler, 0, 0, sizeof(Extended)));
-    ASSERT_NE(extended, nullptr);
-    for (uint64_t mark : extended->marks) EXPECT_EQ(mark, 0u);
-    for (uint64_t& mark : extended->marks) mark = ~uint64_t{0};
-    extended->base.extended_data = &probe;
-    extended->base.run(&extended->base);
-    for (uint64_t mark : extended->marks) EXPECT_EQ(mark, ~uint64_t{0});
-    Release(&extended->base);
-  });
-  EXPECT_THAT(log, ElementsAre("0=1", "1=2"));
-}
-
 int extended_dtor_calls = 0;
 void CountExtendedDtor(zend_async_iterator_t*) { extended_dtor_calls++; }
 
