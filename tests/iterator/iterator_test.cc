@@ -675,8 +675,10 @@ TEST_F(IteratorTest, AWorkerCancelledBeforeItStartsCompletesTheIteration) {
   EXPECT_EQ(exceptions, "-;");
 }
 
-// An object iterator without get_current_key hands out null keys.
-TEST_F(IteratorTest, AnObjectIteratorWithoutKeyMethodGivesNullKeys) {
+// An object iterator without get_current_key hands out the keys 0, 1, ...:
+// "If this handler is not provided auto-incrementing integer keys will be
+// used" (php-src Zend/zend_iterators.h), as foreach does.
+TEST_F(IteratorTest, AnObjectIteratorWithoutKeyMethodGivesIntegerKeys) {
   Log log;
   std::vector<std::pair<zend_long, zend_long>> items = {{5, 50}, {6, 60}};
   InCoroutine([&] {
@@ -690,7 +692,7 @@ TEST_F(IteratorTest, AnObjectIteratorWithoutKeyMethodGivesNullKeys) {
     Release(iterator);
     FreeVectorIterator(source);
   });
-  EXPECT_THAT(log, ElementsAre("null=50", "null=60"));
+  EXPECT_THAT(log, ElementsAre("0=50", "1=60"));
 }
 
 TEST_F(IteratorTest, AnObjectIteratorThrowingInNextStopsBeforeTheCall) {
