@@ -38,7 +38,10 @@ struct Iterator {
   zend_async_iterator_handler_t handler = nullptr;
   zend_fcall_t* fcall = nullptr;  // owned; released by the last reference
   zval array;                     // UNDEF for an object iterator; one ref
-  uint32_t position = 0;          // the next bucket of `array` to visit
+  // Arrays: the next bucket of `array` to visit. Object iterators: the
+  // elements handed out so far, which is the next one's key when the source
+  // has no get_current_key (foreach's auto-incrementing keys).
+  uint32_t position = 0;
   zend_object_iterator* zend_iterator = nullptr;  // borrowed
   uint64_t id = 0;     // "Iterator#<id>" in trace lines
   uint64_t calls = 0;  // handler or callable calls so far (trace)
@@ -269,8 +272,9 @@ void Iterate(Iterator* it) {
           it->zend_iterator->funcs->get_current_key(it->zend_iterator, &key);
         });
       } else {
-        ZVAL_NULL(&key);
+        ZVAL_LONG(&key, static_cast<zend_long>(it->position));
       }
+      it->position++;
       if (EG(exception) != nullptr) {
         zval_ptr_dtor(&current_item);
         zval_ptr_dtor(&key);

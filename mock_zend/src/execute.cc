@@ -131,8 +131,12 @@ uint32_t zend_get_executed_lineno(void) {
   return EG(mock_filename) != nullptr ? EG(mock_lineno) : 0;
 }
 
+// A location set with zend_mock_set_location stands for a script running
+// there: PHP reports an executed file only while executing, and extensions
+// ask zend_is_executing() before they take zend_get_executed_filename_ex().
 bool zend_is_executing(void) {
-  return EG(current_execute_data) != nullptr || main_script_running;
+  return EG(current_execute_data) != nullptr || main_script_running ||
+         EG(mock_filename) != nullptr;
 }
 
 void zend_mock_set_location(const char* filename, uint32_t lineno) {

@@ -92,10 +92,15 @@ Zval New(zend_class_entry* ce, const std::vector<zval*>& args) {
   return object;
 }
 
+zend_class_entry* LookupClass(const char* name) {
+  zend_string* key = zend_string_init(name, strlen(name), false);
+  zend_class_entry* ce = zend_lookup_class(key);
+  zend_string_release(key);
+  return ce;
+}
+
 Zval New(const char* class_name, const std::vector<zval*>& args) {
-  zend_string* name = zend_string_init(class_name, strlen(class_name), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
+  zend_class_entry* ce = LookupClass(class_name);
   if (ce == nullptr) {
     zend_throw_error(nullptr, "Class \"%s\" not found", class_name);
     return Zval();

@@ -67,6 +67,13 @@ zval* ReadProperty(zend_object* object, const char* name, size_t len,
 extern "C" {
 
 zend_result object_init_ex(zval* arg, zend_class_entry* ce) {
+  // PHP would dereference the class; the mock refuses it loudly so that a
+  // caller holding no class (a lookup that found none) fails, not crashes.
+  if (ce == nullptr) {
+    zend_throw_error(nullptr, "object_init_ex() was given no class entry");
+    ZVAL_NULL(arg);
+    return FAILURE;
+  }
   const char* kind = nullptr;
   if (ce->ce_flags & ZEND_ACC_INTERFACE) {
     kind = "interface";

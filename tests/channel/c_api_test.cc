@@ -11,6 +11,8 @@ namespace {
 using ChannelCApiTest = ChannelTest;
 
 // Owns a channel made by ZEND_ASYNC_NEW_CHANNEL (released at scope end).
+// Each test asserts `channel` before using it: an implementation without C
+// channels fails there.
 struct CChannel {
   explicit CChannel(size_t capacity)
       : channel(ZEND_ASYNC_NEW_CHANNEL(capacity, false, false)) {}
@@ -51,6 +53,7 @@ TEST_F(ChannelCApiTest, NewChannelHasEveryOperation) {
 TEST_F(ChannelCApiTest, BufferedSendThenReceiveIsFifo) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(3);
+    ASSERT_NE(c.channel, nullptr);
     for (zend_long i = 1; i <= 3; i++) EXPECT_TRUE(c.Send(i));
     for (int i = 0; i < 3; i++) log.push_back(c.Receive());
   }));
@@ -60,6 +63,7 @@ TEST_F(ChannelCApiTest, BufferedSendThenReceiveIsFifo) {
 TEST_F(ChannelCApiTest, UnbufferedSendParksUntilReceived) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(0);
+    ASSERT_NE(c.channel, nullptr);
     Spawn([&] {
       log.push_back("sending");
       log.push_back(c.Send(5) ? "sent" : "failed");
@@ -74,6 +78,7 @@ TEST_F(ChannelCApiTest, UnbufferedSendParksUntilReceived) {
 TEST_F(ChannelCApiTest, CloseFailsSendAndReceiveWithTheException) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(1);
+    ASSERT_NE(c.channel, nullptr);
     EXPECT_TRUE(c.Send(1));
     c.channel->close(c.channel);
     c.channel->close(c.channel);  // idempotent
@@ -90,6 +95,7 @@ TEST_F(ChannelCApiTest, CloseFailsSendAndReceiveWithTheException) {
 TEST_F(ChannelCApiTest, ReceiveWithoutResultOnlyWaits) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(1);
+    ASSERT_NE(c.channel, nullptr);
     Spawn([&] {
       log.push_back(c.channel->receive(c.channel, nullptr, nullptr) ? "ready"
                                                                     : "failed");
@@ -108,6 +114,7 @@ TEST_F(ChannelCApiTest, ReceiveWithoutResultOnlyWaits) {
 TEST_F(ChannelCApiTest, CancellationEndsTheWaitWithoutAnException) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(1);
+    ASSERT_NE(c.channel, nullptr);
     zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(5, false);
     ASSERT_NE(timer, nullptr);
     Spawn([&] {
@@ -124,6 +131,7 @@ TEST_F(ChannelCApiTest, CancellationEndsTheWaitWithoutAnException) {
 TEST_F(ChannelCApiTest, CloseWakesEveryCWaiter) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(0);
+    ASSERT_NE(c.channel, nullptr);
     Spawn([&] { log.push_back("r:" + c.Receive()); });
     Yield();
     c.channel->close(c.channel);
@@ -150,9 +158,12 @@ TEST_F(ChannelCApiTest, ExtraBytesFollowTheChannelZeroed) {
 TEST_F(ChannelCApiTest, ObjectWrapsTheSameChannel) {
   EXPECT_TRUE(RunMain([&] {
     CChannel c(2);
+    ASSERT_NE(c.channel, nullptr);
     EXPECT_TRUE(c.Send(1));
+    zend_object* wrapper = ZEND_ASYNC_NEW_CHANNEL_OBJ(c.channel);
+    ASSERT_NE(wrapper, nullptr);
     zval object;
-    ZVAL_OBJ(&object, ZEND_ASYNC_NEW_CHANNEL_OBJ(c.channel));
+    ZVAL_OBJ(&object, wrapper);
     Zval channel = Zval::Adopt(&object);
     EXPECT_EQ(ZEND_ASYNC_OBJECT_TO_EVENT(channel.obj()), &c.channel->event);
     log.push_back(std::to_string(Capacity(channel)));

@@ -14,7 +14,7 @@ using ::testing::IsEmpty;
 using zar::testing::TakeExceptionText;
 
 zend_class_entry* Cancellation() {
-  return ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_CANCELLATION);
+  return mock_zend::LookupClass("Async\\AsyncCancellation");
 }
 
 // [file, line] as "file:line" ("null:0" before completion).

@@ -427,6 +427,19 @@ TEST_F(MockZendCallsTest, MainScriptCountsAsExecuting) {
   EXPECT_FALSE(zend_is_executing());
 }
 
+// PHP has an executed file only while it executes: a location the test
+// sets is a script running there until it is cleared.
+TEST_F(MockZendCallsTest, ASetLocationCountsAsExecuting) {
+  EXPECT_FALSE(zend_is_executing());
+  zend_mock_set_location("/app/x.php", 3);
+  EXPECT_TRUE(zend_is_executing());
+  EXPECT_STREQ(ZSTR_VAL(zend_get_executed_filename_ex()), "/app/x.php");
+  EXPECT_EQ(zend_get_executed_lineno(), 3u);
+  zend_mock_set_location(nullptr, 0);
+  EXPECT_FALSE(zend_is_executing());
+  EXPECT_EQ(zend_get_executed_filename_ex(), nullptr);
+}
+
 TEST_F(MockZendCallsTest, AClosureStaysAliveWhileItRuns) {
   zval* slot = static_cast<zval*>(emalloc(sizeof(zval)));
   mock_zend::MakeCallable(slot, [slot](Call& call) {

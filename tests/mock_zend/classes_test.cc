@@ -9,6 +9,7 @@
 
 #include "mock_zend/class_builder.h"
 #include "mock_zend/inspect.h"
+#include "zend_async_ref/testing/exceptions.h"
 #include "zend_async_ref/testing/request_fixture.h"
 
 extern "C" {
@@ -316,6 +317,19 @@ TEST_F(MockZendClassesTest, UpdatingADeclaredPropertyReplacesItsSlot) {
   EXPECT_EQ(Z_OBJ(obj)->properties, nullptr);
   zval_ptr_dtor(&str);
   zval_ptr_dtor(&obj);
+}
+
+// A caller holding no class (a lookup that found none) gets an Error naming
+// object_init_ex and FAILURE with the zval NULL, not a crash.
+TEST_F(MockZendClassesTest, InstantiatingNoClassThrowsAndFails) {
+  zval obj;
+  ZVAL_UNDEF(&obj);
+  const uint32_t alive = zend_objects_store_live_count();
+  EXPECT_EQ(object_init_ex(&obj, nullptr), FAILURE);
+  EXPECT_TRUE(Z_TYPE(obj) == IS_NULL);
+  EXPECT_EQ(zar::testing::TakeExceptionText(),
+            "Error: object_init_ex() was given no class entry");
+  EXPECT_EQ(zend_objects_store_live_count(), alive);  // no object was made
 }
 
 TEST_F(MockZendClassesTest, UndeclaredPropertiesBecomeDynamic) {

@@ -111,4 +111,13 @@ TEST_F(MockZendMethodsTest, NewOfAnUnknownClassThrowsPhpsError) {
   EXPECT_EQ(TakeExceptionText(), "Error: Class \"Nowhere\" not found");
 }
 
+TEST_F(MockZendMethodsTest, LookupClassFindsARegisteredClassInAnyCase) {
+  zend_class_entry* summer = Summer();
+  EXPECT_EQ(mock_zend::LookupClass("Summer"), summer);
+  EXPECT_EQ(mock_zend::LookupClass("sUMMER"), summer);
+  EXPECT_EQ(mock_zend::LookupClass("Exception"), zend_ce_exception);
+  EXPECT_EQ(mock_zend::LookupClass("Nowhere"), nullptr);
+  EXPECT_EQ(EG(exception), nullptr);
+}
+
 }  // namespace

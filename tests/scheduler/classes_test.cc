@@ -1,9 +1,10 @@
 // The classes the scheduler reports through get_class_ce.
 
-#include <cstring>
 #include <string>
+#include <utility>
 
 #include "mock_zend/inspect.h"
+#include "mock_zend/methods.h"
 #include "tests/scheduler/support/scheduler_test.h"
 
 namespace zar::scheduler_testing {
@@ -43,29 +44,25 @@ TEST_F(ClassesTest, EveryAbiClassHasItsAsyncClass) {
       {ZEND_ASYNC_EXCEPTION_THREAD_TRANSFER, "Async\\ThreadTransferException"},
       {ZEND_ASYNC_EXCEPTION_REMOTE, "Async\\RemoteException"},
   };
+  // Every class the implementation does not answer is reported, not only
+  // the first.
   for (const Expected& e : expected) {
     zend_class_entry* ce = ZEND_ASYNC_GET_CE(e.type);
-    ASSERT_NE(ce, nullptr) << e.name;
-    EXPECT_STREQ(ZSTR_VAL(ce->name), e.name);
+    EXPECT_NE(ce, nullptr) << e.name << " (class id " << e.type << ")";
+    if (ce != nullptr) {
+      EXPECT_STREQ(ZSTR_VAL(ce->name), e.name);
+    }
   }
 }
 
-TEST_F(ClassesTest, PoolAndUnknownTypesHaveNoClass) {
-  EXPECT_EQ(ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_POOL), nullptr);
+// ZEND_ASYNC_CLASS_POOL may name a class or none (upstream registers
+// Async\Pool but answers NULL); the reference's answer is a unit test.
+TEST_F(ClassesTest, UnknownTypesHaveNoClass) {
   EXPECT_EQ(ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_NO), nullptr);
   EXPECT_EQ(ZEND_ASYNC_GET_CE(static_cast<zend_async_class>(9)), nullptr);
 }
 
-bool Extends(zend_async_class type, zend_class_entry* base) {
-  return instanceof_function(ZEND_ASYNC_GET_CE(type), base);
-}
-
-zend_class_entry* ClassNamed(const char* name) {
-  zend_string* key = zend_string_init(name, strlen(name), 0);
-  zend_class_entry* ce = zend_lookup_class(key);
-  zend_string_release(key);
-  return ce;
-}
+using mock_zend::LookupClass;
 
 // Each exception class and its direct parent, as upstream's stubs declare
 // them (php-async exceptions.stub.php, pool.stub.php, channel.stub.php,
@@ -94,32 +91,44 @@ TEST_F(ClassesTest, ExceptionHierarchy) {
       {"Async\\ThreadChannelException", "Async\\AsyncException"},
   };
   for (const Declared& d : declared) {
-    zend_class_entry* ce = ClassNamed(d.name);
+    zend_class_entry* ce = LookupClass(d.name);
     ASSERT_NE(ce, nullptr) << d.name;
     ASSERT_NE(ce->parent, nullptr) << d.name;
     EXPECT_STREQ(ZSTR_VAL(ce->parent->name), d.parent) << d.name;
   }
   // The ABI's kinds are those classes.
-  EXPECT_EQ(ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_OPERATION_CANCELLED)->parent,
+  zend_class_entry* cancelled =
+      ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_OPERATION_CANCELLED);
+  ASSERT_NE(cancelled, nullptr);
+  EXPECT_EQ(cancelled->parent,
             ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_CANCELLATION));
-  EXPECT_EQ(ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_SERVICE_UNAVAILABLE)->parent,
+  zend_class_entry* unavailable =
+      ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_SERVICE_UNAVAILABLE);
+  ASSERT_NE(unavailable, nullptr);
+  EXPECT_EQ(unavailable->parent,
             ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_DEFAULT));
   // final class CompositeException, @strict-properties.
-  zend_class_entry* composite = ClassNamed("Async\\CompositeException");
+  zend_class_entry* composite = LookupClass("Async\\CompositeException");
   ASSERT_NE(composite, nullptr);
   EXPECT_NE(composite->ce_flags & ZEND_ACC_FINAL, 0u);
   EXPECT_NE(composite->ce_flags & ZEND_ACC_NO_DYNAMIC_PROPERTIES, 0u);
 }
 
 TEST_F(ClassesTest, CoroutineIsAnAwaitableAndScopeAScopeProvider) {
-  EXPECT_TRUE(Extends(ZEND_ASYNC_CLASS_COROUTINE,
-                      ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_COMPLETABLE)));
-  EXPECT_TRUE(Extends(ZEND_ASYNC_CLASS_COROUTINE,
-                      ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_AWAITABLE)));
-  EXPECT_TRUE(Extends(ZEND_ASYNC_CLASS_SCOPE,
-                      ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_SCOPE_PROVIDER)));
-  EXPECT_TRUE(Extends(ZEND_ASYNC_CLASS_SPAWN_STRATEGY,
-                      ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_SCOPE_PROVIDER)));
+  const std::pair<zend_async_class, zend_async_class> extends[] = {
+      {ZEND_ASYNC_CLASS_COROUTINE, ZEND_ASYNC_CLASS_COMPLETABLE},
+      {ZEND_ASYNC_CLASS_COROUTINE, ZEND_ASYNC_CLASS_AWAITABLE},
+      {ZEND_ASYNC_CLASS_SCOPE, ZEND_ASYNC_CLASS_SCOPE_PROVIDER},
+      {ZEND_ASYNC_CLASS_SPAWN_STRATEGY, ZEND_ASYNC_CLASS_SCOPE_PROVIDER},
+  };
+  for (const auto& [type, base] : extends) {
+    zend_class_entry* ce = ZEND_ASYNC_GET_CE(type);
+    zend_class_entry* base_ce = ZEND_ASYNC_GET_CE(base);
+    ASSERT_NE(ce, nullptr) << "class id " << type;
+    ASSERT_NE(base_ce, nullptr) << "class id " << base;
+    EXPECT_TRUE(instanceof_function(ce, base_ce))
+        << ZSTR_VAL(ce->name) << " extends " << ZSTR_VAL(base_ce->name);
+  }
 }
 
 }  // namespace

@@ -73,8 +73,10 @@ TEST_F(TaskGroupTest, NewGroupReturnsTheEventOfAnAsyncTaskGroupObject) {
 }
 
 TEST_F(TaskGroupTest, TheGroupEventNotifiesEachTimeTheGroupSettles) {
-  // Multi-shot: one notification per settling, CLOSED only once the group
-  // is closed and settled.
+  // Multi-shot: one notification per settling; CLOSED once the group is
+  // closed and settled. Whether the event is CLOSED in between, while the
+  // group is open, the ABI leaves to the implementation (the reference's
+  // answer is in unit/).
   int notifications = 0;
   Log log;
   EXPECT_TRUE(RunMain([&] {
@@ -87,19 +89,17 @@ TEST_F(TaskGroupTest, TheGroupEventNotifiesEachTimeTheGroupSettles) {
     Zval a = Task(nullptr, "a", 1);
     CallMethod(&zobject, "spawn", {a.get()});
     zar::testing::YieldTimes(3);
-    log.push_back(std::to_string(notifications) + " " +
-                  (ZEND_ASYNC_EVENT_IS_CLOSED(event) ? "closed" : "open"));
+    log.push_back(std::to_string(notifications));
     Zval b = Task(nullptr, "b", 1);
     CallMethod(&zobject, "spawn", {b.get()});
     zar::testing::YieldTimes(3);
-    log.push_back(std::to_string(notifications) + " " +
-                  (ZEND_ASYNC_EVENT_IS_CLOSED(event) ? "closed" : "open"));
+    log.push_back(std::to_string(notifications));
     CallMethod(&zobject, "close");
     log.push_back(std::to_string(notifications) + " " +
                   (ZEND_ASYNC_EVENT_IS_CLOSED(event) ? "closed" : "open"));
     ZEND_ASYNC_EVENT_RELEASE(event);
   }));
-  EXPECT_THAT(log, ElementsAre("1 open", "2 open", "3 closed"));
+  EXPECT_THAT(log, ElementsAre("1", "2", "3 closed"));
 }
 
 TEST_F(TaskGroupTest, ReplayAnswersAtOnceOnlyWhileTheGroupIsSettled) {
@@ -129,13 +129,17 @@ TEST_F(TaskGroupTest, ReplayAnswersAtOnceOnlyWhileTheGroupIsSettled) {
   EXPECT_THAT(log, ElementsAre("settled null", "pending"));
 }
 
-TEST_F(TaskGroupTest, TheGroupClassIsTheAbisGroupClassAndAwaitable) {
+// final class TaskGroup implements Awaitable, Countable,
+// IteratorAggregate (php-async task_group.stub.php); that ZEND_ASYNC_GET_CE
+// answers it is ClassesTest's.
+TEST_F(TaskGroupTest, TheGroupClassIsAFinalCountableAwaitable) {
   bool awaitable = false, countable = false, is_final = false;
   EXPECT_TRUE(RunMain([&] {
-    zend_class_entry* ce = ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_GROUP);
+    zend_class_entry* ce = TaskGroupClass();
     ASSERT_NE(ce, nullptr);
-    awaitable =
-        instanceof_function(ce, ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_AWAITABLE));
+    zend_class_entry* awaitable_ce = mock_zend::LookupClass("Async\\Awaitable");
+    ASSERT_NE(awaitable_ce, nullptr);
+    awaitable = instanceof_function(ce, awaitable_ce);
     countable = instanceof_function(ce, zend_ce_countable);
     is_final = (ce->ce_flags & ZEND_ACC_FINAL) != 0;
   }));

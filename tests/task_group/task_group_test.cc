@@ -4,6 +4,7 @@
 #include "tests/task_group/support/task_group_test.h"
 
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 
@@ -20,7 +21,7 @@ using zar::testing::TakeExceptionText;
 using zar::testing::Yield;
 
 zend_class_entry* Cancellation() {
-  return ZEND_ASYNC_GET_CE(ZEND_ASYNC_EXCEPTION_CANCELLATION);
+  return mock_zend::LookupClass("Async\\AsyncCancellation");
 }
 
 // The rendering of a method's result, or "Class: message" of its throw.
@@ -674,11 +675,17 @@ TEST_F(TaskGroupTest, TheDefaultQueueLimitIsTwiceTheConcurrency) {
     }
     CloseAndAwaitCompletion(group);
   }));
-  // The fourth spawn returned only after a queued task started (the woken
-  // spawner runs after the coroutines already queued: t3 starts first).
-  EXPECT_THAT(log,
+  // The fourth spawn returned only after a queued task started. Whether the
+  // woken spawner or the next queued task runs first is the scheduler's
+  // order, which the ABI leaves open.
+  ASSERT_EQ(log.size(), 8u);
+  EXPECT_THAT(std::vector<std::string>(log.begin(), log.begin() + 5),
               ElementsAre("spawned 1", "spawned 2", "spawned 3", "t1 start",
-                          "t2 start", "t3 start", "spawned 4", "t4 start"));
+                          "t2 start"));
+  EXPECT_THAT(
+      std::vector<std::string>(log.begin() + 5, log.end()),
+      ::testing::AnyOf(ElementsAre("t3 start", "spawned 4", "t4 start"),
+                       ElementsAre("spawned 4", "t3 start", "t4 start")));
 }
 
 TEST_F(TaskGroupTest, NegativeConcurrencyIsAValueError) {

@@ -16,10 +16,7 @@ using zar::testing::TakeExceptionText;
 class TaskSetTest : public TaskGroupTest {};
 
 zend_class_entry* TaskSetClass() {
-  zend_string* name = zend_string_init(ZEND_STRL("Async\\TaskSet"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  return ce;
+  return mock_zend::LookupClass("Async\\TaskSet");
 }
 
 // new Async\TaskSet(...args).
@@ -34,10 +31,9 @@ TEST_F(TaskSetTest, ANewSetIsAnEmptyFinalAwaitableCountable) {
     zend_class_entry* ce = TaskSetClass();
     ASSERT_NE(ce, nullptr);
     log.push_back((ce->ce_flags & ZEND_ACC_FINAL) ? "final" : "open");
-    log.push_back(
-        instanceof_function(ce, ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_AWAITABLE))
-            ? "awaitable"
-            : "-");
+    zend_class_entry* awaitable = mock_zend::LookupClass("Async\\Awaitable");
+    ASSERT_NE(awaitable, nullptr);
+    log.push_back(instanceof_function(ce, awaitable) ? "awaitable" : "-");
     Zval set = NewSet();
     log.push_back(Render(CallMethod(set, "count")));
     log.push_back(Render(CallMethod(set, "isFinished")));

@@ -111,8 +111,9 @@ ZEND_API const char *zend_get_executed_filename(void);
 ZEND_API zend_string *zend_get_executed_filename_ex(void);
 ZEND_API uint32_t zend_get_executed_lineno(void);
 ZEND_API bool zend_is_executing(void);
-/* Sets the location reported by zend_get_executed_filename/lineno. The
- * filename must outlive its use (a string literal). */
+/* Sets the location reported by zend_get_executed_filename/lineno; while
+ * one is set, zend_is_executing() is true (a script runs there). The
+ * filename must outlive its use (a string literal); NULL clears it. */
 ZEND_API void zend_mock_set_location(const char *filename, uint32_t lineno);
 
 END_EXTERN_C()

@@ -40,6 +40,11 @@ inline Zval CallMethod(Zval &object, const char *method,
 Zval CallStatic(zend_class_entry *ce, const char *method,
                 const std::vector<zval *> &args = {});
 
+// The class PHP code names `name` (zend_lookup_class: any case, no leading
+// backslash), or NULL when none is registered. How a caller reaches a class
+// of the extension by its PHP name, as `new Name` and `instanceof Name` do.
+zend_class_entry *LookupClass(const char *name);
+
 // new Class(...args): the object, or UNDEF with the exception in flight.
 // When the constructor throws, the half-built object is let go at once, as
 // PHP does; an exception raised while it goes becomes the previous of the

@@ -12,14 +12,11 @@ extern "C" {
 namespace zar::future_testing {
 
 zend_class_entry* FutureStateClass() {
-  zend_string* name = zend_string_init(ZEND_STRL("Async\\FutureState"), false);
-  zend_class_entry* ce = zend_lookup_class(name);
-  zend_string_release(name);
-  return ce;
+  return mock_zend::LookupClass("Async\\FutureState");
 }
 
 zend_class_entry* FutureClass() {
-  return ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_FUTURE);
+  return mock_zend::LookupClass("Async\\Future");
 }
 
 Zval NewState() { return mock_zend::New(FutureStateClass()); }

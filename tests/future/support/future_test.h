@@ -1,10 +1,11 @@
 // zend-async-ref future tests: the fixture and helpers.
 //
 // Everything here reaches futures through the ABI (ZEND_ASYNC_NEW_FUTURE,
-// ZEND_FUTURE_COMPLETE/REJECT, the event vtable, ZEND_ASYNC_NEW_FUTURE_OBJ,
-// ZEND_ASYNC_GET_CE) and the PHP classes' methods, called as the engine
-// calls internal methods (closures made with mock_zend::MakeCallable stand
-// in for userland callables), so the suite judges any implementation.
+// ZEND_FUTURE_COMPLETE/REJECT, the event vtable, ZEND_ASYNC_NEW_FUTURE_OBJ)
+// and the PHP classes, found by their PHP names as PHP code finds them, and
+// their methods, called as the engine calls internal methods (closures made
+// with mock_zend::MakeCallable stand in for userland callables), so the
+// suite judges any implementation.
 //
 //   FutureTest     RequestFixture with the async extension under test
 //                  loaded; its TearDown fails on leaked blocks or live
@@ -56,6 +57,7 @@ using zar::testing::NewException;
 
 using FutureTest = zar::testing::AsyncTest;
 
+// Async\FutureState, Async\Future by name; NULL when not registered.
 zend_class_entry* FutureStateClass();
 zend_class_entry* FutureClass();
 

@@ -10,7 +10,7 @@ extern "C" {
 namespace zar::task_group_testing {
 
 zend_class_entry* TaskGroupClass() {
-  return ZEND_ASYNC_GET_CE(ZEND_ASYNC_CLASS_GROUP);
+  return mock_zend::LookupClass("Async\\TaskGroup");
 }
 
 Zval NewGroup(const std::vector<zval*>& args) {

@@ -1,10 +1,10 @@
 // zend-async-ref task group tests: the fixture and helpers.
 //
 // Everything here reaches task groups through the ABI (ZEND_ASYNC_NEW_GROUP,
-// the group's event vtable, ZEND_ASYNC_GET_CE) and the PHP class's methods,
-// called as the engine calls internal methods (closures made with
-// mock_zend::MakeCallable stand in for userland callables), so the suite
-// judges any implementation.
+// the group's event vtable) and the PHP class, found by its PHP name as PHP
+// code finds it, and its methods, called as the engine calls internal
+// methods (closures made with mock_zend::MakeCallable stand in for userland
+// callables), so the suite judges any implementation.
 //
 //   TaskGroupTest  RequestFixture with the async extension under test
 //                  loaded; its TearDown fails on leaked blocks or live
@@ -53,6 +53,7 @@ using zar::testing::NewException;
 
 using TaskGroupTest = zar::testing::AsyncTest;
 
+// Async\TaskGroup by name; NULL when not registered.
 zend_class_entry* TaskGroupClass();
 
 // new Async\TaskGroup(...args); UNDEF with the exception pending.
