@@ -86,13 +86,6 @@ Zval NewPhpPool(const PoolSpec& spec) {
   return ConstructPool(pointers);
 }
 
-zend_class_entry* LookupClass(const char* name) {
-  zend_string* key = zend_string_init(name, strlen(name), false);
-  zend_class_entry* ce = zend_lookup_class(key);
-  zend_string_release(key);
-  return ce;
-}
-
 Zval NewUnconstructedPool() {
   Zval pool;
   zend_class_entry* ce = LookupClass("Async\\Pool");

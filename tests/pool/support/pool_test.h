@@ -147,7 +147,7 @@ mock_zend::NativeBody ThrowingDestructor(Log* log, const std::string& message,
                                          bool naming_the_resource = false);
 
 // The class or interface declared as `name` (e.g. "Async\\Pool"), or NULL.
-zend_class_entry* LookupClass(const char* name);
+using mock_zend::LookupClass;
 // An Async\Pool object whose __construct never ran.
 Zval NewUnconstructedPool();
 
