@@ -42,7 +42,6 @@ TEST_F(ShutdownTest, ShutdownCancelsEveryCoroutine) {
   }));
   EXPECT_THAT(log_, ElementsAre(kShutDown));
   EXPECT_THAT(ReportedErrors(), ElementsAre());
-  EXPECT_FALSE(ZEND_ASYNC_GRACEFUL_SHUTDOWN);
 }
 
 // The failing coroutine's scope (the main scope) catches its error first:
