@@ -321,5 +321,51 @@ TEST_F(SchedulerInternalTest, ZeroDelayLetsOtherQueuedCoroutinesRunFirst) {
   EXPECT_THAT(log, ElementsAre("A before", "B", "A after"));
 }
 
+// A coroutine that waits on `never` (an event nothing fires) and then logs
+// "waiter: " and the exception that ended its wait.
+void SpawnWaiter(std::vector<std::string>* log, zend_async_event_t* never) {
+  Spawn([log, never](mock_zend::Call&) {
+    WaitFor(never);
+    log->push_back("waiter: " + TakeExceptionText());
+  });
+}
+
+constexpr const char* kWaiterShutDown =
+    "waiter: Async\\AsyncCancellation: Graceful shutdown";
+
+// After a fatal error the other coroutines are cancelled with "Graceful
+// shutdown" and run to their end (upstream unwinds them with a bailout,
+// php-async scheduler.c bailout_all_coroutines), and once everything has
+// unwound the main flow bails out again, also when it had ended (upstream's
+// returns normally then).
+TEST_F(SchedulerInternalTest, AFatalErrorInACoroutineCancelsTheOthers) {
+  ExpectFatalErrors({"Fatal in coroutine"});
+  std::vector<std::string> log;
+  zend_async_event_t* never = NewPlainEvent();
+  EXPECT_FALSE(RunMain([&] {
+    SpawnWaiter(&log, never);
+    Spawn([&](mock_zend::Call&) {
+      log.push_back("fatal");
+      zend_error(E_ERROR, "Fatal in coroutine");
+    });
+    log.push_back("main end");
+  }));
+  ZEND_ASYNC_EVENT_RELEASE(never);
+  EXPECT_THAT(log, ElementsAre("main end", "fatal", kWaiterShutDown));
+}
+
+TEST_F(SchedulerInternalTest, AFatalErrorInMainCancelsTheCoroutines) {
+  ExpectFatalErrors({"Fatal in main"});
+  std::vector<std::string> log;
+  zend_async_event_t* never = NewPlainEvent();
+  EXPECT_FALSE(RunMain([&] {
+    SpawnWaiter(&log, never);
+    Yield();
+    zend_error(E_ERROR, "Fatal in main");
+  }));
+  ZEND_ASYNC_EVENT_RELEASE(never);
+  EXPECT_THAT(log, ElementsAre(kWaiterShutDown));
+}
+
 }  // namespace
 }  // namespace zar::scheduler_testing
