@@ -121,7 +121,6 @@ void ResetLocationCache();
 // Records the references that the frames of the running call chain hold,
 // before a bailout abandons them (see zend_mock_release_bailout_frames).
 void SnapshotFramesForBailout();
-void DiscardBailoutFrames();
 
 // ---- Calls (fcall_info.cc) ----
 

@@ -10,9 +10,16 @@
 //
 // Bailout: a longjmp abandons the frames above the zend_try it lands in
 // without running their epilogues. _zend_bailout() first records the
-// references those frames hold; the code that catches the bailout at the
-// bottom of a stack releases them with zend_mock_release_bailout_frames().
+// references the frames of the chain hold (every bailout adds those not
+// yet recorded); a frame that still returns (it was below the zend_try)
+// takes its own off the record before releasing them. The code that
+// catches the bailout at the bottom of a stack releases the record with
+// zend_mock_release_bailout_frames(); what is left when the request ends
+// (bailouts caught by an extension that does not, as php-async's
+// coroutines) is released then, as PHP frees those objects with the
+// object store.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,10 +33,25 @@ const char kMockFrame = 0;
 
 bool main_script_running = false;
 
-// References held by the frames abandoned by the last bailout.
-std::vector<zend_object*>& BailoutFrames() {
-  static auto* frames = new std::vector<zend_object*>();
+// A reference a frame held when a bailout happened, and the frame.
+struct BailoutReference {
+  const zend_execute_data* frame;
+  zend_object* object;
+};
+
+// The references held by frames bailouts may have abandoned.
+std::vector<BailoutReference>& BailoutFrames() {
+  static auto* frames = new std::vector<BailoutReference>();
   return *frames;
+}
+
+// Takes the references of `frame` off the record: it returned, and
+// releases them itself.
+void ForgetBailoutFrame(const zend_execute_data* frame) {
+  std::vector<BailoutReference>& frames = BailoutFrames();
+  std::erase_if(frames, [frame](const BailoutReference& reference) {
+    return reference.frame == frame;
+  });
 }
 
 // Cache of the interned copy of EG(mock_filename).
@@ -73,14 +95,17 @@ void zend_mock_execute_internal(zend_function* func, zend_object* object,
   }
 
   EG(current_execute_data) = frame.prev_execute_data;
+  if (!BailoutFrames().empty()) ForgetBailoutFrame(&frame);
   if (closure != nullptr) OBJ_RELEASE(closure);
   if (object != nullptr) OBJ_RELEASE(object);
 }
 
 void zend_mock_release_bailout_frames(void) {
-  std::vector<zend_object*> frames;
+  std::vector<BailoutReference> frames;
   frames.swap(BailoutFrames());
-  for (zend_object* object : frames) OBJ_RELEASE(object);
+  for (const BailoutReference& reference : frames) {
+    OBJ_RELEASE(reference.object);
+  }
 }
 
 const char* get_active_function_name(void) {
@@ -156,18 +181,27 @@ void ResetLocationCache() {
 }
 
 void SnapshotFramesForBailout() {
-  std::vector<zend_object*>& frames = BailoutFrames();
-  frames.clear();
+  std::vector<BailoutReference>& frames = BailoutFrames();
   for (zend_execute_data* frame = EG(current_execute_data); frame != nullptr;
        frame = frame->prev_execute_data) {
     if (frame->opline != &kMockFrame) continue;
-    if (Z_TYPE(frame->This) == IS_OBJECT) frames.push_back(Z_OBJ(frame->This));
+    // A frame already recorded (below an earlier bailout's zend_try) is
+    // recorded once. A frame at the address of one recorded earlier is not
+    // recorded: at worst its references stay (a reported leak), never
+    // released twice.
+    if (std::any_of(frames.begin(), frames.end(),
+                    [frame](const BailoutReference& reference) {
+                      return reference.frame == frame;
+                    })) {
+      continue;
+    }
+    if (Z_TYPE(frame->This) == IS_OBJECT) {
+      frames.push_back({frame, Z_OBJ(frame->This)});
+    }
     if (zend_object* closure = ClosureFromFunction(frame->func)) {
-      frames.push_back(closure);
+      frames.push_back({frame, closure});
     }
   }
 }
-
-void DiscardBailoutFrames() { BailoutFrames().clear(); }
 
 }  // namespace mock_zend::internal

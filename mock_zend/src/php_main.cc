@@ -374,7 +374,7 @@ void php_request_shutdown(void* dummy) {
   ReportUncaught();
   zend_clear_exception();
   internal::ReleaseRequestEnumCases();
-  internal::DiscardBailoutFrames();
+  zend_mock_release_bailout_frames();
 
   // (6) The object store.
   last_report.objects_alive_at_shutdown = zend_objects_store_live_count();

@@ -125,6 +125,55 @@ TEST_F(MockZendErrorsTest, BailoutInsideCallsReleasesWhatTheFramesHeld) {
   OBJ_RELEASE(EG(objects_store).object_buckets[1]);
 }
 
+// An extension that catches bailouts at the bottom of its own stacks (as
+// php-async's coroutines do) never calls zend_mock_release_bailout_frames:
+// what the abandoned frames held is released when the request ends, as
+// PHP frees those objects with the object store, also after a second
+// bailout that abandoned no frame.
+TEST_F(MockZendErrorsTest, WhatAbandonedFramesHeldIsReleasedAtTheRequestEnd) {
+  ExpectFatalErrors({"abandoned", "again"});
+  uint32_t referenced_after_bailouts = 0;
+  EXPECT_TRUE(RunMain([&] {
+    zval closure;
+    mock_zend::MakeCallable(
+        &closure, [](mock_zend::Call&) { zend_error(E_ERROR, "abandoned"); });
+    zend_try {
+      zval result;
+      call_user_function(nullptr, nullptr, &closure, &result, 0, nullptr);
+    }
+    zend_catch {}
+    zend_end_try();
+    zend_try { zend_error(E_ERROR, "again"); }
+    zend_catch {}
+    zend_end_try();
+    referenced_after_bailouts = GC_REFCOUNT(Z_OBJ(closure));
+    zval_ptr_dtor(&closure);  // the abandoned frame's reference remains
+  }));
+  EXPECT_EQ(referenced_after_bailouts, 2u);
+  // The request fixture finds no object alive when the request ends.
+}
+
+// A zend_try inside a call: the call's frame is below the zend_try, returns
+// and releases what it held itself, so nothing of it is released again.
+TEST_F(MockZendErrorsTest, AFrameBelowTheCatchingZendTryReleasesItsOwn) {
+  ExpectFatalErrors({"caught inside"});
+  uint32_t after_release = 0;
+  EXPECT_TRUE(RunMain([&] {
+    zval closure;
+    mock_zend::MakeCallable(&closure, [](mock_zend::Call&) {
+      zend_try { zend_error(E_ERROR, "caught inside"); }
+      zend_catch {}
+      zend_end_try();
+    });
+    zval result;
+    call_user_function(nullptr, nullptr, &closure, &result, 0, nullptr);
+    zend_mock_release_bailout_frames();
+    after_release = GC_REFCOUNT(Z_OBJ(closure));
+    zval_ptr_dtor(&closure);
+  }));
+  EXPECT_EQ(after_release, 1u);
+}
+
 TEST_F(MockZendErrorsTest, ErrorNoreturnWithoutZendTryAborts) {
   EXPECT_DEATH(zend_error_noreturn(E_ERROR, "no way back"),
                "Fatal: bailout without zend_try");

@@ -139,51 +139,53 @@ TEST_F(AwaitTest, CancellingAFinishedCoroutineIsANoOp) {
   EXPECT_EQ(result, "int(1)");
 }
 
-TEST_F(AwaitTest, TheSchedulerCoroutineIsNeverCancelled) {
-  EXPECT_TRUE(RunMain([&] {
-    ASSERT_TRUE(ZEND_ASYNC_SCHEDULER_LAUNCH());
-    EXPECT_FALSE(ZEND_ASYNC_CANCEL(ZEND_ASYNC_SCHEDULER, nullptr, false));
-    EXPECT_FALSE(ZEND_COROUTINE_IS_CANCELLED(ZEND_ASYNC_SCHEDULER));
-  }));
-}
-
-TEST_F(AwaitTest, CancellingTheRunningCoroutineThrowsAtItsNextSuspension) {
-  std::string error;
+// What the ABI leaves to the implementation, the unit tests of each one
+// check: when a cancellation of the running coroutine reaches it (the
+// reference throws it at its next suspension, upstream only records it,
+// php-async coroutine.c async_coroutine_cancel), and how a cancellation
+// deferred by ZEND_COROUTINE_SET_PROTECTED is delivered once the flag is
+// cleared (upstream: only by Async\protect(), php-async async.c).
+TEST_F(AwaitTest, CancellingTheRunningCoroutineMarksItAndLetsItRun) {
+  bool cancelled = false;
+  bool marked = false;
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
-    Spawn([&](mock_zend::Call&) {
-      ZEND_ASYNC_CANCEL(ZEND_ASYNC_CURRENT_COROUTINE, nullptr, false);
+    CoroutineRef coroutine(Spawn([&](mock_zend::Call&) {
+      cancelled =
+          ZEND_ASYNC_CANCEL(ZEND_ASYNC_CURRENT_COROUTINE, nullptr, false);
+      marked = ZEND_COROUTINE_IS_CANCELLED(ZEND_ASYNC_CURRENT_COROUTINE);
       log.push_back("still running");
-      EXPECT_FALSE(Yield());
-      error = TakeExceptionText();
-    });
+    }));
+    Await(coroutine.get());
+    log.push_back(ZEND_COROUTINE_IS_FINISHED(coroutine.get()) ? "finished"
+                                                              : "unfinished");
   }));
-  EXPECT_THAT(log, ElementsAre("still running"));
-  EXPECT_EQ(error, "Async\\AsyncCancellation: Coroutine cancelled");
+  EXPECT_TRUE(cancelled);
+  EXPECT_TRUE(marked);
+  EXPECT_THAT(log, ElementsAre("still running", "finished"));
 }
 
-TEST_F(AwaitTest, ProtectedCoroutineGetsItsFirstCancellationLater) {
-  std::string error;
+TEST_F(AwaitTest, ProtectedCoroutineIsNotInterruptedByACancellation) {
   std::vector<std::string> log;
   EXPECT_TRUE(RunMain([&] {
     zend_async_event_t* event = NewPlainEvent();
     CoroutineRef coroutine(Spawn([&](mock_zend::Call&) {
       ZEND_COROUTINE_SET_PROTECTED(ZEND_ASYNC_CURRENT_COROUTINE);
-      WaitFor(event);
-      log.push_back("protected part done");
+      log.push_back(WaitFor(event) ? "waited" : "interrupted");
       ZEND_COROUTINE_CLR_PROTECTED(ZEND_ASYNC_CURRENT_COROUTINE);
-      EXPECT_FALSE(Yield());
-      error = TakeExceptionText();
+      log.push_back("protected part done");
     }));
     Yield();
-    ZEND_ASYNC_CANCEL(coroutine.get(), NewCancellation("first"), true);
-    ZEND_ASYNC_CANCEL(coroutine.get(), NewCancellation("second"), true);
+    EXPECT_TRUE(
+        ZEND_ASYNC_CANCEL(coroutine.get(), NewCancellation("first"), true));
+    EXPECT_TRUE(
+        ZEND_ASYNC_CANCEL(coroutine.get(), NewCancellation("second"), true));
+    log.push_back("cancelled");
     FirePlainEvent(event);
     Await(coroutine.get());
     ZEND_ASYNC_EVENT_RELEASE(event);
   }));
-  EXPECT_THAT(log, ElementsAre("protected part done"));
-  EXPECT_EQ(error, "Async\\AsyncCancellation: first");
+  EXPECT_THAT(log, ElementsAre("cancelled", "waited", "protected part done"));
 }
 
 }  // namespace

@@ -57,12 +57,21 @@ TEST_F(LifecycleTest, LaunchingTwiceThrows) {
 TEST_F(LifecycleTest, LaunchingWithoutAReactorThrows) {
   std::string error;
   EXPECT_TRUE(RunMain([&] {
-    // The reactor is gone; the scheduler's launch and classes stay (upstream
-    // throws its own Async\AsyncException, php-async scheduler.c).
+    // The reactor is gone for the launch (no reactor module registered);
+    // the scheduler's launch and classes stay (upstream throws its own
+    // Async\AsyncException, php-async scheduler.c). So do the engine
+    // shutdown and the reactor shutdown it calls, which free what the
+    // request start made (php-async async_API.c engine_shutdown).
     const zend_async_scheduler_launch_t launch = zend_async_scheduler_launch_fn;
     const zend_async_get_class_ce_t get_class_ce = zend_async_get_class_ce_fn;
+    const zend_async_engine_shutdown_t engine_shutdown =
+        zend_async_engine_shutdown_fn;
+    const zend_async_reactor_shutdown_t reactor_shutdown =
+        zend_async_reactor_shutdown_fn;
     zend_async_ref_reset_registry();
     zend_async_get_class_ce_fn = get_class_ce;
+    zend_async_engine_shutdown_fn = engine_shutdown;
+    zend_async_reactor_shutdown_fn = reactor_shutdown;
     EXPECT_FALSE(launch());
     error = TakeExceptionText();
   }));

@@ -92,19 +92,6 @@ TEST_F(SuspendTest, ZeroDelayKeepsTheOrderOfStatements) {
   EXPECT_THAT(log, ElementsAre("before", "after"));
 }
 
-TEST_F(SuspendTest, ZeroDelayLetsOtherQueuedCoroutinesRunFirst) {
-  std::vector<std::string> log;
-  EXPECT_TRUE(RunMain([&] {
-    Spawn([&](mock_zend::Call&) {
-      log.push_back("A before");
-      Delay(0);
-      log.push_back("A after");
-    });
-    Spawn([&](mock_zend::Call&) { log.push_back("B"); });
-  }));
-  EXPECT_THAT(log, ElementsAre("A before", "B", "A after"));
-}
-
 TEST_F(SuspendTest, ExceptionInFlightSurvivesASuspension) {
   std::string after;
   EXPECT_TRUE(RunMain([&] {

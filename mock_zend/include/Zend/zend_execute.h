@@ -122,8 +122,12 @@ ZEND_API void zend_mock_execute_internal(zend_function *func,
  * catches a bailout at the bottom of a stack (the main script, a
  * coroutine's entry function) calls this to release the references held by
  * every frame that was on the chain when the bailout happened, and then
- * restores EG(current_execute_data) to its own frame. Only the latest
- * bailout is remembered; calling it twice is harmless. */
+ * restores EG(current_execute_data) to its own frame. Every bailout adds
+ * the references of the frames not yet recorded; a frame that still
+ * returns (it was below the zend_try) takes its own off the record.
+ * Calling it twice is harmless; what nobody released when the request
+ * ends is released then (PHP frees those objects with the object store),
+ * so an extension that catches bailouts in its own fibers need not. */
 ZEND_API void zend_mock_release_bailout_frames(void);
 
 END_EXTERN_C()
