@@ -368,6 +368,15 @@ zend_async_scope_t* NewScope(zend_async_scope_t* parent,
     zend_async_scope_add_child(parent, scope);
     scope->request_scope = parent->request_scope;
   }
+  // Disposed safely (members become zombies instead of being cancelled when
+  // the scope catches an error or is disposed): a root scope without an
+  // object (the main scope) and every scope made inside a safe one, as
+  // upstream's async_new_scope (php-async scope.c) decides; a scope with an
+  // object starts unsafe (Scope::allowZombies() opts in).
+  if (parent != nullptr ? ZEND_ASYNC_SCOPE_IS_DISPOSE_SAFELY(parent)
+                        : !with_zend_object) {
+    ZEND_ASYNC_SCOPE_SET_DISPOSE_SAFELY(scope);
+  }
   scope->context = NewScopeContext(scope);
   if (with_zend_object) scope->scope_object = NewScopeObject(self);
   return scope;

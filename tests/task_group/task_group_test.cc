@@ -350,8 +350,16 @@ TEST_F(TaskGroupTest, CancelStopsRunningTasksAndDropsTheQueue) {
   EXPECT_THAT(log, IsEmpty());
 }
 
-TEST_F(TaskGroupTest, CancelWithAReasonCancelsTheTasksWithIt) {
-  std::string error;
+// A group made in the main scope inherits its dispose-safely flag (php-async
+// scope.c async_new_scope: a scope without an object and without a parent is
+// safe, and a child inherits it), so cancel() and dispose() cancel the tasks
+// that have not started and leave a running one to finish as a zombie
+// (task_group.c passes ZEND_ASYNC_SCOPE_IS_DISPOSE_SAFELY to
+// ZEND_ASYNC_SCOPE_CANCEL; coroutine.c async_coroutine_cancel marks a started
+// coroutine a zombie instead of cancelling it).
+TEST_F(TaskGroupTest, CancelLetsARunningTaskOfTheMainScopeFinish) {
+  // tests/task_group/019-task_group_cancel
+  std::string results, errors;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
     SpawnIn(group, Task(nullptr, "slow", 2));
@@ -359,35 +367,27 @@ TEST_F(TaskGroupTest, CancelWithAReasonCancelsTheTasksWithIt) {
     Zval reason = NewException(Cancellation(), "stop now");
     CallMethod(group, "cancel", {reason.get()});
     CallMethod(group, "awaitCompletion");
-    Zval errs = CallMethod(group, "getErrors");
-    const zval* first = errs.at(0);
-    if (first != nullptr) {
-      error = std::string(ZSTR_VAL(Z_OBJCE_P(first)->name)) + ": " +
-              MessageOf(Z_OBJ_P(first));
-    }
+    results = Keyed(CallMethod(group, "getResults"));
+    errors = std::to_string(CallMethod(group, "getErrors").size());
   }));
-  EXPECT_EQ(error, "Async\\AsyncCancellation: stop now");
+  EXPECT_EQ(results, "[0: 'slow']");
+  EXPECT_EQ(errors, "0");
 }
 
-TEST_F(TaskGroupTest, DisposeCancelsTheGroupsCoroutines) {
+TEST_F(TaskGroupTest, DisposeLetsARunningTaskOfTheMainScopeFinish) {
   // tests/task_group/020-task_group_dispose
-  std::string error;
+  std::string results, errors;
   EXPECT_TRUE(RunMain([&] {
     Zval group = NewGroup();
     SpawnIn(group, Task(nullptr, "slow", 3));
     Yield();
     CallMethod(group, "dispose");
     CloseAndAwaitCompletion(group);
-    Zval errs = CallMethod(group, "getErrors");
-    const zval* first = errs.at(0);
-    if (first != nullptr) {
-      error = std::string(ZSTR_VAL(Z_OBJCE_P(first)->name)) + ": " +
-              MessageOf(Z_OBJ_P(first));
-    }
+    results = Keyed(CallMethod(group, "getResults"));
+    errors = std::to_string(CallMethod(group, "getErrors").size());
   }));
-  EXPECT_EQ(error,
-            "Async\\AsyncCancellation: Scope is being disposed due to "
-            "TaskGroup disposal");
+  EXPECT_EQ(results, "[0: 'slow']");
+  EXPECT_EQ(errors, "0");
 }
 
 TEST_F(TaskGroupTest, StateTransitionsFromOpenToClosedToFinished) {
