@@ -15,8 +15,13 @@ extern "C" {
 namespace zar::core {
 namespace {
 
-// An Async\Scope object: a handle on a scope, which holds the object's
-// first reference and releases it when the scope is disposed.
+// An Async\Scope object: the handle on a scope made with an object, as
+// upstream's (php-async scope.c async_new_scope, scope_object_free). The
+// object's first reference is its creator's (ZEND_ASYNC_NEW_SCOPE_WITH_OBJECT
+// hands it over with the scope); the scope does not hold the object, and
+// while the object lives the scope is not disposed unless cancelled
+// (CanBeDisposed). Freeing the object disposes its scope, or, while members
+// still run, cancels it. A scope disposed first only detaches its object.
 struct AsyncScopeObject {
   AsyncScope* scope;  // NULL once the scope is gone
   zend_object std;    // last, as zend_object_alloc requires
@@ -25,11 +30,19 @@ struct AsyncScopeObject {
 void ScopeObjectFree(zend_object* object) {
   auto* self = reinterpret_cast<AsyncScopeObject*>(
       reinterpret_cast<char*>(object) - offsetof(AsyncScopeObject, std));
-  if (self->scope != nullptr) {
-    self->scope->scope.scope_object = nullptr;
-    self->scope = nullptr;
-  }
+  zend_async_scope_t* scope =
+      self->scope != nullptr ? &self->scope->scope : nullptr;
+  self->scope = nullptr;
   zend_object_std_dtor(object);
+  if (scope == nullptr) return;
+  scope->scope_object = nullptr;
+  if (!scope->try_to_dispose(scope)) {
+    zend_object* exception = zend_async_new_exception(
+        ZEND_ASYNC_EXCEPTION_CANCELLATION,
+        "Scope is being disposed due to object destruction");
+    ZEND_ASYNC_SCOPE_CANCEL(scope, exception, true,
+                            ZEND_ASYNC_SCOPE_IS_DISPOSE_SAFELY(scope));
+  }
 }
 
 zend_object* NewScopeObject(AsyncScope* scope) {
@@ -89,13 +102,12 @@ void Dispose(AsyncScope* self) {
     context->dispose(context);
   }
   zend_async_callbacks_free(&scope->event);
-  if (scope->scope_object != nullptr) {
+  if (scope->scope_object != nullptr) {  // the object stays its owner's
     zend_object* object = scope->scope_object;
     scope->scope_object = nullptr;
     reinterpret_cast<AsyncScopeObject*>(reinterpret_cast<char*>(object) -
                                         offsetof(AsyncScopeObject, std))
         ->scope = nullptr;
-    OBJ_RELEASE(object);
   }
   efree(self);
 }
@@ -117,7 +129,6 @@ bool CanBeDisposed(zend_async_scope_t* scope, bool with_zombies,
                    bool check_zend_objects) {
   if (!IsCompleted(scope, with_zombies)) return false;
   if (check_zend_objects && scope->scope_object != nullptr &&
-      GC_REFCOUNT(scope->scope_object) > 1 &&
       !ZEND_ASYNC_SCOPE_IS_CANCELLED(scope)) {
     return false;
   }

@@ -28,21 +28,24 @@
 //       not have.
 //   can_be_disposed(with_zombies, check_zend_objects): no member
 //       coroutines (zombies count only when with_zombies), every child can
-//       be disposed, and (check_zend_objects) no one but the scope holds
-//       its Async\Scope object.
+//       be disposed, and (check_zend_objects) it has no Async\Scope object
+//       left or is cancelled.
 //   try_to_dispose: disposes the scope when nobody holds an extra
 //       reference (event refcount <= 1), it is not OWNER_PINNED and it can
 //       be disposed (with zombies and objects).
 // When its last member leaves, a scope notifies its listeners (NULL, NULL)
 // and offers itself (and then its parent) for disposal.
 //
-// Lifetime: created with event refcount 1, held by its creator. Disposal
-// (try_to_dispose, or ZEND_ASYNC_EVENT_RELEASE of the last reference)
-// detaches the scope from its parent, frees its context, releases its
-// Async\Scope object and frees it. A scope released while it still has
-// members or children is freed when the last of them leaves. The scheduler
-// pins the main scope and its own scope (OWNER_PINNED) and disposes them
-// when the request's scheduler ends.
+// Lifetime: created with event refcount 1, held by its creator; a scope
+// made with an object is held through the object instead, whose reference
+// is the creator's (as upstream's): freeing the object disposes the scope,
+// or cancels it ("Scope is being disposed due to object destruction") while
+// members still run. Disposal (try_to_dispose, or ZEND_ASYNC_EVENT_RELEASE
+// of the last reference) detaches the scope from its parent, frees its
+// context, detaches its Async\Scope object and frees it. A scope released while
+// it still has members or children is freed when the last of them leaves. The
+// scheduler pins the main scope and its own scope (OWNER_PINNED) and disposes
+// them when the request's scheduler ends.
 //
 // Threading: the request's thread.
 
@@ -75,7 +78,8 @@ static_assert(offsetof(AsyncScope, scope) == 0);
 
 // new_scope_fn: a scope under `parent` (NULL: a root scope), with an
 // Async\Scope object when with_zend_object. The caller holds the one
-// reference. NULL with an exception on failure.
+// reference: the scope's, or with an object the object's (release the
+// object, not the scope). NULL with an exception on failure.
 zend_async_scope_t* NewScope(zend_async_scope_t* parent, bool with_zend_object);
 
 // The scope's member list (called by before_coroutine_enqueue and when a
