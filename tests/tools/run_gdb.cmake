@@ -5,14 +5,9 @@
 #         [-DUPDATE=ON] -P run_gdb.cmake
 # UPDATE=ON rewrites EXPECTED with what gdb printed. Prints "ZAR_SKIP:"
 # (the test then counts as skipped) when gdb is missing or cannot trace.
-foreach(var PROGRAM SCRIPT EXPECTED)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "${var} is required")
-  endif()
-endforeach()
-if(NOT GDB)
-  message("ZAR_SKIP: gdb was not found")
-  return()
+include(${CMAKE_CURRENT_LIST_DIR}/gdb_batch.cmake)
+if(NOT DEFINED EXPECTED)
+  message(FATAL_ERROR "EXPECTED is required")
 endif()
 
 # Frame 1 is RunScene, where the scene's locals live. Everything between
@@ -63,28 +58,7 @@ set(commands
   "zar-async"
   "echo @@END\\n"
   "continue")
-set(args -batch -nx
-  -iex "set debuginfod enabled off"
-  -iex "set pagination off"
-  -iex "set width 0"
-  -ex "source ${SCRIPT}")
-foreach(command IN LISTS commands)
-  list(APPEND args -ex "${command}")
-endforeach()
-
-execute_process(
-  COMMAND "${GDB}" ${args} "${PROGRAM}"
-  OUTPUT_VARIABLE output
-  ERROR_VARIABLE errors
-  RESULT_VARIABLE rc)
-if(output MATCHES "ptrace: Operation not permitted" OR
-   errors MATCHES "ptrace: Operation not permitted")
-  message("ZAR_SKIP: gdb may not trace processes here (ptrace)")
-  return()
-endif()
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "gdb failed (${rc}):\n${output}\n${errors}")
-endif()
+zar_gdb_batch(output errors commands)
 
 if(NOT output MATCHES "Breakpoint 1, zar_gdb_breakpoint_here")
   message(FATAL_ERROR "the fixture did not stop at the breakpoint:\n"

@@ -9,6 +9,7 @@
 #   (gdb) print zv                int(42), string("x"), object(Foo)#3, ...
 #   (gdb) zar-coroutines          every live coroutine, its state and places
 #   (gdb) zar-async               the async globals
+#   (gdb) zar-bt 5                a suspended coroutine's backtrace
 #   (gdb) print *$zar_coroutine(5)
 #
 # Printers work from the ABI (Zend/zend_async_API.h) and the engine's types
@@ -25,6 +26,7 @@
 
 import gdb
 import gdb.printing
+import gdb.unwinder
 
 # ---- Constants mirrored from the headers -----------------------------------
 
@@ -985,7 +987,186 @@ as a zend_coroutine_t*. Example: print *$zar_coroutine(5)"""
         return coroutine.address
 
 
+# ---- Backtraces of suspended coroutines ----------------------------------------
+#
+# gdb unwinds the running stack only; a suspended coroutine's frames are on
+# its fiber's own stack. Its switch away (Boost.Context's jump_fcontext)
+# pushed the registers a call preserves and the return address there and
+# left the fiber's Fiber::context_ pointing at them. x86-64 System V layout
+# (Boost 1.74, no shadow stack): +0x00 MXCSR and x87 control word, +0x08
+# r12, +0x10 r13, +0x18 r14, +0x20 r15, +0x28 rbx, +0x30 rbp, +0x38 the
+# return address; the caller's stack pointer is context + 0x40.
+#
+# While zar-bt shows a coroutine, FiberUnwinder claims the innermost frame
+# and gives as its caller those saved registers, so gdb unwinds the
+# coroutine's stack from the switch that parked it down to the fiber's first
+# frame, FiberEntry::Run (what lies beyond make_fcontext is not a frame).
+# Only memory is read, so it works on core files too.
+
+FCONTEXT_REGISTERS = (("r12", 0x08), ("r13", 0x10), ("r14", 0x18),
+                      ("r15", 0x20), ("rbx", 0x28), ("rbp", 0x30))
+FCONTEXT_RETURN_ADDRESS = 0x38
+FCONTEXT_SIZE = 0x40
+FIBER_ENTRY = "zar::core::FiberEntry::Run"
+
+
+class _FrameId(object):
+    """The identity of an unwound frame (gdb 13's unwinder API wants an
+    object with sp and pc)."""
+
+    def __init__(self, sp, pc):
+        self.sp = sp
+        self.pc = pc
+
+
+class FiberUnwinder(gdb.unwinder.Unwinder):
+    """Unwinds into a suspended fiber's stack while `context` is set."""
+
+    context = None  # the saved fcontext's address (an int), or None
+
+    def __init__(self):
+        super().__init__("zend-async-ref fibers")
+
+    def __call__(self, pending_frame):
+        context = FiberUnwinder.context
+        if context is None or pending_frame.level() != 0:
+            return None
+        # The innermost frame is identified by the fiber's saved context,
+        # which lies below every frame of the fiber's stack: gdb refuses a
+        # caller frame inner to (below) its callee, as the fiber's frames
+        # would be when the running stack is above them.
+        info = pending_frame.create_unwind_info(_FrameId(
+            gdb.Value(context).cast(lookup_type("void").pointer()),
+            pending_frame.read_register("rip")))
+        word = lookup_type("unsigned long").pointer()
+        pointer = lookup_type("void").pointer()
+
+        def saved(offset):
+            return gdb.Value(context + offset).cast(word).dereference()
+
+        info.add_saved_register(
+            "rip", saved(FCONTEXT_RETURN_ADDRESS).cast(pointer))
+        info.add_saved_register(
+            "rsp", gdb.Value(context + FCONTEXT_SIZE).cast(pointer))
+        for register, offset in FCONTEXT_REGISTERS:
+            info.add_saved_register(register, saved(offset))
+        return info
+
+
+def selected_level():
+    level, frame = 0, gdb.selected_frame()
+    while frame.newer() is not None:
+        frame = frame.newer()
+        level += 1
+    return level
+
+
+def flush_frames(level):
+    """Drops gdb's frames (they are unwound again, with or without the
+    fiber's) and selects frame `level` again."""
+    gdb.execute("maintenance flush register-cache", to_string=True)
+    frame = gdb.newest_frame()
+    for _ in range(level):
+        if frame.older() is None:
+            break
+        frame = frame.older()
+    frame.select()
+
+
+def frame_line(level, frame):
+    name = frame.name() or "??"
+    sal = frame.find_sal()
+    where = ""
+    if sal.symtab is not None:
+        where = " at %s:%d" % (sal.symtab.filename, sal.line)
+    return "#%-2d %s%s\n" % (level, name, where)
+
+
+def coroutine_backtrace(coroutine):
+    """The lines of a coroutine's backtrace (a list of strings); gdb's own
+    backtrace for the running coroutine."""
+    g = async_globals()
+    if g is not None and int(g["coroutine"]) == int(coroutine.address):
+        return [gdb.execute("backtrace", to_string=True)]
+    try:
+        fiber_type = lookup_type("zar::core::AsyncCoroutine").pointer()
+    except gdb.error:
+        raise gdb.GdbError("zar-bt: zar::core::AsyncCoroutine not found: "
+                           "the program needs core's debug information")
+    fiber = coroutine.address.cast(fiber_type)["fiber"]
+    if not int(coroutine["event"]["flags"]) & COROUTINE_F_STARTED:
+        # A stack may be reserved already; nothing has run on it.
+        return ["(no frames: not started)\n"]
+    if is_null(fiber):
+        return ["(no frames: %s)\n" % coroutine_state(coroutine)]
+    context = fiber["context_"]
+    if is_null(context):
+        # Or the core file lacks the fiber's stack, where the Fiber lives:
+        # gcore leaves the fibers' stacks out (their guard pages cannot be
+        # read); a core the kernel writes has them.
+        return ["(no saved context: the fiber has not switched away, or "
+                "this core file lacks its stack)\n"]
+    if gdb.selected_inferior().architecture().name() != "i386:x86-64":
+        raise gdb.GdbError("zar-bt: only x86-64 fibers are decoded")
+    lines = []
+    level = selected_level()
+    FiberUnwinder.context = int(context)
+    flush_frames(0)
+    try:
+        frame = gdb.newest_frame().older()  # the innermost is the running one
+        while frame is not None:
+            lines.append(frame_line(len(lines), frame))
+            if frame.name() == FIBER_ENTRY:
+                break
+            frame = frame.older()
+    finally:
+        FiberUnwinder.context = None
+        flush_frames(level)
+    return lines
+
+
+class BacktraceCommand(gdb.Command):
+    """Show a coroutine's backtrace, suspended or running.
+
+Usage: zar-bt ID | zar-bt EXPRESSION | zar-bt all
+
+ID is the coroutine's id (zar-coroutines lists them); an EXPRESSION is a
+zend_coroutine_t* (or a zend_coroutine_t). A suspended coroutine's frames
+run from the switch that parked it down to its fiber's first frame; the
+running one's are gdb's backtrace. `all` shows every live coroutine's."""
+
+    def __init__(self):
+        super().__init__("zar-bt", gdb.COMMAND_STACK)
+
+    def invoke(self, argument, from_tty):
+        argument = argument.strip()
+        if argument == "all":
+            state = scheduler_state()
+            if state is None or is_null(state):
+                raise gdb.GdbError("zar-bt: no scheduler in this request")
+            rows = sorted(((coroutine_id(c), c) for c in live_coroutines(state)),
+                          key=lambda row: row[0])
+            for handle, coroutine in rows:
+                gdb.write("Coroutine #%d (%s):\n" % (
+                    handle, coroutine_state(coroutine)))
+                gdb.write("".join(coroutine_backtrace(coroutine)))
+            return
+        if not argument:
+            raise gdb.GdbError("usage: zar-bt ID | EXPRESSION | all")
+        if argument.isdigit():
+            coroutine = find_coroutine(int(argument))
+            if coroutine is None:
+                raise gdb.GdbError("zar-bt: no live coroutine #%s" % argument)
+        else:
+            coroutine = gdb.parse_and_eval(argument)
+            if coroutine.type.strip_typedefs().code == gdb.TYPE_CODE_PTR:
+                coroutine = coroutine.dereference()
+        gdb.write("".join(coroutine_backtrace(coroutine)))
+
+
 gdb.printing.register_pretty_printer(None, ZendAsyncRefPrinters(), replace=True)
 CoroutinesCommand()
 AsyncCommand()
 CoroutineFunction()
+BacktraceCommand()
+gdb.unwinder.register_unwinder(None, FiberUnwinder(), replace=True)
