@@ -24,6 +24,8 @@
 # Nothing here runs code in the inferior: everything is read from memory,
 # so the helpers work on core files and never disturb the process.
 
+import re
+
 import gdb
 import gdb.printing
 import gdb.unwinder
@@ -885,7 +887,10 @@ class ZendAsyncRefPrinters(gdb.printing.PrettyPrinter):
 
 class CoroutinesCommand(gdb.Command):
     """List the request's coroutines: id, state, where each was spawned and
-where it suspended, and how many events it waits for.
+where it suspended (script positions), how many events it waits for, and
+where its C code is parked: the implementation's function it called and
+the caller's file and line ("PoolAcquire from ext.c:112", from the
+coroutine's backtrace, as zar-bt shows it).
 
 Usage: zar-coroutines
 
@@ -912,8 +917,9 @@ shown last."""
         rows.sort(key=lambda row: row[0])
         g = async_globals()
         current = int(g["coroutine"]) if g is not None else 0
-        gdb.write("  %-5s  %-9s  %-9s  %-24s  %-24s  %s\n" % (
-            "id", "state", "role", "spawned at", "suspended at", "awaiting"))
+        gdb.write("  %-5s  %-9s  %-9s  %-24s  %-24s  %-9s  %s\n" % (
+            "id", "state", "role", "spawned at", "suspended at", "awaiting",
+            "parked in"))
         for handle, coroutine in rows:
             self.write_row(handle, coroutine, current)
         scheduler = state["scheduler"]
@@ -929,11 +935,12 @@ shown last."""
         state = coroutine_state(coroutine)
         marker = "*" if int(coroutine.address) == current else " "
         count = awaiting(coroutine, state)
-        gdb.write("%s #%-4d  %-9s  %-9s  %-24s  %-24s  %s\n" % (
+        gdb.write("%s #%-4d  %-9s  %-9s  %-24s  %-24s  %-9s  %s\n" % (
             marker, handle, state, coroutine_role(coroutine) or "-",
             location(coroutine["filename"], coroutine["lineno"]),
             suspended_at(coroutine, state) or "-",
-            plural(count, "event") if count else "-"))
+            plural(count, "event") if count else "-",
+            parked_in(coroutine) or "-"))
 
 
 class AsyncCommand(gdb.Command):
@@ -1073,56 +1080,95 @@ def flush_frames(level):
     frame.select()
 
 
-def frame_line(level, frame):
-    name = frame.name() or "??"
-    sal = frame.find_sal()
-    where = ""
-    if sal.symtab is not None:
-        where = " at %s:%d" % (sal.symtab.filename, sal.line)
+def frame_line(level, name, filename, line):
+    where = " at %s:%d" % (filename, line) if filename else ""
     return "#%-2d %s%s\n" % (level, name, where)
 
 
-def coroutine_backtrace(coroutine):
-    """The lines of a coroutine's backtrace (a list of strings); gdb's own
-    backtrace for the running coroutine."""
-    g = async_globals()
-    if g is not None and int(g["coroutine"]) == int(coroutine.address):
-        return [gdb.execute("backtrace", to_string=True)]
-    try:
-        fiber_type = lookup_type("zar::core::AsyncCoroutine").pointer()
-    except gdb.error:
-        raise gdb.GdbError("zar-bt: zar::core::AsyncCoroutine not found: "
-                           "the program needs core's debug information")
-    fiber = coroutine.address.cast(fiber_type)["fiber"]
+def suspended_frames(coroutine):
+    """A suspended coroutine's frames, innermost first, as (function, file,
+    line) tuples down to its fiber's first frame; or, when it has none to
+    show, a string saying why."""
+    fiber_type = lookup_type("zar::core::AsyncCoroutine")
+    if fiber_type is None:
+        raise gdb.GdbError("zar::core::AsyncCoroutine not found: the program "
+                           "needs core's debug information")
+    fiber = coroutine.address.cast(fiber_type.pointer())["fiber"]
     if not int(coroutine["event"]["flags"]) & COROUTINE_F_STARTED:
         # A stack may be reserved already; nothing has run on it.
-        return ["(no frames: not started)\n"]
+        return "no frames: not started"
     if is_null(fiber):
-        return ["(no frames: %s)\n" % coroutine_state(coroutine)]
+        return "no frames: %s" % coroutine_state(coroutine)
     context = fiber["context_"]
     if is_null(context):
         # Or the core file lacks the fiber's stack, where the Fiber lives:
         # gcore leaves the fibers' stacks out (their guard pages cannot be
         # read); a core the kernel writes has them.
-        return ["(no saved context: the fiber has not switched away, or "
-                "this core file lacks its stack)\n"]
+        return ("no saved context: the fiber has not switched away, or "
+                "this core file lacks its stack")
     if gdb.selected_inferior().architecture().name() != "i386:x86-64":
-        raise gdb.GdbError("zar-bt: only x86-64 fibers are decoded")
-    lines = []
+        raise gdb.GdbError("only x86-64 fibers are decoded")
+    frames = []
     level = selected_level()
     FiberUnwinder.context = int(context)
     flush_frames(0)
     try:
         frame = gdb.newest_frame().older()  # the innermost is the running one
         while frame is not None:
-            lines.append(frame_line(len(lines), frame))
+            sal = frame.find_sal()
+            frames.append((frame.name() or "??",
+                           sal.symtab.filename if sal.symtab else None,
+                           sal.line))
             if frame.name() == FIBER_ENTRY:
                 break
             frame = frame.older()
     finally:
         FiberUnwinder.context = None
         flush_frames(level)
-    return lines
+    return frames
+
+
+def is_running(coroutine):
+    g = async_globals()
+    return g is not None and int(g["coroutine"]) == int(coroutine.address)
+
+
+def coroutine_backtrace(coroutine):
+    """The lines of a coroutine's backtrace (a list of strings); gdb's own
+    backtrace for the running coroutine."""
+    if is_running(coroutine):
+        return [gdb.execute("backtrace", to_string=True)]
+    frames = suspended_frames(coroutine)
+    if isinstance(frames, str):
+        return ["(%s)\n" % frames]
+    return [frame_line(level, *frame) for level, frame in enumerate(frames)]
+
+
+# A frame of the implementation (the reference's core/ and the ABI's
+# headers), as its debug information names the source file.
+IMPLEMENTATION_SOURCE = re.compile(r"(^|/)(core|abi)/")
+
+
+def parked_in(coroutine):
+    """Where a suspended coroutine's own code called into the
+    implementation and was parked: "PoolAcquire from gdb_fixture.cc:112"
+    (the outermost implementation frame of the innermost run of them, and
+    its caller), or None."""
+    if is_running(coroutine):
+        return None
+    frames = suspended_frames(coroutine)
+    if isinstance(frames, str):
+        return None
+    entry = None
+    for name, filename, line in frames:
+        if filename is not None and IMPLEMENTATION_SOURCE.search(filename):
+            entry = name
+            continue
+        if entry is None or filename is None:
+            return None
+        return "%s from %s:%d" % (entry.split("::")[-1],
+                                  filename.rsplit("/", 1)[-1], line)
+    return None
 
 
 class BacktraceCommand(gdb.Command):
