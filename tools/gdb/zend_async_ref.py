@@ -566,6 +566,32 @@ def find_coroutine(handle):
     return None
 
 
+# ---- Waiter queues (pools and channels) ------------------------------------------
+
+MAX_LISTED = 8
+
+
+def waiter_names(queue):
+    """The coroutines parked in core's WaiterQueue, oldest first, "#id", with
+    " (reserved)" for those woken with a reservation."""
+    names = []
+    node = queue["front_"]
+    while not is_null(node) and len(names) < MAX_LISTED:
+        waiter = node.dereference()
+        coroutine = waiter["callback"]["coroutine"]
+        handle = None if is_null(coroutine) else coroutine_id(
+            coroutine.dereference())
+        name = "#%s" % handle if handle is not None else "?"
+        if bool(waiter["reserved"]):
+            name += " (reserved)"
+        names.append(name)
+        node = waiter["next"]
+    size = int(queue["size_"])
+    if size > len(names):
+        names.append("... %d more" % (size - len(names)))
+    return names
+
+
 # ---- Pools ---------------------------------------------------------------------
 
 
@@ -601,9 +627,10 @@ def pool_summary(pool):
         impl = impl.dereference()
         for label, count in (("idle", ring_size(impl["idle"])),
                              ("active", int(impl["active_count"])),
-                             ("reserved", int(impl["reserved_count"])),
-                             ("waiters", queue_size(impl["waiters"]))):
+                             ("reserved", int(impl["reserved_count"]))):
             parts.append("%s=%s" % (label, "?" if count is None else count))
+        # The parked acquires, oldest first, as the channel lists its own.
+        parts.append("waiters=[%s]" % ", ".join(waiter_names(impl["waiters"])))
     parts.append("min=%d" % int(pool["min_size"]))
     parts.append("max=%d" % int(pool["max_size"]))
     state = int(pool["circuit_state"])
@@ -617,12 +644,13 @@ def pool_summary(pool):
     owner = "" if is_null(wrapper) else " " + object_text(wrapper)
     if impl is None:
         parts.append("(no core debug info)")
-    return "pool%s%s {%s}" % (owner, closed, ", ".join(parts))
+        return "pool%s%s {%s}" % (owner, closed, ", ".join(parts))
+    # The id the trace and strict mode name it by ("Pool#1").
+    return "Pool#%d%s%s {%s}" % (int(impl["id"]), owner, closed,
+                                 ", ".join(parts))
 
 
 # ---- Channels -------------------------------------------------------------------
-
-MAX_LISTED = 8
 
 
 def ring_values(ring):
@@ -636,27 +664,6 @@ def ring_values(ring):
     for i in range(min(size, MAX_LISTED)):
         values.append(describe_zval(data[(head + i) & (capacity - 1)]))
     return values, size
-
-
-def waiter_names(queue):
-    """The coroutines parked in core's WaiterQueue, oldest first, "#id", with
-    " (reserved)" for those woken with a reservation."""
-    names = []
-    node = queue["front_"]
-    while not is_null(node) and len(names) < MAX_LISTED:
-        waiter = node.dereference()
-        coroutine = waiter["callback"]["coroutine"]
-        handle = None if is_null(coroutine) else coroutine_id(
-            coroutine.dereference())
-        name = "#%s" % handle if handle is not None else "?"
-        if bool(waiter["reserved"]):
-            name += " (reserved)"
-        names.append(name)
-        node = waiter["next"]
-    size = int(queue["size_"])
-    if size > len(names):
-        names.append("... %d more" % (size - len(names)))
-    return names
 
 
 def channel_summary(channel):
