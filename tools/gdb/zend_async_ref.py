@@ -503,6 +503,73 @@ def awaiting(coroutine, state):
     return hash_count(waker["events"])
 
 
+def awaited_events(coroutine):
+    """The events a waiting coroutine's waker waits for (zend_async_event_t
+    pointers), in the order they were added."""
+    trigger_type = lookup_type("zend_async_waker_trigger_t")
+    events = []
+    for value in hash_values(coroutine["waker"]["events"]):
+        if zval_type(value) != IS_PTR or trigger_type is None:
+            continue
+        trigger = value["value"]["ptr"].cast(trigger_type.pointer())
+        if not is_null(trigger):
+            events.append(trigger["event"])
+    return events
+
+
+def queue_place(queue, coroutine):
+    """"waiter i of n" for `coroutine` in core's WaiterQueue, or None."""
+    node, place = queue["front_"], 0
+    while not is_null(node) and place < 100000:
+        place += 1
+        if int(node["callback"]["coroutine"]) == int(coroutine.address):
+            return "waiter %d of %d" % (place, int(queue["size_"]))
+        node = node["next"]
+    return None
+
+
+def wait_reason(coroutine, event):
+    """What a coroutine waits for on `event`, named as the trace names the
+    object: "Pool#1 acquire (waiter 2 of 2)", "Channel#1 send (waiter 1 of
+    1)", "timer 250ms", "await #5", or the event's kind."""
+    kind = event_kind(event)
+    if kind == "pool":
+        impl = cast_to(event, "zar::core::AsyncPool")
+        if impl is not None:
+            place = queue_place(impl["waiters"], coroutine)
+            return "Pool#%d acquire%s" % (
+                int(impl["id"]), " (%s)" % place if place else "")
+    if kind == "channel":
+        impl = cast_to(event, "zar::core::AsyncChannel")
+        if impl is not None:
+            for queue, operation in (("receivers", "recv"), ("senders", "send")):
+                place = queue_place(impl[queue], coroutine)
+                if place is not None:
+                    return "Channel#%d %s (%s)" % (int(impl["id"]), operation,
+                                                   place)
+            return "Channel#%d" % int(impl["id"])
+    if kind == "timer":
+        timer = cast_to(event, "zend_async_timer_event_t")
+        if timer is not None:
+            return "timer " + timer_detail(timer.dereference())
+    if kind == "coroutine":
+        awaited = cast_to(event, "zend_coroutine_t")
+        if awaited is not None:
+            return "await #%s" % coroutine_id(awaited.dereference())
+    return kind
+
+
+def wait_reasons(coroutine, state):
+    """What a waiting coroutine waits for, each event named (wait_reason),
+    or None when it is not waiting."""
+    if awaiting(coroutine, state) == 0:
+        return None
+    reasons = [wait_reason(coroutine, event)
+               for event in awaited_events(coroutine)]
+    return ", ".join(reasons) if reasons else plural(
+        awaiting(coroutine, state), "event")
+
+
 def coroutine_summary(coroutine):
     event = coroutine["event"]
     obj = event_object(event)
@@ -894,10 +961,11 @@ class ZendAsyncRefPrinters(gdb.printing.PrettyPrinter):
 
 class CoroutinesCommand(gdb.Command):
     """List the request's coroutines: id, state, where each was spawned and
-where it suspended (script positions), how many events it waits for, and
-where its C code is parked: the implementation's function it called and
-the caller's file and line ("PoolAcquire from ext.c:112", from the
-coroutine's backtrace, as zar-bt shows it).
+where it suspended (script positions), where its C code is parked (the
+implementation's function it called and the caller's file and line,
+"PoolAcquire from ext.c:112", from the coroutine's backtrace as zar-bt
+shows it), and what a waiting one waits for ("Pool#1 acquire (waiter 2 of
+2)", "Channel#1 send (waiter 1 of 1)", "timer 250ms", "await #5").
 
 Usage: zar-coroutines
 
@@ -924,9 +992,9 @@ shown last."""
         rows.sort(key=lambda row: row[0])
         g = async_globals()
         current = int(g["coroutine"]) if g is not None else 0
-        gdb.write("  %-5s  %-9s  %-9s  %-24s  %-24s  %-9s  %s\n" % (
-            "id", "state", "role", "spawned at", "suspended at", "awaiting",
-            "parked in"))
+        gdb.write("  %-5s  %-9s  %-9s  %-24s  %-24s  %-36s  %s\n" % (
+            "id", "state", "role", "spawned at", "suspended at", "parked in",
+            "waiting for"))
         for handle, coroutine in rows:
             self.write_row(handle, coroutine, current)
         scheduler = state["scheduler"]
@@ -941,13 +1009,12 @@ shown last."""
     def write_row(handle, coroutine, current):
         state = coroutine_state(coroutine)
         marker = "*" if int(coroutine.address) == current else " "
-        count = awaiting(coroutine, state)
-        gdb.write("%s #%-4d  %-9s  %-9s  %-24s  %-24s  %-9s  %s\n" % (
+        gdb.write("%s #%-4d  %-9s  %-9s  %-24s  %-24s  %-36s  %s\n" % (
             marker, handle, state, coroutine_role(coroutine) or "-",
             location(coroutine["filename"], coroutine["lineno"]),
             suspended_at(coroutine, state) or "-",
-            plural(count, "event") if count else "-",
-            parked_in(coroutine) or "-"))
+            parked_in(coroutine) or "-",
+            wait_reasons(coroutine, state) or "-"))
 
 
 class AsyncCommand(gdb.Command):
