@@ -16,6 +16,8 @@
 #include "zend_exceptions.h"
 
 ZEND_API bool zend_async_ref_trace_on = false;
+ZEND_API uint64_t zend_async_ref_trace_line_number = 0;
+ZEND_API uint64_t zend_async_ref_trace_breaks = 0;
 
 /* The longest line (longer ones are cut). */
 #define TRACE_LINE_SIZE 1024
@@ -26,6 +28,13 @@ static struct {
   zend_async_ref_trace_sink_t sink; /* the callback sink, or NULL */
   void *sink_arg;
 } trace_sink;
+
+/* Where zend_async_ref_trace_break() is called: after line `at`, and after
+ * every line containing `text` (malloc'd; the process's, as the sink). */
+static struct {
+  uint64_t at;
+  char *text;
+} trace_break;
 
 /* ===================================================================== */
 /* Sinks                                                                  */
@@ -48,6 +57,7 @@ ZEND_API void zend_async_ref_trace_to_stream(FILE *stream) {
   trace_sink.sink = NULL;
   trace_sink.sink_arg = NULL;
   trace_sink.stream = stream;
+  zend_async_ref_trace_line_number = 0;
   zend_async_ref_trace_on = stream != NULL;
 }
 
@@ -56,6 +66,7 @@ ZEND_API void zend_async_ref_trace_to_callback(zend_async_ref_trace_sink_t sink,
   close_owned_stream();
   trace_sink.sink = sink;
   trace_sink.sink_arg = arg;
+  zend_async_ref_trace_line_number = 0;
   zend_async_ref_trace_on = sink != NULL;
 }
 
@@ -66,7 +77,44 @@ ZEND_API void zend_async_ref_trace_disable(void) {
   trace_sink.sink_arg = NULL;
 }
 
+ZEND_API void zend_async_ref_trace_break_at(uint64_t number) {
+  trace_break.at = number;
+}
+
+ZEND_API void zend_async_ref_trace_break_on(const char *text) {
+  free(trace_break.text);
+  trace_break.text = NULL;
+  if (text == NULL || text[0] == '\0') return;
+  const size_t size = strlen(text) + 1;
+  trace_break.text = malloc(size);
+  if (trace_break.text != NULL) memcpy(trace_break.text, text, size);
+}
+
+ZEND_API zend_never_inline void zend_async_ref_trace_break(const char *line,
+                                                           uint64_t number) {
+  (void)line;
+  (void)number;
+  zend_async_ref_trace_breaks++;
+  __asm__ volatile("" ::: "memory"); /* a call a debugger can stop in */
+}
+
+/* ZEND_ASYNC_REF_TRACE_BREAK: all digits is a line number, anything else a
+ * text. Unset leaves the current setting; empty clears both. */
+static void configure_break_from_env(void) {
+  const char *value = getenv("ZEND_ASYNC_REF_TRACE_BREAK");
+  if (value == NULL) return;
+  zend_async_ref_trace_break_at(0);
+  zend_async_ref_trace_break_on(NULL);
+  if (value[0] == '\0') return;
+  if (strspn(value, "0123456789") == strlen(value)) {
+    zend_async_ref_trace_break_at(strtoull(value, NULL, 10));
+  } else {
+    zend_async_ref_trace_break_on(value);
+  }
+}
+
 ZEND_API bool zend_async_ref_trace_configure_from_env(void) {
+  configure_break_from_env();
   const char *value = getenv("ZEND_ASYNC_REF_TRACE");
   if (value == NULL) return zend_async_ref_trace_on;
   if (value[0] == '\0' || strcmp(value, "0") == 0) {
@@ -111,6 +159,12 @@ static void emit_line(const char *actor, const char *format, va_list args) {
     fwrite(line, 1, length, trace_sink.stream);
     fputc('\n', trace_sink.stream);
     fflush(trace_sink.stream);
+  }
+  const uint64_t number = ++zend_async_ref_trace_line_number;
+  const char *event = line + sizeof("[trace] ") - 1;
+  if (number == trace_break.at ||
+      (trace_break.text != NULL && strstr(event, trace_break.text) != NULL)) {
+    zend_async_ref_trace_break(event, number);
   }
 }
 

@@ -634,5 +634,70 @@ TEST(TraceConfigurationTest, EnvironmentNamesAFile) {
   unlink(path);
 }
 
+// Stopping a debugger at an event: the tracer numbers the lines of each
+// sink from 1, and calls zend_async_ref_trace_break() (a debugger's
+// breakpoint) after line N, or after every line containing a text.
+TEST(TraceConfigurationTest, TheBreakIsReachedAfterLineNAndAfterEachMatch) {
+  Lines lines;
+  const uint64_t breaks = zend_async_ref_trace_breaks;
+  zend_async_ref_trace_to_callback(Capture, &lines);
+  zend_async_ref_trace_break_at(2);
+  std::vector<uint64_t> breaks_after;  // after lines 1, 2, 3
+  for (int i = 1; i <= 3; i++) {
+    zend_async_ref_trace_as("main", "line %d", i);
+    breaks_after.push_back(zend_async_ref_trace_breaks - breaks);
+  }
+  EXPECT_EQ(zend_async_ref_trace_line_number, 3u);
+  EXPECT_EQ(breaks_after, (std::vector<uint64_t>{0, 1, 1}));
+
+  zend_async_ref_trace_break_at(0);
+  zend_async_ref_trace_break_on("pool reserve");
+  zend_async_ref_trace_as("#3", "pool reserve Pool#1 for #5");
+  EXPECT_EQ(zend_async_ref_trace_breaks - breaks, 2u);
+  zend_async_ref_trace_as("#3", "pool release Pool#1");
+  EXPECT_EQ(zend_async_ref_trace_breaks - breaks, 2u);
+  zend_async_ref_trace_as("#5", "pool reserve Pool#1 for #7");
+  EXPECT_EQ(zend_async_ref_trace_breaks - breaks, 3u);
+  zend_async_ref_trace_break_on(nullptr);
+  zend_async_ref_trace_as("#5", "pool reserve Pool#1 for #9");
+  EXPECT_EQ(zend_async_ref_trace_breaks - breaks, 3u);
+
+  // A new sink numbers its lines from 1 again.
+  zend_async_ref_trace_to_callback(Capture, &lines);
+  zend_async_ref_trace_as("main", "first of the new sink");
+  EXPECT_EQ(zend_async_ref_trace_line_number, 1u);
+  zend_async_ref_trace_disable();
+  EXPECT_EQ(lines.size(), 8u);
+}
+
+// ZEND_ASYNC_REF_TRACE_BREAK: digits are a line number, anything else a
+// text; empty clears the break.
+TEST(TraceConfigurationTest, EnvironmentSetsTheBreak) {
+  Lines lines;
+  const uint64_t breaks = zend_async_ref_trace_breaks;
+  auto break_from_env = [](const char* value) {
+    setenv("ZEND_ASYNC_REF_TRACE_BREAK", value, 1);
+    zend_async_ref_trace_configure_from_env();
+  };
+  // The breaks counted after each line, in order.
+  std::vector<uint64_t> counted;
+  auto trace = [&](const char* line) {
+    zend_async_ref_trace_as("main", "%s", line);
+    counted.push_back(zend_async_ref_trace_breaks - breaks);
+  };
+  break_from_env("2");
+  zend_async_ref_trace_to_callback(Capture, &lines);
+  trace("one");
+  trace("two");
+  break_from_env("switch ->");
+  trace("switch -> #3");
+  trace("no match");
+  break_from_env("");
+  trace("switch -> #5");
+  EXPECT_EQ(counted, (std::vector<uint64_t>{0, 1, 2, 2, 2}));
+  unsetenv("ZEND_ASYNC_REF_TRACE_BREAK");
+  zend_async_ref_trace_disable();
+}
+
 }  // namespace
 }  // namespace zar::trace

@@ -22,6 +22,12 @@
  * time: zend_async_ref_trace_to_stream() or _to_callback(), and
  * zend_async_ref_trace_disable().
  *
+ * Stopping a debugger: ZEND_ASYNC_REF_TRACE_BREAK, read with
+ * ZEND_ASYNC_REF_TRACE, is a line number N (the tracer calls
+ * zend_async_ref_trace_break() after the N-th line) or a text (after every
+ * line containing it); `break zend_async_ref_trace_break` in gdb then stops
+ * right after that event.
+ *
  * Cost when off: each site tests ZEND_ASYNC_REF_TRACING(), one load of a
  * global bool and a branch predicted not taken. Use ZEND_ASYNC_REF_TRACE()
  * (or test ZEND_ASYNC_REF_TRACING() first), so that the arguments are only
@@ -64,6 +70,28 @@ ZEND_API void zend_async_ref_trace_to_callback(zend_async_ref_trace_sink_t sink,
                                                void *arg);
 /* Stops tracing (closes the file ZEND_ASYNC_REF_TRACE opened, if any). */
 ZEND_API void zend_async_ref_trace_disable(void);
+/* ---- Stopping a debugger at a trace event ----------------------------------
+ */
+
+/* The number of the last line emitted (1 for the first line since the sink
+ * was installed): the line's line number in a trace file that this sink
+ * began. */
+extern ZEND_API uint64_t zend_async_ref_trace_line_number;
+
+/* Makes the tracer call zend_async_ref_trace_break() just after it emits
+ * line `number` (0: never). */
+ZEND_API void zend_async_ref_trace_break_at(uint64_t number);
+/* Makes the tracer call zend_async_ref_trace_break() after each line that
+ * contains `text` (copied; NULL or "": never). */
+ZEND_API void zend_async_ref_trace_break_on(const char *text);
+/* Does nothing, and is never inlined: the place for a debugger's breakpoint
+ * (`break zend_async_ref_trace_break`), reached with the line just emitted
+ * (without "[trace] ") and its number. Counts its calls in
+ * zend_async_ref_trace_breaks. */
+ZEND_API zend_never_inline void zend_async_ref_trace_break(const char *line,
+                                                           uint64_t number);
+extern ZEND_API uint64_t zend_async_ref_trace_breaks;
+
 /* Applies ZEND_ASYNC_REF_TRACE (see above) when it is set; an unset variable
  * leaves the current setting. Returns whether tracing is on. A file that
  * cannot be opened is reported with E_CORE_WARNING and leaves tracing off. */
