@@ -1,6 +1,6 @@
-# zar_gdb_batch(<output-var> <errors-var> <commands-var>): runs PROGRAM under
-# `gdb -batch -nx` with the helpers (SCRIPT) loaded and the commands of the
-# list <commands-var>,
+# zar_gdb_batch(<output-var> <errors-var> <commands-var> [<core>]): runs
+# PROGRAM (or opens <core>, a core file of it) under `gdb -batch -nx` with
+# the helpers (SCRIPT) loaded and the commands of the list <commands-var>,
 # leaving what gdb printed on stdout and stderr in the two variables. A
 # macro, so that where gdb is missing or may not trace processes (ptrace) it
 # prints "ZAR_SKIP:" (the test then counts as skipped) and returns from the
@@ -26,7 +26,7 @@ macro(zar_gdb_batch output_var errors_var commands_var)
     list(APPEND _zar_gdb_args -ex "${_zar_gdb_command}")
   endforeach()
   execute_process(
-    COMMAND "${GDB}" ${_zar_gdb_args} "${PROGRAM}"
+    COMMAND "${GDB}" ${_zar_gdb_args} "${PROGRAM}" ${ARGN}
     OUTPUT_VARIABLE ${output_var}
     ERROR_VARIABLE ${errors_var}
     RESULT_VARIABLE _zar_gdb_rc)

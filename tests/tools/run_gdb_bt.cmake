@@ -4,23 +4,41 @@
 # it through PoolAcquire and the fixture's AcquireAndRelease down to the
 # fiber's first frame, with no frame gdb cannot name; `fresh`, never
 # started, has no frames; the frame selected before (RunScene's, where the
-# locals live) is selected again after. Invoked by CTest:
-#   cmake -DGDB=... -DPROGRAM=... -DSCRIPT=... -P run_gdb_bt.cmake
+# locals live) is selected again after.
+#
+# With CORE set, the same checks run on a core file: zar-gcore writes it at
+# the breakpoint, and a second gdb opens it (the program is killed, not
+# continued). Invoked by CTest:
+#   cmake -DGDB=... -DPROGRAM=... -DSCRIPT=... [-DCORE=<file>]
+#         -P run_gdb_bt.cmake
 # Prints "ZAR_SKIP:" (the test then counts as skipped) when gdb is missing
 # or cannot trace.
 include(${CMAKE_CURRENT_LIST_DIR}/gdb_batch.cmake)
 
-set(commands
-  "break zar_gdb_breakpoint_here"
-  "run"
+set(checks
   "frame 1"
   "echo @@WAITER\\n"
   "zar-bt waiter2"
   "echo @@FRESH\\n"
   "zar-bt fresh"
-  "echo @@END\\n"
-  "continue")
-zar_gdb_batch(output errors commands)
+  "echo @@END\\n")
+if(DEFINED CORE)
+  file(REMOVE "${CORE}")
+  set(commands
+    "break zar_gdb_breakpoint_here"
+    "run"
+    "zar-gcore ${CORE}"
+    "kill")
+  zar_gdb_batch(output errors commands)
+  if(NOT output MATCHES "Saved corefile" OR NOT EXISTS "${CORE}")
+    message(FATAL_ERROR "zar-gcore wrote no core:\n${output}\n${errors}")
+  endif()
+  zar_gdb_batch(output errors checks "${CORE}")
+  file(REMOVE "${CORE}")
+else()
+  set(commands "break zar_gdb_breakpoint_here" "run" ${checks} "continue")
+  zar_gdb_batch(output errors commands)
+endif()
 if(errors MATCHES "Python Exception|Error occurred")
   message(FATAL_ERROR "the helpers raised:\n${output}\n${errors}")
 endif()
@@ -54,7 +72,7 @@ endif()
 if(NOT fresh_bt STREQUAL "(no frames: not started)\n")
   message(FATAL_ERROR "zar-bt fresh printed:\n${fresh_bt}")
 endif()
-if(NOT output MATCHES "exited normally")
+if(NOT DEFINED CORE AND NOT output MATCHES "exited normally")
   message(FATAL_ERROR "the fixture did not end cleanly after the "
     "breakpoint:\n${output}\n${errors}")
 endif()

@@ -10,6 +10,7 @@
 #   (gdb) zar-coroutines          every live coroutine, its state and places
 #   (gdb) zar-async               the async globals
 #   (gdb) zar-bt 5                a suspended coroutine's backtrace
+#   (gdb) zar-gcore FILE          a core file that keeps the coroutine stacks
 #   (gdb) print *$zar_coroutine(5)
 #
 # Printers work from the ABI (Zend/zend_async_API.h) and the engine's types
@@ -22,9 +23,12 @@
 # missing. `print/r` shows a structure's raw fields.
 #
 # Nothing here runs code in the inferior: everything is read from memory,
-# so the helpers work on core files and never disturb the process.
+# so the helpers work on core files and never disturb the process
+# (zar-gcore only reads it, and writes a file).
 
+import os
 import re
+import struct
 
 import gdb
 import gdb.printing
@@ -1176,10 +1180,11 @@ def suspended_frames(coroutine):
     context = fiber["context_"]
     if is_null(context):
         # Or the core file lacks the fiber's stack, where the Fiber lives:
-        # gcore leaves the fibers' stacks out (their guard pages cannot be
-        # read); a core the kernel writes has them.
+        # gdb's gcore leaves the fibers' stacks out (their guard pages
+        # cannot be read); zar-gcore and the kernel write them.
         return ("no saved context: the fiber has not switched away, or "
-                "this core file lacks its stack")
+                "this core file lacks its stack (write cores with "
+                "zar-gcore)")
     if gdb.selected_inferior().architecture().name() != "i386:x86-64":
         raise gdb.GdbError("only x86-64 fibers are decoded")
     frames = []
@@ -1284,9 +1289,108 @@ running one's are gdb's backtrace. `all` shows every live coroutine's."""
         gdb.write("".join(coroutine_backtrace(coroutine)))
 
 
+# ---- Core files that keep the coroutines' stacks ---------------------------
+#
+# A coroutine's stack starts with a guard page (mock_zend's fiber stacks):
+# a guard marker where the kernel has them (Linux 6.13+), which lies inside
+# the stack's mapping and cannot be read. gdb's gcore copies each mapping in
+# 1 MiB pieces and gives up on a mapping at the first piece it cannot read,
+# so neighbouring stacks, merged into one mapping, all come out as zeros.
+# zar-gcore writes the core with gcore, then copies what gcore gave up on
+# into it, page by page: gcore keeps every mapping's room in the file
+# (p_filesz covers it), so the pages go to their place and the guard pages
+# stay zeros, as in a core the kernel writes.
+
+ELF_HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
+PROGRAM_HEADER = struct.Struct("<IIQQQQQQ")
+PT_LOAD = 1
+GCORE_PIECE = 1 << 20  # gdb's gcore copies a mapping in pieces of 1 MiB
+
+
+def core_load_segments(core):
+    """The core file's PT_LOAD segments with contents in the file, as
+    (address, file offset, size)."""
+    header = ELF_HEADER.unpack(core.read(ELF_HEADER.size))
+    ident, phoff, phentsize, phnum = header[0], header[5], header[9], header[10]
+    if ident[:4] != b"\x7fELF" or ident[4] != 2 or ident[5] != 1:
+        raise gdb.GdbError("zar-gcore: the core is not a 64-bit "
+                           "little-endian ELF file")
+    segments = []
+    for index in range(phnum):
+        core.seek(phoff + index * phentsize)
+        (kind, _flags, offset, vaddr, _paddr, filesz, _memsz,
+         _align) = PROGRAM_HEADER.unpack(core.read(PROGRAM_HEADER.size))
+        if kind == PT_LOAD and filesz > 0:
+            segments.append((vaddr, offset, filesz))
+    return segments
+
+
+def read_or_none(inferior, address, size):
+    try:
+        return inferior.read_memory(address, size)
+    except gdb.MemoryError:
+        return None
+
+
+def fill_unread_pages(core, inferior, address, offset, size, page):
+    """Where gcore gave up on a segment (the first piece it could not
+    read), copies the segment's readable pages from there on into the
+    core; returns how many pages it copied."""
+    start = 0
+    while start < size:  # the pieces gcore read, as it did
+        length = min(GCORE_PIECE, size - start)
+        if read_or_none(inferior, address + start, length) is None:
+            break
+        start += length
+    copied = 0
+    for at in range(start, size, page):
+        data = read_or_none(inferior, address + at, min(page, size - at))
+        if data is not None:
+            core.seek(offset + at)
+            core.write(data)
+            copied += 1
+    return copied
+
+
+class GcoreCommand(gdb.Command):
+    """Write a core file of the process that keeps its coroutines' stacks.
+
+Usage: zar-gcore [FILE]
+
+As gcore (FILE defaults to core.PID), then copies into the core the
+memory gcore left out: the coroutine stacks behind guard pages it cannot
+read. zar-bt and zar-coroutines then read the parked coroutines from the
+core. A live process only."""
+
+    def __init__(self):
+        super().__init__("zar-gcore", gdb.COMMAND_FILES, gdb.COMPLETE_FILENAME)
+
+    def invoke(self, argument, from_tty):
+        inferior = gdb.selected_inferior()
+        connection = inferior.connection
+        if inferior.pid == 0 or connection is None:
+            raise gdb.GdbError("zar-gcore: no process")
+        if connection.type == "core":
+            raise gdb.GdbError("zar-gcore: this is a core file, not a live "
+                               "process")
+        path = argument.strip() or "core.%d" % inferior.pid
+        gdb.execute("gcore %s" % path, to_string=True)
+        page = os.sysconf("SC_PAGE_SIZE")
+        copied = regions = 0
+        with open(path, "r+b") as core:
+            for address, offset, size in core_load_segments(core):
+                pages = fill_unread_pages(core, inferior, address, offset,
+                                          size, page)
+                copied += pages
+                regions += 1 if pages else 0
+        gdb.write("Saved corefile %s (with %s gcore could not copy in %s)\n" % (
+            path, plural(copied, "page"), plural(regions, "mapping")))
+
+
 gdb.printing.register_pretty_printer(None, ZendAsyncRefPrinters(), replace=True)
 CoroutinesCommand()
 AsyncCommand()
 CoroutineFunction()
 BacktraceCommand()
+GcoreCommand()
 gdb.unwinder.register_unwinder(None, FiberUnwinder(), replace=True)
