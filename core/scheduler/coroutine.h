@@ -72,6 +72,11 @@ struct AsyncCoroutine {
   // above, so its status shares a cache line with what every switch reads
   // (fiber, queued) and its address needs no load.
   zend_async_waker_t waker_storage;
+  // Where Spawn was called from (its return address): the C code that
+  // spawned the coroutine, which debuggers name when the coroutine has no
+  // script position (tools/gdb's zar-coroutines). NULL for the main
+  // coroutine, which nothing spawned.
+  const void* spawn_site;
   zend_object std;  // last, as zend_object_alloc requires
 
   static AsyncCoroutine* FromAbi(zend_coroutine_t* coroutine) {

@@ -120,6 +120,7 @@ zend_coroutine_t* Spawn(zend_async_scope_t* scope, zend_object* scope_provider,
   }
 
   AsyncCoroutine* self = AsyncCoroutine::FromAbi(coroutine);
+  self->spawn_site = __builtin_return_address(0);
   if (fiber != nullptr) {
     fiber->data = self;
     self->fiber = fiber;
