@@ -9,6 +9,7 @@
 
 #include "tools/trace/scenarios.h"
 
+#include <functional>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -169,6 +170,29 @@ void CloseWithWaiters(FILE* out) {
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
 }
 
+// ---- timer-wakeup -----------------------------------------------------------
+
+// A coroutine body that sleeps `ms` on a reactor timer (the park: a waker,
+// resume_when on a one-shot timer event, suspend), then notes that `name`
+// runs again.
+std::function<void()> Sleeper(FILE* out, const char* name, zend_ulong ms) {
+  return [out, name, ms] {
+    if (Delay(ms)) Note(out, absl::StrFormat("%s runs again", name));
+  };
+}
+
+void TimerWakeup(FILE* out) {
+  Note(out,
+       "A sleeps 100 ms, then B sleeps 10 ms: B's timer, armed second, fires "
+       "first");
+  CoroutineRef a(Spawn(Sleeper(out, "A", 100)));
+  CoroutineRef b(Spawn(Sleeper(out, "B", 10)));
+  Note(out, absl::StrFormat("A is %s, B is %s; main awaits A, then B",
+                            NameOf(a.get()), NameOf(b.get())));
+  Await(a.get());
+  Await(b.get());
+}
+
 // ---- channel-rendezvous -----------------------------------------------------
 
 void ChannelRendezvous(FILE* out) {
@@ -240,6 +264,10 @@ const std::vector<Scenario>& Scenarios() {
        TimeoutHandsOn},
       {"close-with-waiters", "close wakes every waiter with \"Pool is closed\"",
        CloseWithWaiters},
+      {"timer-wakeup",
+       "two sleeping coroutines: the shorter timer fires first and its "
+       "waker queues its coroutine",
+       TimerWakeup},
       {"channel-rendezvous",
        "an unbuffered channel hands each value to the oldest receiver",
        ChannelRendezvous},

@@ -6,6 +6,10 @@
 //                         the releaser does not barge
 //   timeout-hands-on      a reserved waiter times out and hands its place on
 //   close-with-waiters    close wakes every waiter with "Pool is closed"
+//   timer-wakeup          the shorter of two sleeps' timers fires first;
+//                         its waker queues the coroutine, which runs again
+//   channel-rendezvous    an unbuffered channel hands each value to the
+//                         oldest receiver
 //   pdo-transaction-pin   a transaction pins the only PDO slot; the other
 //                         coroutine waits until commit
 //
