@@ -183,9 +183,9 @@ std::function<void()> Sleeper(FILE* out, const char* name, zend_ulong ms) {
 
 void TimerWakeup(FILE* out) {
   Note(out,
-       "A sleeps 100 ms, then B sleeps 10 ms: B's timer, armed second, fires "
+       "A sleeps 1000 ms, then B sleeps 10 ms: B's timer, armed second, fires "
        "first");
-  CoroutineRef a(Spawn(Sleeper(out, "A", 100)));
+  CoroutineRef a(Spawn(Sleeper(out, "A", 1000)));
   CoroutineRef b(Spawn(Sleeper(out, "B", 10)));
   Note(out, absl::StrFormat("A is %s, B is %s; main awaits A, then B",
                             NameOf(a.get()), NameOf(b.get())));

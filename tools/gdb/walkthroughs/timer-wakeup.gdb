@@ -1,5 +1,5 @@
 # A timer's wake-up, stop by stop, on zend-async-trace's timer-wakeup
-# scenario (A sleeps 100 ms, then B sleeps 10 ms; main awaits A, then B).
+# scenario (A sleeps 1000 ms, then B sleeps 10 ms; main awaits A, then B).
 # docs/debugging.md runs it:
 #
 #   cmake --preset debug && cmake --build --preset walkthrough
