@@ -60,6 +60,7 @@ set(commands
   "print group->event"
   "zar-coroutines"
   "zar-async"
+  "zar-events"
   "echo @@END\\n"
   "continue")
 zar_gdb_batch(output errors commands)

@@ -10,6 +10,7 @@
 #   (gdb) zar-coroutines          every live coroutine, its state and places
 #   (gdb) zar-async               the async globals
 #   (gdb) zar-bt 5                a suspended coroutine's backtrace
+#   (gdb) zar-events              the reactor's events and libuv's handles
 #   (gdb) print *$zar_coroutine(5)
 #
 # Printers work from the ABI (Zend/zend_async_API.h) and the engine's types
@@ -1293,6 +1294,139 @@ Usage: zar-async"""
                       if not is_null(g["exit_exception"]) else "none"))
 
 
+# libuv's handle types as uv_print_all_handles names them (uv.h's
+# UV_HANDLE_TYPE_MAP), and its handle flags (uv-common.h, libuv 1.x).
+UV_HANDLE_TYPE_NAMES = {
+    "UV_ASYNC": "async", "UV_CHECK": "check", "UV_FS_EVENT": "fs_event",
+    "UV_FS_POLL": "fs_poll", "UV_HANDLE": "handle", "UV_IDLE": "idle",
+    "UV_NAMED_PIPE": "pipe", "UV_POLL": "poll", "UV_PREPARE": "prepare",
+    "UV_PROCESS": "process", "UV_STREAM": "stream", "UV_TCP": "tcp",
+    "UV_TIMER": "timer", "UV_TTY": "tty", "UV_UDP": "udp",
+    "UV_SIGNAL": "signal",
+}
+UV_HANDLE_CLOSING = 0x1
+UV_HANDLE_ACTIVE = 0x4
+UV_HANDLE_REF = 0x8
+UV_HANDLE_INTERNAL = 0x10
+
+
+def queue_next(node):
+    """The next node of a libuv queue: a `void *[2]` (libuv < 1.46) or a
+    struct uv__queue (libuv >= 1.46), given by address."""
+    type_ = node.type.strip_typedefs().target().strip_typedefs()
+    if type_.code == gdb.TYPE_CODE_ARRAY:
+        return node.dereference()[0]
+    return node["next"]
+
+
+def loop_handles(loop):
+    """The handles of a uv_loop_t (a value), in its handle_queue's order
+    (the order they were initialised), as uv_handle_t pointers."""
+    handle_type = lookup_type("uv_handle_t")
+    offset = field_offset(handle_type, "handle_queue")
+    head = loop["handle_queue"].address
+    node = queue_next(head)
+    handles = []
+    while int(node) != int(head) and len(handles) < 100000:
+        handles.append((node.cast(char_pointer()) - offset).cast(
+            handle_type.pointer()))
+        node = queue_next(node.cast(head.type))
+    return handles
+
+
+def handle_line(handle):
+    """A libuv handle as uv_print_all_handles prints it: "[RAI] type
+    address", each flag "-" when not set (R: referenced, A: active, I:
+    internal to libuv)."""
+    flags = int(handle["flags"])
+    kind = UV_HANDLE_TYPE_NAMES.get(str(handle["type"]), "<unknown>")
+    return "[%s%s%s] %-8s 0x%x" % (
+        "R" if flags & UV_HANDLE_REF else "-",
+        "A" if flags & UV_HANDLE_ACTIVE else "-",
+        "I" if flags & UV_HANDLE_INTERNAL else "-",
+        kind, int(handle))
+
+
+def destroyed_owner(handle):
+    """"Timer#4 destroyed, closing" for the handle of a reactor event
+    destroyed before its handle's close callback ran (the event's memory,
+    the handle's data, stays until then); "closing" for another handle
+    being closed; None otherwise."""
+    if not int(handle["flags"]) & UV_HANDLE_CLOSING:
+        return None
+    core_type = lookup_type("zar::core::reactor::EventCore")
+    if core_type is not None and not is_null(handle["data"]):
+        try:
+            core = handle["data"].cast(core_type.pointer()).dereference()
+            if int(core["handle"]) == int(handle) and bool(core["destroyed"]):
+                return event_token(core) + " destroyed, closing"
+        except gdb.MemoryError:
+            pass
+    return "closing"
+
+
+class EventsCommand(gdb.Command):
+    """List the request's reactor events and its libuv loop's handles.
+
+Usage: zar-events
+
+For each live reactor event, oldest first: the name the trace gives it
+(Timer#2), its kind, started (it holds loop references) or stopped, and
+closed, ZEND_ASYNC_EVENT_REFCOUNT, loop references, callbacks, the
+coroutines parked on it in the order they will be notified, and what its
+kind adds (a timer's timeout, an IO handle's descriptor, ...). Then every
+handle of the request's libuv loop (ASYNC_G(uvloop)) as libuv's
+uv_print_all_handles prints it, "[RAI] type address" (R referenced, A
+active, I internal to libuv, "-" when not), followed by the event that owns
+it ("Timer#4 destroyed, closing" for the handle of an event destroyed
+before the loop ran its close callback; "closing" for another handle being
+closed)."""
+
+    def __init__(self):
+        super().__init__("zar-events", gdb.COMMAND_DATA)
+
+    def invoke(self, argument, from_tty):
+        cores = reactor_event_cores()
+        if cores is None:
+            raise missing_debug_information("zar-events", REACTOR_LIVE_LIST)
+        gdb.write("  %-14s  %-13s  %-15s  %-4s  %-9s  %-9s  %-16s  %s\n" % (
+            "event", "kind", "state", "refs", "loop_refs", "callbacks",
+            "waiters", "detail"))
+        owners = {}
+        for core in cores:
+            event = core["event"].dereference()
+            if not is_null(core["handle"]):
+                owners[int(core["handle"])] = event_token(core)
+            state = "started" if int(event["loop_ref_count"]) else "stopped"
+            if int(event["flags"]) & F_CLOSED:
+                state += ", closed"
+            waiters = event_waiter_names(event)
+            gdb.write("  %-14s  %-13s  %-15s  %-4d  %-9d  %-9d  %-16s  %s\n" % (
+                event_token(core), event_kind_name(core), state,
+                event_refs(event), int(event["loop_ref_count"]),
+                int(event["callbacks"]["length"]),
+                "[%s]" % ", ".join(waiters) if waiters else "-",
+                event_detail(event_kind(event), event) or "-"))
+        gdb.write("%s.\n" % plural(len(cores), "reactor event"))
+
+        g = gdb.lookup_global_symbol("async_globals")
+        if g is None:
+            raise gdb.GdbError("zar-events: async_globals (ASYNC_G) not found")
+        g = g.value()
+        if not bool(g["reactor_started"]):
+            gdb.write("The request's loop is not initialised.\n")
+            return
+        loop = g["uvloop"]
+        handles = loop_handles(loop)
+        gdb.write("Loop 0x%x: %s, %d active.\n" % (
+            int(loop.address), plural(len(handles), "handle"),
+            int(loop["active_handles"])))
+        for handle in handles:
+            owner = owners.get(int(handle)) or destroyed_owner(handle)
+            gdb.write(handle_line(handle) +
+                      ("  %s" % owner if owner else "") + "\n")
+
+
 class CoroutineFunction(gdb.Function):
     """$zar_coroutine(id): the live coroutine whose object handle is `id`,
 as a zend_coroutine_t*. Example: print *$zar_coroutine(5)"""
@@ -1526,6 +1660,7 @@ running one's are gdb's backtrace. `all` shows every live coroutine's."""
 gdb.printing.register_pretty_printer(None, ZendAsyncRefPrinters(), replace=True)
 CoroutinesCommand()
 AsyncCommand()
+EventsCommand()
 CoroutineFunction()
 BacktraceCommand()
 gdb.unwinder.register_unwinder(None, FiberUnwinder(), replace=True)
