@@ -13,9 +13,16 @@
 //   fresh      spawned, never run (queued)
 //   channel    capacity 1 holding int(1); `sender` is parked sending
 //              string "two" (buffer full)
+//   parked     a coroutine of each other kind of wait, each parked through
+//              the waker (resume_when) as an extension's C code parks:
+//              `sleeper` on a one-shot 60 s timer, `receiver` on the empty
+//              channel `inbox` (capacity 1), `joiner` awaiting the sleeper,
+//              `taker1` then `taker2` awaiting the future `awaited`,
+//              `settler` awaiting the task group `group` (no tasks: it waits
+//              for the next settling) and `reader` on the pipe handle `io`
+//              while main's 16-byte read `read` is in flight on it (`io` is
+//              descriptor 100, one end of a socket pair)
 //   timer      a periodic, HIDDEN timer event that was never started
-//   io, read   a pipe handle on descriptor 100 (one end of a socket pair)
-//              with a 16-byte read in flight
 //   zvals      int, string, object, pointer, array, null, float, bool
 //   futures    `settled`, completed with int(42) at scene.php:13 (made at
 //              12); `pending`, made at scene.php:14, with a chain
@@ -23,8 +30,9 @@
 //
 // Locations are fake script positions (zend_mock_set_location): "spawned
 // at" is where the spawn happened, "suspended at" where the coroutine
-// suspended. After the breakpoint everything is released and the request
-// ends; the exit status is 0 when nothing leaked.
+// suspended. After the breakpoint the parked coroutines are woken (the
+// future completed, a value sent, the others resumed), everything is
+// released and the request ends; the exit status is 0 when nothing leaked.
 //
 // Built with -O0 so that the locals stay readable.
 
@@ -32,6 +40,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "core/extension.h"
 
@@ -54,6 +64,9 @@ struct Scene {
   zend_async_pool_t* pool = nullptr;
   zend_async_channel_t* channel = nullptr;
   zend_long resources_made = 0;
+  zend_async_channel_t* inbox = nullptr;
+  // The coroutines AwaitEvent runs and the event each of them awaits.
+  std::vector<std::pair<zend_coroutine_t*, zend_async_event_t*>> awaiting;
 };
 
 Scene scene;
@@ -65,15 +78,22 @@ bool Factory(zend_async_pool_t*, zval* result) {
 
 void Destructor(zend_async_pool_t*, zval*) {}
 
-// Suspends the current coroutine until a one-shot timer fires (or the
-// coroutine is cancelled).
-void Sleep(zend_ulong ms) {
+// Suspends the current coroutine until `event` notifies it, or it is
+// resumed or cancelled; with `owned`, the waker takes the caller's
+// reference to the event (and releases it when cleaned).
+void WaitFor(zend_async_event_t* event, bool owned) {
   zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
   ZEND_ASYNC_WAKER_NEW(self);
-  zend_async_resume_when(self, &ZEND_ASYNC_NEW_TIMER_EVENT(ms, false)->base,
-                         true, zend_async_waker_callback_resolve, nullptr);
+  zend_async_resume_when(self, event, owned, zend_async_waker_callback_resolve,
+                         nullptr);
   ZEND_ASYNC_SUSPEND();
   zend_async_waker_clean(self);
+}
+
+// Suspends the current coroutine until a one-shot timer fires (or the
+// coroutine is resumed or cancelled).
+void Sleep(zend_ulong ms) {
+  WaitFor(&ZEND_ASYNC_NEW_TIMER_EVENT(ms, false)->base, true);
 }
 
 // Lets every other queued coroutine run once.
@@ -113,6 +133,39 @@ void AcquireAndRelease() {
     ZEND_ASYNC_POOL_RELEASE(scene.pool, &resource);
     zval_ptr_dtor(&resource);
   }
+}
+
+// Parked on a 60 s timer until the main coroutine resumes it.
+void SleepUntilResumed() {
+  zend_mock_set_location(kScript, 21);
+  Sleep(60000);
+}
+
+// Parks on the empty inbox until the main coroutine sends.
+void ReceiveOne() {
+  zend_mock_set_location(kScript, 22);
+  zval value;
+  if (scene.inbox->receive(scene.inbox, &value, nullptr)) {
+    zval_ptr_dtor(&value);
+  }
+}
+
+// Awaits the event SpawnAwaiting gave the coroutine, suspending where it
+// was spawned.
+void AwaitEvent() {
+  zend_coroutine_t* self = ZEND_ASYNC_CURRENT_COROUTINE;
+  for (const auto& [coroutine, event] : scene.awaiting) {
+    if (coroutine != self) continue;
+    zend_mock_set_location(kScript, self->lineno);
+    WaitFor(event, false);
+    return;
+  }
+}
+
+zend_coroutine_t* SpawnAwaiting(uint32_t line, zend_async_event_t* event) {
+  zend_coroutine_t* coroutine = SpawnAt(line, AwaitEvent);
+  scene.awaiting.emplace_back(coroutine, event);
+  return coroutine;
 }
 
 // The pending future's chain subscription (never called).
@@ -156,6 +209,31 @@ void RunScene(void*) {
   zend_coroutine_t* sender = SpawnAt(4, SendTwo);
   Yield();  // the sender parks: the buffer is full
 
+  zend_mock_set_location(kScript, 20);
+  scene.inbox = ZEND_ASYNC_NEW_CHANNEL(1, false, false);
+  zend_future_t* awaited = ZEND_ASYNC_NEW_FUTURE(false);
+  ZEND_FUTURE_SET_IGNORED(awaited);
+  zend_async_group_t* group = ZEND_ASYNC_NEW_GROUP(0, 0, nullptr);
+  // Descriptor 100, so that what gdb prints does not depend on what else
+  // the process has open.
+  int pair[2];
+  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair);
+  dup2(pair[0], 100);
+  close(pair[0]);
+  zend_async_io_t* io =
+      ZEND_ASYNC_IO_CREATE(100, ZEND_ASYNC_IO_TYPE_PIPE,
+                           ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE);
+  zend_async_io_req_t* read = ZEND_ASYNC_IO_READ(io, nullptr, 16);
+  zend_coroutine_t* sleeper = SpawnAt(21, SleepUntilResumed);
+  zend_coroutine_t* receiver = SpawnAt(22, ReceiveOne);
+  zend_coroutine_t* joiner = SpawnAwaiting(23, &sleeper->event);
+  zend_coroutine_t* taker1 = SpawnAwaiting(24, &awaited->event);
+  zend_coroutine_t* taker2 = SpawnAwaiting(24, &awaited->event);
+  zend_coroutine_t* settler = SpawnAwaiting(25, &group->event);
+  // On the pipe handle, where main's read is in flight.
+  zend_coroutine_t* reader = SpawnAwaiting(26, &io->event);
+  Yield();  // each parks
+
   zend_mock_set_location(kScript, 5);
   scene.pool = ZEND_ASYNC_NEW_POOL(Factory, Destructor, nullptr, nullptr,
                                    nullptr, 1, 3, 0);
@@ -172,17 +250,6 @@ void RunScene(void*) {
 
   zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(250, true);
   ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);
-
-  // Descriptor 100, so that what gdb prints does not depend on what else
-  // the process has open.
-  int pair[2];
-  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair);
-  dup2(pair[0], 100);
-  close(pair[0]);
-  zend_async_io_t* io =
-      ZEND_ASYNC_IO_CREATE(100, ZEND_ASYNC_IO_TYPE_PIPE,
-                           ZEND_ASYNC_IO_READABLE | ZEND_ASYNC_IO_WRITABLE);
-  zend_async_io_req_t* read = ZEND_ASYNC_IO_READ(io, nullptr, 16);
 
   zval zv_long, zv_string, zv_object, zv_ptr, zv_array, zv_null, zv_double,
       zv_bool;
@@ -222,6 +289,18 @@ void RunScene(void*) {
   (void)waiter2;
   (void)fresh;
   (void)sender;
+  (void)receiver;
+  (void)joiner;
+  (void)taker1;
+  (void)taker2;
+  // The parked coroutines are woken: the takers by the future, the
+  // receiver by a value, the sleeper (and with its end the joiner), the
+  // settler and the reader by a resume.
+  ZEND_FUTURE_COMPLETE(awaited, &zv_long);
+  scene.inbox->send(scene.inbox, &one);
+  ZEND_ASYNC_RESUME(sleeper);
+  ZEND_ASYNC_RESUME(settler);
+  ZEND_ASYNC_RESUME(reader);
   ZEND_ASYNC_POOL_RELEASE(pool, &held[1]);
   ZEND_ASYNC_POOL_RELEASE(pool, &held[2]);
   zval_ptr_dtor(&held[1]);
@@ -235,6 +314,11 @@ void RunScene(void*) {
   while (ZEND_ASYNC_ACTIVE_COROUTINE_COUNT > 1) Yield();
   ZEND_ASYNC_EVENT_RELEASE(&channel->event);
   scene.channel = nullptr;
+  ZEND_ASYNC_EVENT_RELEASE(&scene.inbox->event);
+  scene.inbox = nullptr;
+  scene.awaiting.clear();
+  ZEND_ASYNC_EVENT_RELEASE(&awaited->event);
+  ZEND_ASYNC_EVENT_RELEASE(&group->event);
   ZEND_ASYNC_POOL_CLOSE(pool);
   ZEND_ASYNC_EVENT_RELEASE(&pool->event);
   scene.pool = nullptr;

@@ -54,8 +54,13 @@ set(commands
   "print unstarted->base"
   "print *workers"
   "print workers"
+  "print *sleeper"
+  "print *scene.inbox"
+  "print *awaited"
+  "print group->event"
   "zar-coroutines"
   "zar-async"
+  "zar-events"
   "echo @@END\\n"
   "continue")
 zar_gdb_batch(output errors commands)

@@ -10,15 +10,18 @@
 #   (gdb) zar-coroutines          every live coroutine, its state and places
 #   (gdb) zar-async               the async globals
 #   (gdb) zar-bt 5                a suspended coroutine's backtrace
+#   (gdb) zar-events              the reactor's events and libuv's handles
 #   (gdb) zar-gcore FILE          a core file that keeps the coroutine stacks
 #   (gdb) print *$zar_coroutine(5)
 #
 # Printers work from the ABI (Zend/zend_async_API.h) and the engine's types
 # alone; what only the reference implementation knows (a pool's idle list,
 # active and reserved counts and waiters; a channel's buffer, waiters and
-# reservations; the scheduler's coroutine table)
-# is read from core's types and from the global
-# zar::core::internal::current_state, which need core's debug information
+# reservations; the scheduler's coroutine table; the reactor's live events
+# and their ids; a future's id, a task group's tasks, an IO handle's read
+# in flight) is read from core's types, from the global
+# zar::core::internal::current_state and from the reactor's list of live
+# events, which need core's debug information
 # (a build with -g). Without it those parts are left out or reported
 # missing. `print/r` shows a structure's raw fields.
 #
@@ -261,6 +264,14 @@ def fields(value):
     return {f.name for f in value.type.strip_typedefs().fields()}
 
 
+def field_offset(type_, name):
+    """The byte offset of the field `name` in the struct type `type_`."""
+    for field in type_.strip_typedefs().fields():
+        if field.name == name:
+            return field.bitpos // 8
+    raise gdb.GdbError("%s has no field %s" % (type_, name))
+
+
 def flag_names(flags, table):
     return [name for bit, name in table if flags & bit]
 
@@ -367,6 +378,7 @@ def event_detail(kind, event):
         "listen": ("zend_async_listen_event_t", listen_detail),
         "filesystem": ("zend_async_filesystem_event_t", filesystem_detail),
         "future": ("zend_future_t", future_detail),
+        "task group": ("zar::core::TaskGroup", task_group_detail),
     }
     if kind not in details:
         return None
@@ -375,30 +387,59 @@ def event_detail(kind, event):
     return None if value is None else describe(value.dereference())
 
 
+# Kinds whose own summary lists the coroutines parked on them (with their
+# reservations): event_summary does not list them again.
+KINDS_LISTING_WAITERS = ("pool", "channel", "coroutine")
+
+
 def event_summary(event):
     kind = event_kind(event)
     flags = int(event["flags"])
+    callbacks = int(event["callbacks"]["length"])
     head = "%s event {flags=%s, refs=%d, callbacks=%d" % (
-        kind, flags_text(flags, kind), event_refs(event),
-        int(event["callbacks"]["length"]))
+        kind, flags_text(flags, kind), event_refs(event), callbacks)
     loop_refs = int(event["loop_ref_count"])
     if loop_refs:
         head += ", loop_refs=%d" % loop_refs
+    if callbacks and kind not in KINDS_LISTING_WAITERS:
+        head += ", waiters=[%s]" % ", ".join(event_waiter_names(event))
     head += "}"
     detail = event_detail(kind, event)
+    # A reactor event's summary starts with the name the trace gives it.
+    core = event_core(event)
+    if core is not None:
+        detail = event_token(core) + (" " + detail if detail else "")
     return head + (": " + detail if detail else "")
 
 
+FUTURE_BLOCK_TYPE = "zar::core::(anonymous namespace)::AsyncFuture"
+
+
+def future_token(future):
+    """"Future#2", the trace's name of a future core made (its id precedes
+    the ABI struct in core's AsyncFuture), or None."""
+    block_type = lookup_type(FUTURE_BLOCK_TYPE)
+    if block_type is None:
+        return None
+    offset = field_offset(block_type, "future")
+    block = (future.address.cast(char_pointer()) - offset).cast(
+        block_type.pointer())
+    return "Future#%d" % int(block["id"])
+
+
 def future_detail(future):
-    """A future's state: pending, or its result or exception; where it was
-    created and completed; who still subscribes to it."""
+    """A future's name (Future#2) and state: pending, or its result or
+    exception; where it was created and completed; who still subscribes to
+    it."""
+    token = future_token(future)
+    text = token + " " if token else ""
     if int(future["event"]["flags"]) & F_CLOSED:
         if not is_null(future["exception"]):
-            text = "rejected with %s" % object_text(future["exception"])
+            text += "rejected with %s" % object_text(future["exception"])
         else:
-            text = "completed with %s" % describe_zval(future["result"])
+            text += "completed with %s" % describe_zval(future["result"])
     else:
-        text = "pending"
+        text += "pending"
     text += ", created at %s" % location(future["filename"],
                                          future["lineno"])
     if int(future["event"]["flags"]) & F_CLOSED:
@@ -412,6 +453,108 @@ def future_detail(future):
 
 def summarize_future(value):
     return event_summary(value["event"])
+
+
+def task_group_detail(group):
+    """A task group (core's TaskGroup): its trace name, its tasks (as its
+    info() counts them), those queued, and whether it is closed."""
+    parts = ["total=%d" % hash_count(group["tasks"]),
+             "active=%d" % int(group["active"])]
+    if int(group["pending_count"]):
+        parts.append("queued=%d" % int(group["pending_count"]))
+    if bool(group["completed"]):
+        parts.append("completed")
+    elif bool(group["sealed"]):
+        parts.append("closed")
+    return "TaskGroup#%d {%s}" % (int(group["id"]), ", ".join(parts))
+
+
+# ---- Reactor events -----------------------------------------------------------
+#
+# core/reactor keeps every live reactor event (timers, IO handles, signals,
+# polls, DNS lookups, processes, threads, filesystem watches, listen
+# sockets, thread pool tasks, ...) in one list, oldest first, of EventCore
+# records: the kind (its EventKind, whose name the trace capitalises into
+# the token, "Timer#2"), the ABI event, the libuv handle and the id.
+
+REACTOR_LIVE_LIST = "zar::core::reactor::(anonymous namespace)::Live()::list"
+REACTOR_LIVE_LIST_TYPE = "zar::core::reactor::(anonymous namespace)::LiveList"
+
+
+def reactor_event_cores():
+    """The live reactor events' EventCore values, oldest first; None when
+    core's debug information (or the list's symbol) is missing."""
+    list_type = lookup_type(REACTOR_LIVE_LIST_TYPE)
+    if list_type is None:
+        return None
+    try:
+        # A function's static: its symbol has no type of its own.
+        address = gdb.parse_and_eval("&'%s'" % REACTOR_LIVE_LIST)
+    except gdb.error:
+        return None
+    cores = []
+    node = address.cast(list_type.pointer())["head"]
+    while not is_null(node) and len(cores) < 100000:
+        cores.append(node.dereference())
+        node = node["next"]
+    return cores
+
+
+def event_core(event):
+    """The EventCore of a live reactor event, or None (another kind of
+    event, or one already destroyed)."""
+    address = int(event.address)
+    for core in reactor_event_cores() or ():
+        if int(core["event"]) == address:
+            return core
+    return None
+
+
+def event_kind_name(core):
+    """The reactor's name of an event's kind: "timer", "IO", "poll proxy",
+    "DNS addr info", ..."""
+    return core["kind"]["name"].string()
+
+
+def event_token(core):
+    """"Timer#2": the kind's name in CamelCase ("poll proxy" ->
+    "PollProxy") and the event's id, as the trace names it (EventToken in
+    core/reactor/reactor_event.cc)."""
+    kind = "".join(word[:1].upper() + word[1:]
+                   for word in event_kind_name(core).split(" "))
+    return "%s#%d" % (kind, int(core["id"]))
+
+
+def io_operation(event):
+    """The operation of the read (or UDP receive) in flight on an IO
+    handle ("read", "recvfrom"), or None."""
+    handle = cast_to(event, "zar::core::io::IoHandle")
+    if handle is None or is_null(handle["active"]):
+        return None
+    request_type = ("zar::core::io::UdpRequest"
+                    if int(handle["abi"]["type"]) == 3 else
+                    "zar::core::io::IoRequest")
+    request = cast_to(handle["active"], request_type)
+    if request is None or is_null(request["op"]):
+        return None
+    return request["op"].string()
+
+
+def reactor_wait_reason(event, core):
+    """What a coroutine parked on a reactor event waits for, named as the
+    trace names the event: "timer Timer#2 10ms", "io read IO#4", or the
+    token ("Signal#3")."""
+    token = event_token(core)
+    kind = event_kind_name(core)
+    if kind == "timer":
+        timer = cast_to(event, "zend_async_timer_event_t").dereference()
+        return "timer %s %dms%s" % (token, int(timer["timeout"]),
+                                    " periodic" if bool(timer["is_periodic"])
+                                    else "")
+    if kind == "IO":
+        operation = io_operation(event)
+        return "io %s%s" % (operation + " " if operation else "", token)
+    return token
 
 
 def io_summary(io):
@@ -510,15 +653,7 @@ def awaiting(coroutine, state):
 def awaited_events(coroutine):
     """The events a waiting coroutine's waker waits for (zend_async_event_t
     pointers), in the order they were added."""
-    trigger_type = lookup_type("zend_async_waker_trigger_t")
-    events = []
-    for value in hash_values(coroutine["waker"]["events"]):
-        if zval_type(value) != IS_PTR or trigger_type is None:
-            continue
-        trigger = value["value"]["ptr"].cast(trigger_type.pointer())
-        if not is_null(trigger):
-            events.append(trigger["event"])
-    return events
+    return [trigger["event"] for trigger in waker_triggers(coroutine)]
 
 
 def queue_place(queue, coroutine):
@@ -533,10 +668,18 @@ def queue_place(queue, coroutine):
 
 
 def wait_reason(coroutine, event):
-    """What a coroutine waits for on `event`, named as the trace names the
-    object: "Pool#1 acquire (waiter 2 of 2)", "Channel#1 send (waiter 1 of
-    1)", "timer 250ms", "await #5", or the event's kind."""
+    """What a coroutine waits for on `event` (a pointer), named as the trace
+    names the object, with the coroutine's place in line where coroutines
+    queue: "Pool#1 acquire (waiter 2 of 2)", "Channel#1 send (waiter 1 of
+    1)", "await #5 (waiter 1 of 1)", "Future#2 await (waiter 1 of 2)",
+    "TaskGroup#1 await (waiter 1 of 1)", "timer Timer#2 10ms", "io read
+    IO#4", a reactor event's token ("Signal#3"), or the event's kind."""
     kind = event_kind(event)
+
+    def in_line(text):
+        place = event_place(event.dereference(), coroutine)
+        return text + (" (%s)" % place if place else "")
+
     if kind == "pool":
         impl = cast_to(event, "zar::core::AsyncPool")
         if impl is not None:
@@ -552,14 +695,21 @@ def wait_reason(coroutine, event):
                     return "Channel#%d %s (%s)" % (int(impl["id"]), operation,
                                                    place)
             return "Channel#%d" % int(impl["id"])
-    if kind == "timer":
-        timer = cast_to(event, "zend_async_timer_event_t")
-        if timer is not None:
-            return "timer " + timer_detail(timer.dereference())
     if kind == "coroutine":
-        awaited = cast_to(event, "zend_coroutine_t")
-        if awaited is not None:
-            return "await #%s" % coroutine_id(awaited.dereference())
+        return in_line("await " + coroutine_name(
+            event.cast(lookup_type("zend_coroutine_t").pointer())))
+    if kind == "future":
+        token = future_token(event.cast(
+            lookup_type("zend_future_t").pointer()).dereference())
+        if token is not None:
+            return in_line(token + " await")
+    if kind == "task group":
+        group = cast_to(event, "zar::core::TaskGroup")
+        if group is not None:
+            return in_line("TaskGroup#%d await" % int(group["id"]))
+    core = event_core(event.dereference())
+    if core is not None:
+        return reactor_wait_reason(event, core)
     return kind
 
 
@@ -591,6 +741,9 @@ def coroutine_summary(coroutine):
     count = awaiting(coroutine, state)
     if count:
         parts.append("awaiting " + plural(count, "event"))
+    if int(event["callbacks"]["length"]):
+        # The coroutines awaiting this one, in the order they will be told.
+        parts.append("waiters=[%s]" % ", ".join(event_waiter_names(event)))
     if state in ("finished", "cancelled"):
         if zval_type(coroutine["result"]) != IS_UNDEF:
             parts.append("result=" + describe_zval(coroutine["result"]))
@@ -637,30 +790,108 @@ def find_coroutine(handle):
     return None
 
 
-# ---- Waiter queues (pools and channels) ------------------------------------------
+def coroutine_name(coroutine):
+    """A coroutine (a zend_coroutine_t pointer) as the trace names it
+    (zend_async_ref_coroutine_name): "main", "scheduler", "#<handle>",
+    "#?" for one that is not an object, "none" for NULL."""
+    if is_null(coroutine):
+        return "none"
+    g = async_globals()
+    if g is not None and int(g["scheduler"]) == int(coroutine):
+        return "scheduler"
+    coroutine = coroutine.dereference()
+    if int(coroutine["event"]["flags"]) & COROUTINE_F_MAIN:
+        return "main"
+    handle = coroutine_id(coroutine)
+    return "#%d" % handle if handle is not None else "#?"
+
+
+# ---- Waiters: who is parked on an object, oldest first ---------------------------
 
 MAX_LISTED = 8
 
 
+def listed(names, count):
+    """`names` cut to MAX_LISTED, with "... N more" for the rest of
+    `count`."""
+    if count > MAX_LISTED:
+        return names[:MAX_LISTED] + ["... %d more" % (count - MAX_LISTED)]
+    return names
+
+
 def waiter_names(queue):
-    """The coroutines parked in core's WaiterQueue, oldest first, "#id", with
-    " (reserved)" for those woken with a reservation."""
+    """The coroutines parked in core's WaiterQueue (pools, channels), oldest
+    first, named as the trace names them, with " (reserved)" for those woken
+    with a reservation."""
     names = []
     node = queue["front_"]
     while not is_null(node) and len(names) < MAX_LISTED:
         waiter = node.dereference()
-        coroutine = waiter["callback"]["coroutine"]
-        handle = None if is_null(coroutine) else coroutine_id(
-            coroutine.dereference())
-        name = "#%s" % handle if handle is not None else "?"
+        name = coroutine_name(waiter["callback"]["coroutine"])
         if bool(waiter["reserved"]):
             name += " (reserved)"
         names.append(name)
         node = waiter["next"]
-    size = int(queue["size_"])
-    if size > len(names):
-        names.append("... %d more" % (size - len(names)))
-    return names
+    return listed(names, int(queue["size_"]))
+
+
+def waker_triggers(coroutine):
+    """The triggers of a coroutine's waker (zend_async_waker_trigger_t
+    values: an event and the callbacks the waker registered on it), in the
+    order the events were added."""
+    trigger_type = lookup_type("zend_async_waker_trigger_t")
+    waker = coroutine["waker"]
+    if trigger_type is None or is_null(waker):
+        return []
+    triggers = []
+    for value in hash_values(waker["events"]):
+        if zval_type(value) != IS_PTR:
+            continue
+        trigger = value["value"]["ptr"].cast(trigger_type.pointer())
+        if not is_null(trigger):
+            triggers.append(trigger.dereference())
+    return triggers
+
+
+def event_waiters(event):
+    """The coroutines parked on `event` (a zend_async_event_t value): those
+    whose waker registered a callback on it, in the order of the event's
+    callbacks vector (the order they will be notified in, oldest first)."""
+    state = scheduler_state()
+    if state is None or is_null(state):
+        return []
+    address = int(event.address)
+    owners = {}  # callback address -> coroutine
+    for coroutine in live_coroutines(state):
+        for trigger in waker_triggers(coroutine):
+            if int(trigger["event"]) != address:
+                continue
+            data = trigger["data"][0].address  # a flexible array
+            for i in range(int(trigger["length"])):
+                owners[int(data[i])] = coroutine
+    callbacks = event["callbacks"]
+    waiters, seen = [], set()
+    for i in range(int(callbacks["length"])):
+        coroutine = owners.get(int(callbacks["data"][i]))
+        if coroutine is not None and int(coroutine.address) not in seen:
+            seen.add(int(coroutine.address))
+            waiters.append(coroutine)
+    return waiters
+
+
+def event_waiter_names(event):
+    """event_waiters, named as the trace names them."""
+    waiters = event_waiters(event)
+    return listed([coroutine_name(c.address) for c in waiters], len(waiters))
+
+
+def event_place(event, coroutine):
+    """"waiter i of n": `coroutine`'s place among event_waiters, or None."""
+    waiters = event_waiters(event)
+    for place, waiter in enumerate(waiters, 1):
+        if int(waiter.address) == int(coroutine.address):
+            return "waiter %d of %d" % (place, len(waiters))
+    return None
 
 
 # ---- Pools ---------------------------------------------------------------------
@@ -963,13 +1194,23 @@ class ZendAsyncRefPrinters(gdb.printing.PrettyPrinter):
 # ---- Commands ---------------------------------------------------------------------
 
 
+def missing_debug_information(command, symbol):
+    """The error of a command that needs `symbol` from core's debug
+    information."""
+    return gdb.GdbError("%s: %s not found: the program needs core's debug "
+                        "information (build with -g)" % (command, symbol))
+
+
 class CoroutinesCommand(gdb.Command):
     """List the request's coroutines: id, state, where each was spawned and
 where it suspended (script positions), where its C code is parked (the
 implementation's function it called and the caller's file and line,
 "PoolAcquire from ext.c:112", from the coroutine's backtrace as zar-bt
-shows it), and what a waiting one waits for ("Pool#1 acquire (waiter 2 of
-2)", "Channel#1 send (waiter 1 of 1)", "timer 250ms", "await #5").
+shows it), and what a waiting one waits for, each event named as the
+trace names it, with the coroutine's place in line where coroutines queue:
+"Pool#1 acquire (waiter 2 of 2)", "Channel#1 send (waiter 1 of 1)", "await
+#5 (waiter 1 of 1)", "Future#2 await (waiter 1 of 2)", "TaskGroup#1 await
+(waiter 1 of 1)", "timer Timer#6 60000ms", "io read IO#5", "Signal#3".
 
 Usage: zar-coroutines
 
@@ -985,9 +1226,8 @@ shown last."""
     def invoke(self, argument, from_tty):
         state = scheduler_state()
         if state is None:
-            raise gdb.GdbError(
-                "zar-coroutines: %s not found: the program needs core's "
-                "debug information (build with -g)" % SCHEDULER_STATE_SYMBOL)
+            raise missing_debug_information("zar-coroutines",
+                                            SCHEDULER_STATE_SYMBOL)
         if is_null(state):
             gdb.write("No scheduler in this request (it launches at the "
                       "first spawn).\n")
@@ -1056,6 +1296,139 @@ Usage: zar-async"""
                       str(bool(g["graceful_shutdown"])).lower(),
                       object_text(g["exit_exception"])
                       if not is_null(g["exit_exception"]) else "none"))
+
+
+# libuv's handle types as uv_print_all_handles names them (uv.h's
+# UV_HANDLE_TYPE_MAP), and its handle flags (uv-common.h, libuv 1.x).
+UV_HANDLE_TYPE_NAMES = {
+    "UV_ASYNC": "async", "UV_CHECK": "check", "UV_FS_EVENT": "fs_event",
+    "UV_FS_POLL": "fs_poll", "UV_HANDLE": "handle", "UV_IDLE": "idle",
+    "UV_NAMED_PIPE": "pipe", "UV_POLL": "poll", "UV_PREPARE": "prepare",
+    "UV_PROCESS": "process", "UV_STREAM": "stream", "UV_TCP": "tcp",
+    "UV_TIMER": "timer", "UV_TTY": "tty", "UV_UDP": "udp",
+    "UV_SIGNAL": "signal",
+}
+UV_HANDLE_CLOSING = 0x1
+UV_HANDLE_ACTIVE = 0x4
+UV_HANDLE_REF = 0x8
+UV_HANDLE_INTERNAL = 0x10
+
+
+def queue_next(node):
+    """The next node of a libuv queue: a `void *[2]` (libuv < 1.46) or a
+    struct uv__queue (libuv >= 1.46), given by address."""
+    type_ = node.type.strip_typedefs().target().strip_typedefs()
+    if type_.code == gdb.TYPE_CODE_ARRAY:
+        return node.dereference()[0]
+    return node["next"]
+
+
+def loop_handles(loop):
+    """The handles of a uv_loop_t (a value), in its handle_queue's order
+    (the order they were initialised), as uv_handle_t pointers."""
+    handle_type = lookup_type("uv_handle_t")
+    offset = field_offset(handle_type, "handle_queue")
+    head = loop["handle_queue"].address
+    node = queue_next(head)
+    handles = []
+    while int(node) != int(head) and len(handles) < 100000:
+        handles.append((node.cast(char_pointer()) - offset).cast(
+            handle_type.pointer()))
+        node = queue_next(node.cast(head.type))
+    return handles
+
+
+def handle_line(handle):
+    """A libuv handle as uv_print_all_handles prints it: "[RAI] type
+    address", each flag "-" when not set (R: referenced, A: active, I:
+    internal to libuv)."""
+    flags = int(handle["flags"])
+    kind = UV_HANDLE_TYPE_NAMES.get(str(handle["type"]), "<unknown>")
+    return "[%s%s%s] %-8s 0x%x" % (
+        "R" if flags & UV_HANDLE_REF else "-",
+        "A" if flags & UV_HANDLE_ACTIVE else "-",
+        "I" if flags & UV_HANDLE_INTERNAL else "-",
+        kind, int(handle))
+
+
+def destroyed_owner(handle):
+    """"Timer#4 destroyed, closing" for the handle of a reactor event
+    destroyed before its handle's close callback ran (the event's memory,
+    the handle's data, stays until then); "closing" for another handle
+    being closed; None otherwise."""
+    if not int(handle["flags"]) & UV_HANDLE_CLOSING:
+        return None
+    core_type = lookup_type("zar::core::reactor::EventCore")
+    if core_type is not None and not is_null(handle["data"]):
+        try:
+            core = handle["data"].cast(core_type.pointer()).dereference()
+            if int(core["handle"]) == int(handle) and bool(core["destroyed"]):
+                return event_token(core) + " destroyed, closing"
+        except gdb.MemoryError:
+            pass
+    return "closing"
+
+
+class EventsCommand(gdb.Command):
+    """List the request's reactor events and its libuv loop's handles.
+
+Usage: zar-events
+
+For each live reactor event, oldest first: the name the trace gives it
+(Timer#2), its kind, started (it holds loop references) or stopped, and
+closed, ZEND_ASYNC_EVENT_REFCOUNT, loop references, callbacks, the
+coroutines parked on it in the order they will be notified, and what its
+kind adds (a timer's timeout, an IO handle's descriptor, ...). Then every
+handle of the request's libuv loop (ASYNC_G(uvloop)) as libuv's
+uv_print_all_handles prints it, "[RAI] type address" (R referenced, A
+active, I internal to libuv, "-" when not), followed by the event that owns
+it ("Timer#4 destroyed, closing" for the handle of an event destroyed
+before the loop ran its close callback; "closing" for another handle being
+closed)."""
+
+    def __init__(self):
+        super().__init__("zar-events", gdb.COMMAND_DATA)
+
+    def invoke(self, argument, from_tty):
+        cores = reactor_event_cores()
+        if cores is None:
+            raise missing_debug_information("zar-events", REACTOR_LIVE_LIST)
+        gdb.write("  %-14s  %-13s  %-15s  %-4s  %-9s  %-9s  %-16s  %s\n" % (
+            "event", "kind", "state", "refs", "loop_refs", "callbacks",
+            "waiters", "detail"))
+        owners = {}
+        for core in cores:
+            event = core["event"].dereference()
+            if not is_null(core["handle"]):
+                owners[int(core["handle"])] = event_token(core)
+            state = "started" if int(event["loop_ref_count"]) else "stopped"
+            if int(event["flags"]) & F_CLOSED:
+                state += ", closed"
+            waiters = event_waiter_names(event)
+            gdb.write("  %-14s  %-13s  %-15s  %-4d  %-9d  %-9d  %-16s  %s\n" % (
+                event_token(core), event_kind_name(core), state,
+                event_refs(event), int(event["loop_ref_count"]),
+                int(event["callbacks"]["length"]),
+                "[%s]" % ", ".join(waiters) if waiters else "-",
+                event_detail(event_kind(event), event) or "-"))
+        gdb.write("%s.\n" % plural(len(cores), "reactor event"))
+
+        g = gdb.lookup_global_symbol("async_globals")
+        if g is None:
+            raise gdb.GdbError("zar-events: async_globals (ASYNC_G) not found")
+        g = g.value()
+        if not bool(g["reactor_started"]):
+            gdb.write("The request's loop is not initialised.\n")
+            return
+        loop = g["uvloop"]
+        handles = loop_handles(loop)
+        gdb.write("Loop 0x%x: %s, %d active.\n" % (
+            int(loop.address), plural(len(handles), "handle"),
+            int(loop["active_handles"])))
+        for handle in handles:
+            owner = owners.get(int(handle)) or destroyed_owner(handle)
+            gdb.write(handle_line(handle) +
+                      ("  %s" % owner if owner else "") + "\n")
 
 
 class CoroutineFunction(gdb.Function):
@@ -1390,6 +1763,7 @@ core. A live process only."""
 gdb.printing.register_pretty_printer(None, ZendAsyncRefPrinters(), replace=True)
 CoroutinesCommand()
 AsyncCommand()
+EventsCommand()
 CoroutineFunction()
 BacktraceCommand()
 GcoreCommand()
