@@ -10,7 +10,8 @@
 //   pool       max 3: the main coroutine holds two resources, one is idle
 //              and reserved for waiter1 (queued: woken, not yet run),
 //              waiter2 waits; so idle 1, active 2, reserved 1, waiters 2
-//   fresh      spawned, never run (queued)
+//   fresh      spawned by C code with no script position, never run
+//              (queued)
 //   channel    capacity 1 holding int(1); `sender` is parked sending
 //              string "two" (buffer full)
 //   parked     a coroutine of each other kind of wait, each parked through
@@ -29,10 +30,11 @@
 //              subscription in its resolve_callbacks
 //
 // Locations are fake script positions (zend_mock_set_location): "spawned
-// at" is where the spawn happened, "suspended at" where the coroutine
-// suspended. After the breakpoint the parked coroutines are woken (the
-// future completed, a value sent, the others resumed), everything is
-// released and the request ends; the exit status is 0 when nothing leaked.
+// at" is where the spawn happened (for `fresh`, the C line that spawned
+// it), "suspended at" where the coroutine suspended. After the breakpoint the
+// parked coroutines are woken (the future completed, a value sent, the others
+// resumed), everything is released and the request ends; the exit status is 0
+// when nothing leaked.
 //
 // Built with -O0 so that the locals stay readable.
 
@@ -246,7 +248,11 @@ void RunScene(void*) {
   zend_mock_set_location(kScript, 9);
   ZEND_ASYNC_POOL_RELEASE(pool, &held[0]);  // reserved for waiter1
   zval_ptr_dtor(&held[0]);
-  zend_coroutine_t* fresh = SpawnAt(10, ReturnFortyTwo);
+  // Spawned by C code with no script position: its "spawned at" is this
+  // line, the spawn's caller.
+  zend_mock_set_location(nullptr, 0);
+  zend_coroutine_t* fresh = ZEND_ASYNC_SPAWN();
+  fresh->internal_entry = ReturnFortyTwo;
 
   zend_async_timer_event_t* timer = ZEND_ASYNC_NEW_TIMER_EVENT(250, true);
   ZEND_ASYNC_EVENT_SET_HIDDEN(&timer->base);

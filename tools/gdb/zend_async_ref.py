@@ -181,10 +181,23 @@ def zend_string_text(pointer, limit=MAX_STRING):
 
 
 def location(filename, lineno):
+    """"file:line" of a script position, or None when there is none."""
     name = zend_string_text(filename, limit=0)
     if name is None:
-        return "-"
+        return None
     return "%s:%d" % (name, int(lineno))
+
+
+
+def code_location(address):
+    """"file:line" of the C code at a return address (the call before it),
+    or None when it is the implementation's own or has no line."""
+    if address == 0:
+        return None
+    sal = gdb.find_pc_line(address - 1)
+    if sal.symtab is None or IMPLEMENTATION_SOURCE.search(sal.symtab.filename):
+        return None
+    return "%s:%d" % (sal.symtab.filename.rsplit("/", 1)[-1], sal.line)
 
 
 def class_name(obj):
@@ -440,11 +453,12 @@ def future_detail(future):
             text += "completed with %s" % describe_zval(future["result"])
     else:
         text += "pending"
-    text += ", created at %s" % location(future["filename"],
-                                         future["lineno"])
+    text += ", created at %s" % (location(future["filename"],
+                                          future["lineno"]) or "-")
     if int(future["event"]["flags"]) & F_CLOSED:
-        text += ", completed at %s" % location(future["completed_filename"],
-                                               future["completed_lineno"])
+        text += ", completed at %s" % (location(future["completed_filename"],
+                                                future["completed_lineno"])
+                                       or "-")
     chains = int(future["resolve_callbacks"]["length"])
     if chains:
         text += ", %s" % plural(chains, "chain")
@@ -633,6 +647,20 @@ def coroutine_id(coroutine):
     return int(obj["handle"]) if obj is not None else None
 
 
+def spawned_at(coroutine):
+    """Where a coroutine was spawned: its script position, or else the C
+    code that called the scheduler's spawn (core records the call's return
+    address), or None."""
+    where = location(coroutine["filename"], coroutine["lineno"])
+    if where is not None:
+        return where
+    impl_type = lookup_type("zar::core::AsyncCoroutine")
+    if impl_type is None:
+        return None
+    site = coroutine.address.cast(impl_type.pointer())["spawn_site"]
+    return code_location(int(site))
+
+
 def suspended_at(coroutine, state):
     """Where a started coroutine that is not running last suspended."""
     waker = coroutine["waker"]
@@ -732,9 +760,9 @@ def coroutine_summary(coroutine):
     state = coroutine_state(coroutine)
     role = coroutine_role(coroutine)
     parts = []
-    if not is_null(coroutine["filename"]):
-        parts.append("spawned at " +
-                     location(coroutine["filename"], coroutine["lineno"]))
+    spawned = spawned_at(coroutine)
+    if spawned is not None:
+        parts.append("spawned at " + spawned)
     where = suspended_at(coroutine, state)
     if where is not None:
         parts.append("suspended at " + where)
@@ -1255,7 +1283,7 @@ shown last."""
         marker = "*" if int(coroutine.address) == current else " "
         gdb.write("%s #%-4d  %-9s  %-9s  %-24s  %-24s  %-36s  %s\n" % (
             marker, handle, state, coroutine_role(coroutine) or "-",
-            location(coroutine["filename"], coroutine["lineno"]),
+            spawned_at(coroutine) or "-",
             suspended_at(coroutine, state) or "-",
             parked_in(coroutine) or "-",
             wait_reasons(coroutine, state) or "-"))
