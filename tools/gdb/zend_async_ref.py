@@ -135,6 +135,28 @@ def _clear_type_cache(_event=None):
 
 gdb.events.new_objfile.connect(_clear_type_cache)
 
+# What the helpers derived from the process's memory (who waits where),
+# kept until the process runs again or its memory is written: a listing of
+# N coroutines then walks each queue and each coroutine's waker once, not
+# once per coroutine.
+_derived = {}
+
+
+def _forget_derived(_event=None):
+    _derived.clear()
+
+
+for _registry in (gdb.events.cont, gdb.events.exited, gdb.events.new_objfile,
+                  gdb.events.memory_changed, gdb.events.inferior_call):
+    _registry.connect(_forget_derived)
+
+
+def derived(key, compute):
+    """compute(), remembered under `key` while the process stays stopped."""
+    if key not in _derived:
+        _derived[key] = compute()
+    return _derived[key]
+
 
 def lookup_type(name):
     """The gdb.Type called `name`, or None when no debug information has it."""
@@ -684,15 +706,24 @@ def awaited_events(coroutine):
     return [trigger["event"] for trigger in waker_triggers(coroutine)]
 
 
+def queue_places(queue):
+    """Each coroutine's place (1, 2, ...) in core's WaiterQueue, by the
+    coroutine's address."""
+    places, node = {}, queue["front_"]
+    while not is_null(node) and len(places) < 1000000:
+        places.setdefault(int(node["callback"]["coroutine"]), len(places) + 1)
+        node = node["next"]
+    return places
+
+
 def queue_place(queue, coroutine):
     """"waiter i of n" for `coroutine` in core's WaiterQueue, or None."""
-    node, place = queue["front_"], 0
-    while not is_null(node) and place < 100000:
-        place += 1
-        if int(node["callback"]["coroutine"]) == int(coroutine.address):
-            return "waiter %d of %d" % (place, int(queue["size_"]))
-        node = node["next"]
-    return None
+    places = derived(("queue", int(queue.address)),
+                     lambda: queue_places(queue))
+    place = places.get(int(coroutine.address))
+    if place is None:
+        return None
+    return "waiter %d of %d" % (place, int(queue["size_"]))
 
 
 def wait_reason(coroutine, event):
@@ -885,26 +916,33 @@ def event_waiters(event):
     """The coroutines parked on `event` (a zend_async_event_t value): those
     whose waker registered a callback on it, in the order of the event's
     callbacks vector (the order they will be notified in, oldest first)."""
+    def compute():
+        owners = derived("callback owners", callback_owners)
+        callbacks = event["callbacks"]
+        waiters, seen = [], set()
+        for i in range(int(callbacks["length"])):
+            coroutine = owners.get(int(callbacks["data"][i]))
+            if coroutine is not None and int(coroutine.address) not in seen:
+                seen.add(int(coroutine.address))
+                waiters.append(coroutine)
+        return waiters
+
+    return derived(("event waiters", int(event.address)), compute)
+
+
+def callback_owners():
+    """The coroutine whose waker registered each callback, by the
+    callback's address, for every live coroutine's waker."""
     state = scheduler_state()
     if state is None or is_null(state):
-        return []
-    address = int(event.address)
-    owners = {}  # callback address -> coroutine
+        return {}
+    owners = {}
     for coroutine in live_coroutines(state):
         for trigger in waker_triggers(coroutine):
-            if int(trigger["event"]) != address:
-                continue
             data = trigger["data"][0].address  # a flexible array
             for i in range(int(trigger["length"])):
                 owners[int(data[i])] = coroutine
-    callbacks = event["callbacks"]
-    waiters, seen = [], set()
-    for i in range(int(callbacks["length"])):
-        coroutine = owners.get(int(callbacks["data"][i]))
-        if coroutine is not None and int(coroutine.address) not in seen:
-            seen.add(int(coroutine.address))
-            waiters.append(coroutine)
-    return waiters
+    return owners
 
 
 def event_waiter_names(event):
@@ -916,10 +954,12 @@ def event_waiter_names(event):
 def event_place(event, coroutine):
     """"waiter i of n": `coroutine`'s place among event_waiters, or None."""
     waiters = event_waiters(event)
-    for place, waiter in enumerate(waiters, 1):
-        if int(waiter.address) == int(coroutine.address):
-            return "waiter %d of %d" % (place, len(waiters))
-    return None
+    places = derived(("event places", int(event.address)), lambda: {
+        int(waiter.address): place for place, waiter in enumerate(waiters, 1)})
+    place = places.get(int(coroutine.address))
+    if place is None:
+        return None
+    return "waiter %d of %d" % (place, len(waiters))
 
 
 # ---- Pools ---------------------------------------------------------------------
