@@ -29,6 +29,7 @@
 # so the helpers work on core files and never disturb the process
 # (zar-gcore only reads it, and writes a file).
 
+import collections
 import os
 import re
 import struct
@@ -210,14 +211,47 @@ def location(filename, lineno):
     return "%s:%d" % (name, int(lineno))
 
 
+# The project's own layers: the implementation (core/, the ABI's abi/)
+# and zar::testing's coroutine helpers (Spawn, Await, Delay), folders of
+# the source tree core was compiled from. A coroutine spawned or parked
+# through them is shown from the caller's code.
+LIBRARY_FOLDERS = ("core/", "abi/", "testing/")
+FIBER_ENTRY = "zar::core::FiberEntry::Run"
+
+
+def source_root():
+    """The source tree core was compiled from ("/src/zend-async-ref/"), as
+    the debug information of its fiber entry names it, or None."""
+    def compute():
+        symbol = gdb.lookup_global_symbol(FIBER_ENTRY)
+        if symbol is None or symbol.symtab is None:
+            return None
+        path = symbol.symtab.fullname()
+        suffix = "core/fiber/fiber.cc"
+        return path[:-len(suffix)] if path.endswith(suffix) else None
+
+    return derived("source root", compute)
+
+
+def is_library_source(symtab):
+    """Whether `symtab` (a gdb.Symtab) is a file of the project's own
+    layers (LIBRARY_FOLDERS)."""
+    root = source_root()
+    if root is None:
+        return False
+    path = symtab.fullname()
+    return path.startswith(root) and path[len(root):].startswith(
+        LIBRARY_FOLDERS)
+
 
 def code_location(address):
     """"file:line" of the C code at a return address (the call before it),
-    or None when it is the implementation's own or has no line."""
+    or None when it is the project's own (is_library_source) or has no
+    line."""
     if address == 0:
         return None
     sal = gdb.find_pc_line(address - 1)
-    if sal.symtab is None or IMPLEMENTATION_SOURCE.search(sal.symtab.filename):
+    if sal.symtab is None or is_library_source(sal.symtab):
         return None
     return "%s:%d" % (sal.symtab.filename.rsplit("/", 1)[-1], sal.line)
 
@@ -1533,9 +1567,6 @@ FCONTEXT_REGISTERS = (("r12", 0x08), ("r13", 0x10), ("r14", 0x18),
                       ("r15", 0x20), ("rbx", 0x28), ("rbp", 0x30))
 FCONTEXT_RETURN_ADDRESS = 0x38
 FCONTEXT_SIZE = 0x40
-FIBER_ENTRY = "zar::core::FiberEntry::Run"
-
-
 class _FrameId(object):
     """The identity of an unwound frame (gdb 13's unwinder API wants an
     object with sp and pc)."""
@@ -1599,15 +1630,23 @@ def flush_frames(level):
     frame.select()
 
 
-def frame_line(level, name, filename, line):
-    where = " at %s:%d" % (filename, line) if filename else ""
-    return "#%-2d %s%s\n" % (level, name, where)
+# A frame of a suspended coroutine: its function's name, its source file
+# as the debug information names it (or None) and line, and whether the
+# file is the project's own (is_library_source).
+SuspendedFrame = collections.namedtuple(
+    "SuspendedFrame", ("function", "filename", "line", "library"))
+
+
+def frame_line(level, frame):
+    where = " at %s:%d" % (frame.filename, frame.line) if frame.filename \
+        else ""
+    return "#%-2d %s%s\n" % (level, frame.function, where)
 
 
 def suspended_frames(coroutine):
-    """A suspended coroutine's frames, innermost first, as (function, file,
-    line) tuples down to its fiber's first frame; or, when it has none to
-    show, a string saying why."""
+    """A suspended coroutine's frames, innermost first, as SuspendedFrame
+    tuples down to its fiber's first frame; or, when it has none to show,
+    a string saying why."""
     fiber_type = lookup_type("zar::core::AsyncCoroutine")
     if fiber_type is None:
         raise gdb.GdbError("zar::core::AsyncCoroutine not found: the program "
@@ -1636,9 +1675,10 @@ def suspended_frames(coroutine):
         frame = gdb.newest_frame().older()  # the innermost is the running one
         while frame is not None:
             sal = frame.find_sal()
-            frames.append((frame.name() or "??",
-                           sal.symtab.filename if sal.symtab else None,
-                           sal.line))
+            frames.append(SuspendedFrame(
+                frame.name() or "??",
+                sal.symtab.filename if sal.symtab else None, sal.line,
+                sal.symtab is not None and is_library_source(sal.symtab)))
             if frame.name() == FIBER_ENTRY:
                 break
             frame = frame.older()
@@ -1661,33 +1701,30 @@ def coroutine_backtrace(coroutine):
     frames = suspended_frames(coroutine)
     if isinstance(frames, str):
         return ["(%s)\n" % frames]
-    return [frame_line(level, *frame) for level, frame in enumerate(frames)]
+    return [frame_line(level, frame) for level, frame in enumerate(frames)]
 
-
-# A frame of the implementation (the reference's core/ and the ABI's
-# headers), as its debug information names the source file.
-IMPLEMENTATION_SOURCE = re.compile(r"(^|/)(core|abi)/")
 
 
 def parked_in(coroutine):
     """Where a suspended coroutine's own code called into the
     implementation and was parked: "PoolAcquire from gdb_fixture.cc:112"
-    (the outermost implementation frame of the innermost run of them, and
-    its caller), or None."""
+    (the outermost frame of the innermost run of the project's own frames,
+    and its caller), or None."""
     if is_running(coroutine):
         return None
     frames = suspended_frames(coroutine)
     if isinstance(frames, str):
         return None
     entry = None
-    for name, filename, line in frames:
-        if filename is not None and IMPLEMENTATION_SOURCE.search(filename):
-            entry = name
+    for frame in frames:
+        if frame.library:
+            entry = frame.function
             continue
-        if entry is None or filename is None:
+        if entry is None or frame.filename is None:
             return None
         return "%s from %s:%d" % (entry.split("::")[-1],
-                                  filename.rsplit("/", 1)[-1], line)
+                                  frame.filename.rsplit("/", 1)[-1],
+                                  frame.line)
     return None
 
 
