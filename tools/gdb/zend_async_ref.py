@@ -1830,6 +1830,24 @@ def fill_unread_pages(core, inferior, address, offset, size, page):
     return copied
 
 
+# A sanitizer's runtime reserves terabytes of shadow memory that gcore
+# would copy into the core (zeros, until the disk is full).
+SANITIZER_RUNTIMES = (("__asan_init", "AddressSanitizer"),
+                      ("__tsan_init", "ThreadSanitizer"),
+                      ("__msan_init", "MemorySanitizer"))
+
+
+def sanitizer_runtime():
+    """The name of the sanitizer the process runs with, or None."""
+    for symbol, name in SANITIZER_RUNTIMES:
+        try:
+            gdb.parse_and_eval("&'%s'" % symbol)
+            return name
+        except gdb.error:
+            continue
+    return None
+
+
 class GcoreCommand(gdb.Command):
     """Write a core file of the process that keeps its coroutines' stacks.
 
@@ -1838,7 +1856,8 @@ Usage: zar-gcore [FILE]
 As gcore (FILE defaults to core.PID), then copies into the core the
 memory gcore left out: the coroutine stacks behind guard pages it cannot
 read. zar-bt and zar-coroutines then read the parked coroutines from the
-core. A live process only."""
+core. A live process only, and not one built with a sanitizer (its
+shadow memory would fill the disk)."""
 
     def __init__(self):
         super().__init__("zar-gcore", gdb.COMMAND_FILES, gdb.COMPLETE_FILENAME)
@@ -1851,6 +1870,12 @@ core. A live process only."""
         if connection.type == "core":
             raise gdb.GdbError("zar-gcore: this is a core file, not a live "
                                "process")
+        sanitizer = sanitizer_runtime()
+        if sanitizer is not None:
+            raise gdb.GdbError(
+                "zar-gcore: the process runs with %s, whose shadow memory "
+                "(terabytes of address space) a core would copy; write "
+                "cores of a build without sanitizers" % sanitizer)
         path = argument.strip() or "core.%d" % inferior.pid
         gdb.execute("gcore %s" % path, to_string=True)
         page = os.sysconf("SC_PAGE_SIZE")
