@@ -31,7 +31,6 @@
 
 import collections
 import os
-import re
 import struct
 
 import gdb
@@ -573,11 +572,9 @@ def reactor_event_cores():
 def event_core(event):
     """The EventCore of a live reactor event, or None (another kind of
     event, or one already destroyed)."""
-    address = int(event.address)
-    for core in reactor_event_cores() or ():
-        if int(core["event"]) == address:
-            return core
-    return None
+    cores = derived("reactor events by address", lambda: {
+        int(core["event"]): core for core in reactor_event_cores() or ()})
+    return cores.get(int(event.address))
 
 
 def event_kind_name(core):
@@ -743,9 +740,10 @@ def awaited_events(coroutine):
 def queue_places(queue):
     """Each coroutine's place (1, 2, ...) in core's WaiterQueue, by the
     coroutine's address."""
-    places, node = {}, queue["front_"]
-    while not is_null(node) and len(places) < 1000000:
-        places.setdefault(int(node["callback"]["coroutine"]), len(places) + 1)
+    places, node, place = {}, queue["front_"], 0
+    while not is_null(node) and place < 1000000:
+        place += 1
+        places.setdefault(int(node["callback"]["coroutine"]), place)
         node = node["next"]
     return places
 
@@ -1304,9 +1302,10 @@ def missing_debug_information(command, symbol):
 
 
 class CoroutinesCommand(gdb.Command):
-    """List the request's coroutines: id, state, where each was spawned and
-where it suspended (script positions), where its C code is parked (the
-implementation's function it called and the caller's file and line,
+    """List the request's coroutines: id, state, where each was spawned (its
+script position, or the C line that spawned it) and where it suspended (a
+script position), where its C code is parked (the function of the
+project's own layers it called and the caller's file and line,
 "PoolAcquire from ext.c:112", from the coroutine's backtrace as zar-bt
 shows it), and what a waiting one waits for, each event named as the
 trace names it, with the coroutine's place in line where coroutines queue:
@@ -1567,6 +1566,8 @@ FCONTEXT_REGISTERS = (("r12", 0x08), ("r13", 0x10), ("r14", 0x18),
                       ("r15", 0x20), ("rbx", 0x28), ("rbp", 0x30))
 FCONTEXT_RETURN_ADDRESS = 0x38
 FCONTEXT_SIZE = 0x40
+
+
 class _FrameId(object):
     """The identity of an unwound frame (gdb 13's unwinder API wants an
     object with sp and pc)."""
@@ -1702,7 +1703,6 @@ def coroutine_backtrace(coroutine):
     if isinstance(frames, str):
         return ["(%s)\n" % frames]
     return [frame_line(level, frame) for level, frame in enumerate(frames)]
-
 
 
 def parked_in(coroutine):
