@@ -9,16 +9,18 @@
 //   BM_BoostFiberPingPong
 //       the same with two Boost.Fiber fibers and two
 //       boost::fibers::unbuffered_channel<int>.
-//   BM_ChannelManyProducersConsumers
-//       1,000 producer and 1,000 consumer coroutines share one buffered
-//       channel of capacity 63; each producer sends 1,000 values, each
-//       consumer receives 1,000. Reported per value passed (the coroutines'
-//       creation is spread over the 1,000,000 values).
-//   BM_BoostFiberManyProducersConsumers
-//       the same with 2,000 Boost.Fiber fibers and a
+//   BM_ChannelManyProducersConsumers/N
+//       N producer and N consumer coroutines share one buffered channel of
+//       capacity 63; each producer sends 1,000,000 / N values, each
+//       consumer receives as many. Reported per value passed (the
+//       coroutines' creation is spread over the 1,000,000 values). N is 10
+//       to 100,000 (tools/bench/sweep.h).
+//   BM_BoostFiberManyProducersConsumers/N
+//       the same with 2N Boost.Fiber fibers and a
 //       boost::fibers::buffered_channel<int>(64), which holds 63 values
 //       (its capacity is a power of two, one slot kept empty).
-// Afterwards the ratios ours/Boost.Fiber are printed (target <= 1.00).
+// Afterwards the ratios ours/Boost.Fiber are printed (target <= 1.00), the
+// buffered channel's at each size. tools/bench/go/channel is the Go peer.
 // On a machine shared with other work pin the run to one CPU (taskset -c 1
 // zar_channel_bench ...).
 //
@@ -34,6 +36,7 @@
 #include "absl/strings/str_format.h"
 #include "core/extension.h"
 #include "mock_zend/lifecycle.h"
+#include "tools/bench/sweep.h"
 #include "tools/bench/time_reporter.h"
 
 extern "C" {
@@ -42,13 +45,14 @@ extern "C" {
 
 namespace {
 
+using zar::bench::CountPer;
+using zar::bench::kSweepOperations;
+using zar::bench::RoundsAt;
+
 constexpr int kPingPongRounds = 100000;
-constexpr int kProducers = 1000;
-constexpr int kValuesEach = 1000;
 constexpr uint32_t kCapacity = 63;
 // boost::fibers::buffered_channel needs a power of two and holds one less.
 constexpr size_t kBoostCapacity = 64;
-constexpr double kValuesPerRun = double{kProducers} * kValuesEach;
 
 struct Runtime {
   mock_zend::Engine engine{{&zar_async_module_entry}};
@@ -70,12 +74,6 @@ double RunCoroutines(const std::vector<void (*)()>& entries, void (*prepare)(),
   const auto end = std::chrono::steady_clock::now();
   cleanup();
   return std::chrono::duration<double>(end - start).count();
-}
-
-void CountPer(benchmark::State& state, double operations) {
-  state.counters["cycle"] = benchmark::Counter(
-      operations, benchmark::Counter::kIsIterationInvariantRate |
-                      benchmark::Counter::kInvert);
 }
 
 // ---- (1) Unbuffered ping-pong
@@ -156,6 +154,9 @@ BENCHMARK(BM_BoostFiberPingPong)
 // ------------------------------------------------------------------
 
 zend_async_channel_t* shared = nullptr;
+// The values each producer sends and each consumer receives in the run in
+// progress (RoundsAt its size).
+int values_each = 0;
 
 void MakeShared() { shared = ZEND_ASYNC_NEW_CHANNEL(kCapacity, false, false); }
 
@@ -166,7 +167,7 @@ void ReleaseShared() {
 
 void Producer() {
   zval value;
-  for (int i = 0; i < kValuesEach; i++) {
+  for (int i = 0; i < values_each; i++) {
     ZVAL_LONG(&value, i);
     shared->send(shared, &value);
   }
@@ -174,7 +175,7 @@ void Producer() {
 
 void Consumer() {
   zval value;
-  for (int i = 0; i < kValuesEach; i++) {
+  for (int i = 0; i < values_each; i++) {
     shared->receive(shared, &value, nullptr);
   }
 }
@@ -182,41 +183,46 @@ void Consumer() {
 void BM_ChannelManyProducersConsumers(benchmark::State& state) {
   Runtime runtime;
   std::vector<void (*)()> entries;
-  for (int i = 0; i < kProducers; i++) {
+  for (int64_t i = 0; i < state.range(0); i++) {
     entries.push_back(Producer);
     entries.push_back(Consumer);
   }
+  values_each = RoundsAt(state.range(0));
   for (auto _ : state) {
     state.SetIterationTime(RunCoroutines(entries, MakeShared, ReleaseShared));
   }
-  CountPer(state, kValuesPerRun);
+  CountPer(state, kSweepOperations);
 }
 BENCHMARK(BM_ChannelManyProducersConsumers)
+    ->Apply(zar::bench::Sweep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
 void BM_BoostFiberManyProducersConsumers(benchmark::State& state) {
+  const int64_t producers = state.range(0);
+  const int each = RoundsAt(producers);
   for (auto _ : state) {
     boost::fibers::buffered_channel<int> channel(kBoostCapacity);
     const auto start = std::chrono::steady_clock::now();
     std::vector<boost::fibers::fiber> fibers;
-    fibers.reserve(2 * kProducers);
-    for (int i = 0; i < kProducers; i++) {
-      fibers.emplace_back([&channel] {
-        for (int j = 0; j < kValuesEach; j++) channel.push(j);
+    fibers.reserve(2 * static_cast<size_t>(producers));
+    for (int64_t i = 0; i < producers; i++) {
+      fibers.emplace_back([&channel, each] {
+        for (int j = 0; j < each; j++) channel.push(j);
       });
-      fibers.emplace_back([&channel] {
+      fibers.emplace_back([&channel, each] {
         int value = 0;
-        for (int j = 0; j < kValuesEach; j++) channel.pop(value);
+        for (int j = 0; j < each; j++) channel.pop(value);
       });
     }
     for (boost::fibers::fiber& fiber : fibers) fiber.join();
     const auto end = std::chrono::steady_clock::now();
     state.SetIterationTime(std::chrono::duration<double>(end - start).count());
   }
-  CountPer(state, kValuesPerRun);
+  CountPer(state, kSweepOperations);
 }
 BENCHMARK(BM_BoostFiberManyProducersConsumers)
+    ->Apply(zar::bench::Sweep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
@@ -236,10 +242,16 @@ void PrintRatio(const zar::bench::TimeReporter& times, const char* what,
 void PrintRatios(const zar::bench::TimeReporter& times) {
   PrintRatio(times, "unbuffered ping-pong, per round trip",
              "BM_ChannelPingPong", "BM_BoostFiberPingPong");
-  PrintRatio(times,
-             "buffered channel, 1,000 producers / 1,000 consumers, per value",
-             "BM_ChannelManyProducersConsumers",
-             "BM_BoostFiberManyProducersConsumers");
+  for (int64_t n : zar::bench::kSweepSizes) {
+    const std::string size = zar::bench::Thousands(n);
+    const std::string arg = "/" + std::to_string(n);
+    PrintRatio(times,
+               ("buffered channel, " + size + " producers / " + size +
+                " consumers, per value")
+                   .c_str(),
+               "BM_ChannelManyProducersConsumers" + arg,
+               "BM_BoostFiberManyProducersConsumers" + arg);
+  }
 }
 
 }  // namespace

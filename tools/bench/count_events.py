@@ -15,14 +15,16 @@ many times, calibration runs included: its operations are the calls
 Callgrind records to a function each makes a known number of times (the
 ABI's suspend, Boost.Fiber's context::yield, the pool's acquire, the
 channel's push); a call that is a context switch arriving is not one. A
-benchmark whose iteration is a whole workload (1,000 coroutines, 10^6
-rounds or cycles) runs one iteration, which the benchmark library
-reports. What the process does besides (start-up, the engine) is measured
-by a run that matches no benchmark and subtracted; a benchmark's own
-set-up (an engine, a request, 1,000 spawns) is left in, a few
-instructions per operation at most.
+benchmark whose iteration is a whole workload (N coroutines, 10^6 rounds
+or cycles at every N of the sweep, BM_PoolSharedByCoroutines/N) runs one
+iteration, which the benchmark library reports; N is 1,000 unless --size
+names another size of the sweep (10 to 100,000). What the process does
+besides (start-up, the engine) is measured by a run that matches no
+benchmark and subtracted; a benchmark's own set-up (an engine, a request,
+N spawns) is left in, a few instructions per operation at 1,000.
 
-  tools/bench/count_events.py BUILD_DIR [--d1 49152,12,64] [--ll 1048576,16,64]
+  tools/bench/count_events.py BUILD_DIR [--size 1000] [--d1 49152,12,64]
+      [--ll 1048576,16,64]
 
 BUILD_DIR is a build with -DZAR_BUILD_BENCHMARKS=ON (RelWithDebInfo or
 Release). Takes a few minutes: Callgrind runs code ~50 times slower.
@@ -42,7 +44,7 @@ YIELD = "boost::fibers::context::yield()"
 PUSH = "boost::fibers::buffered_channel<int>::push("
 
 # (binary, benchmark, operation, the counted function and its calls per
-# operation, or None and the operations per iteration)
+# operation, or None and the operations per iteration); "/N" is the size.
 BENCHMARKS = [
     ("zar_scheduler_bench", "BM_SchedulerYieldRoundTrip", "round trip",
      SUSPEND, 2),
@@ -51,14 +53,14 @@ BENCHMARKS = [
     ("zar_pool_bench", "BM_PoolAcquireReleaseUncontended", "acquire+release",
      ACQUIRE, 1),
     ("zar_pool_bench", "BM_BoostFiberChannelPopPush", "pop+push", PUSH, 1),
-    ("zar_pool_bench", "BM_SchedulingFloorTwoYields", "round", None,
-     1000 * 1000),
-    ("zar_pool_bench", "BM_BoostFiberFloorTwoYields", "round", None,
-     1000 * 1000),
-    ("zar_pool_bench", "BM_PoolSharedByCoroutines", "cycle", None,
-     1000 * 1000),
-    ("zar_pool_bench", "BM_BoostFiberSharedByFibers", "cycle", None,
-     1000 * 1000),
+    ("zar_pool_bench", "BM_SchedulingFloorTwoYields/N", "round",
+     None, 1000 * 1000),
+    ("zar_pool_bench", "BM_BoostFiberFloorTwoYields/N", "round",
+     None, 1000 * 1000),
+    ("zar_pool_bench", "BM_PoolSharedByCoroutines/N", "cycle",
+     None, 1000 * 1000),
+    ("zar_pool_bench", "BM_BoostFiberSharedByFibers/N", "cycle",
+     None, 1000 * 1000),
 ]
 
 EVENTS = ("Ir", "D1mr", "D1mw")
@@ -128,6 +130,7 @@ def run(build, binary, pattern, counted, d1, ll):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("build")
+    parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--d1", default="49152,12,64")
     parser.add_argument("--ll", default="1048576,16,64")
     args = parser.parse_args()
@@ -136,6 +139,7 @@ def main():
     print("%-34s %16s %14s %12s" % ("benchmark", "operation", "instructions",
                                       "L1d misses"))
     for binary, name, operation, counted, per in BENCHMARKS:
+        name = name.replace("/N", "/%d" % args.size)
         if binary not in baselines:
             baselines[binary], _, _ = run(args.build, binary, "^$", None,
                                           args.d1, args.ll)

@@ -8,25 +8,27 @@
 //   BM_BoostFiberChannelPopPush
 //       the same with a boost::fibers::buffered_channel holding one token:
 //       pop + push.
-//   BM_PoolSharedByCoroutines
-//       1,000 coroutines of the reference scheduler share 8 resources; each
-//       does 1,000 rounds of: acquire (parking when none is free), yield
-//       once, release. Reported per acquire-yield-release cycle (the
-//       coroutines' creation is spread over the 1,000,000 cycles).
-//   BM_BoostFiberSharedByFibers
-//       the same workload with 1,000 Boost.Fiber fibers and a
+//   BM_PoolSharedByCoroutines/N
+//       N coroutines of the reference scheduler share 8 resources; each
+//       does 1,000,000 / N rounds of: acquire (parking when none is free),
+//       yield once, release. Reported per acquire-yield-release cycle (the
+//       coroutines' creation is spread over the 1,000,000 cycles). N is 10
+//       to 100,000 (tools/bench/sweep.h).
+//   BM_BoostFiberSharedByFibers/N
+//       the same workload with N Boost.Fiber fibers and a
 //       buffered_channel of 8 tokens (pop, yield, push).
-//   BM_SchedulingFloorTwoYields
+//   BM_SchedulingFloorTwoYields/N
 //       the part of BM_PoolSharedByCoroutines no pool can remove: in the
 //       steady state of that workload almost every coroutine is parked in
 //       acquire, so each cycle suspends twice (the acquire that parks, the
-//       yield) and switches twice. Here the same 1,000 coroutines of the
+//       yield) and switches twice. Here the same N coroutines of the
 //       reference scheduler just yield twice per round, without a pool;
 //       reported per round like a pool cycle.
-//   BM_BoostFiberFloorTwoYields
-//       the same with 1,000 Boost.Fiber fibers: what Boost.Fiber's cycle
+//   BM_BoostFiberFloorTwoYields/N
+//       the same with N Boost.Fiber fibers: what Boost.Fiber's cycle
 //       spends on scheduling.
-// Afterwards the ratios ours/Boost.Fiber are printed with their targets.
+// Afterwards the ratios ours/Boost.Fiber are printed with their targets,
+// at each size. tools/bench/go/pool is the Go peer of the last four.
 // On a machine shared with other work pin the run to one CPU (taskset -c 1
 // zar_pool_bench ...): docs/scheduler.md, "Speed at scale", says why.
 //
@@ -43,6 +45,7 @@
 #include "core/extension.h"
 #include "core/pool/registration.h"
 #include "mock_zend/lifecycle.h"
+#include "tools/bench/sweep.h"
 #include "tools/bench/time_reporter.h"
 
 extern "C" {
@@ -51,10 +54,15 @@ extern "C" {
 
 namespace {
 
-constexpr int kCoroutines = 1000;
+using zar::bench::CountPer;
+using zar::bench::kSweepOperations;
+using zar::bench::RoundsAt;
+
 constexpr int kResources = 8;
-constexpr int kRounds = 1000;
-constexpr double kCyclesPerRun = double{kCoroutines} * kRounds;
+
+// The rounds each coroutine of the run in progress does (RoundsAt its
+// size); read by the coroutines' entries, which take no argument.
+int rounds = 0;
 
 bool Factory(zend_async_pool_t*, zval* result) {
   ZVAL_LONG(result, 1);
@@ -111,7 +119,7 @@ void Yield() {
 
 void Worker() {
   zval resource;
-  for (int round = 0; round < kRounds; round++) {
+  for (int round = 0; round < rounds; round++) {
     ZEND_ASYNC_POOL_ACQUIRE(shared_pool, &resource, 0);
     Yield();
     ZEND_ASYNC_POOL_RELEASE(shared_pool, &resource);
@@ -119,16 +127,17 @@ void Worker() {
 }
 
 // One request whose main flow runs `prepare` (if any) and spawns
-// kCoroutines coroutines running `entry`; the seconds until every one of
-// them has finished. `cleanup` (if any) runs after that, untimed, before
-// the request ends.
-double RunCoroutines(void (*entry)(), void (*prepare)() = nullptr,
-                     void (*cleanup)() = nullptr) {
+// `coroutines` coroutines running `entry`, each doing RoundsAt(coroutines)
+// rounds; the seconds until every one of them has finished. `cleanup` (if
+// any) runs after that, untimed, before the request ends.
+double RunCoroutines(int64_t coroutines, void (*entry)(),
+                     void (*prepare)() = nullptr, void (*cleanup)() = nullptr) {
   mock_zend::Request request;
+  rounds = RoundsAt(coroutines);
   const auto start = std::chrono::steady_clock::now();
-  request.RunMain([entry, prepare] {
+  request.RunMain([coroutines, entry, prepare] {
     if (prepare != nullptr) prepare();
-    for (int i = 0; i < kCoroutines; i++) {
+    for (int64_t i = 0; i < coroutines; i++) {
       ZEND_ASYNC_SPAWN()->internal_entry = entry;
     }
   });  // returns when every coroutine has finished
@@ -137,25 +146,17 @@ double RunCoroutines(void (*entry)(), void (*prepare)() = nullptr,
   return std::chrono::duration<double>(end - start).count();
 }
 
-// kCoroutines Boost.Fiber fibers running `body`; the seconds until every
-// one of them has been joined.
+// `count` Boost.Fiber fibers running `body`; the seconds until every one
+// of them has been joined.
 template <typename Body>
-double RunFibers(const Body& body) {
+double RunFibers(int64_t count, const Body& body) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<boost::fibers::fiber> fibers;
-  fibers.reserve(kCoroutines);
-  for (int i = 0; i < kCoroutines; i++) fibers.emplace_back(body);
+  fibers.reserve(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; i++) fibers.emplace_back(body);
   for (boost::fibers::fiber& fiber : fibers) fiber.join();
   const auto end = std::chrono::steady_clock::now();
   return std::chrono::duration<double>(end - start).count();
-}
-
-// Reports the time per acquire-yield-release cycle (or per round of the
-// floor benchmarks) as the "cycle" counter.
-void CountCycles(benchmark::State& state) {
-  state.counters["cycle"] = benchmark::Counter(
-      kCyclesPerRun, benchmark::Counter::kIsIterationInvariantRate |
-                         benchmark::Counter::kInvert);
 }
 
 void CreateSharedPool() {
@@ -168,15 +169,18 @@ void ReleaseSharedPool() {
   shared_pool = nullptr;
 }
 
+// Reported per acquire-yield-release cycle (per round for the floor), as
+// the "cycle" counter.
 void BM_PoolSharedByCoroutines(benchmark::State& state) {
   Runtime runtime;
   for (auto _ : state) {
-    state.SetIterationTime(
-        RunCoroutines(Worker, CreateSharedPool, ReleaseSharedPool));
+    state.SetIterationTime(RunCoroutines(state.range(0), Worker,
+                                         CreateSharedPool, ReleaseSharedPool));
   }
-  CountCycles(state);
+  CountPer(state, kSweepOperations);
 }
 BENCHMARK(BM_PoolSharedByCoroutines)
+    ->Apply(zar::bench::Sweep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
@@ -184,18 +188,20 @@ void BM_BoostFiberSharedByFibers(benchmark::State& state) {
   for (auto _ : state) {
     boost::fibers::buffered_channel<int> tokens(16);  // room for 15
     for (int i = 0; i < kResources; i++) tokens.push(i);
-    state.SetIterationTime(RunFibers([&tokens] {
+    const int each = RoundsAt(state.range(0));
+    state.SetIterationTime(RunFibers(state.range(0), [&tokens, each] {
       int token = 0;
-      for (int round = 0; round < kRounds; round++) {
+      for (int round = 0; round < each; round++) {
         tokens.pop(token);
         boost::this_fiber::yield();
         tokens.push(token);
       }
     }));
   }
-  CountCycles(state);
+  CountPer(state, kSweepOperations);
 }
 BENCHMARK(BM_BoostFiberSharedByFibers)
+    ->Apply(zar::bench::Sweep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
@@ -203,7 +209,7 @@ BENCHMARK(BM_BoostFiberSharedByFibers)
 // --------------------------------------------------------------------------
 
 void TwoYieldsPerRound() {
-  for (int round = 0; round < kRounds; round++) {
+  for (int round = 0; round < rounds; round++) {
     Yield();
     Yield();
   }
@@ -211,25 +217,30 @@ void TwoYieldsPerRound() {
 
 void BM_SchedulingFloorTwoYields(benchmark::State& state) {
   Runtime runtime;
-  for (auto _ : state) state.SetIterationTime(RunCoroutines(TwoYieldsPerRound));
-  CountCycles(state);
+  for (auto _ : state) {
+    state.SetIterationTime(RunCoroutines(state.range(0), TwoYieldsPerRound));
+  }
+  CountPer(state, kSweepOperations);
 }
 BENCHMARK(BM_SchedulingFloorTwoYields)
+    ->Apply(zar::bench::Sweep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
 void BM_BoostFiberFloorTwoYields(benchmark::State& state) {
   for (auto _ : state) {
-    state.SetIterationTime(RunFibers([] {
-      for (int round = 0; round < kRounds; round++) {
+    const int each = RoundsAt(state.range(0));
+    state.SetIterationTime(RunFibers(state.range(0), [each] {
+      for (int round = 0; round < each; round++) {
         boost::this_fiber::yield();
         boost::this_fiber::yield();
       }
     }));
   }
-  CountCycles(state);
+  CountPer(state, kSweepOperations);
 }
 BENCHMARK(BM_BoostFiberFloorTwoYields)
+    ->Apply(zar::bench::Sweep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
@@ -256,12 +267,22 @@ void PrintRatios(const zar::bench::TimeReporter& times) {
   PrintRatio(times, "uncontended acquire+release",
              "BM_PoolAcquireReleaseUncontended", "BM_BoostFiberChannelPopPush",
              0.50, 15.0);
-  PrintRatio(times, "1,000 coroutines / 8 resources, per cycle",
-             "BM_PoolSharedByCoroutines", "BM_BoostFiberSharedByFibers", 1.00,
-             0);
-  PrintRatio(
-      times, "scheduling floor among 1,000 coroutines (two yields per round)",
-      "BM_SchedulingFloorTwoYields", "BM_BoostFiberFloorTwoYields", 1.00, 0);
+  for (int64_t n : zar::bench::kSweepSizes) {
+    const std::string size = zar::bench::Thousands(n);
+    const std::string arg = "/" + std::to_string(n);
+    PrintRatio(times, (size + " coroutines / 8 resources, per cycle").c_str(),
+               "BM_PoolSharedByCoroutines" + arg,
+               "BM_BoostFiberSharedByFibers" + arg, 1.00, 0);
+  }
+  for (int64_t n : zar::bench::kSweepSizes) {
+    const std::string arg = "/" + std::to_string(n);
+    PrintRatio(times,
+               ("scheduling floor among " + zar::bench::Thousands(n) +
+                " coroutines (two yields per round)")
+                   .c_str(),
+               "BM_SchedulingFloorTwoYields" + arg,
+               "BM_BoostFiberFloorTwoYields" + arg, 1.00, 0);
+  }
 }
 
 }  // namespace

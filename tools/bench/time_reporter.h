@@ -4,8 +4,9 @@
 //
 // Per operation is per iteration, or per cycle when the run has a "cycle"
 // counter (a rate, benchmark::Counter::kIsRate, of cycles per second); the
-// mean when the benchmark is repeated. Single-threaded: the report runs on
-// the benchmark's main thread.
+// mean when the benchmark is repeated. A benchmark is named by its function
+// and, when it takes one, its argument ("BM_PoolSharedByCoroutines/1000").
+// Single-threaded: the report runs on the benchmark's main thread.
 
 #ifndef ZAR_TOOLS_BENCH_TIME_REPORTER_H_
 #define ZAR_TOOLS_BENCH_TIME_REPORTER_H_
@@ -28,15 +29,18 @@ class TimeReporter : public benchmark::ConsoleReporter {
       if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "mean") {
         continue;
       }
+      std::string name = run.run_name.function_name;
+      if (!run.run_name.args.empty()) name += "/" + run.run_name.args;
       auto cycle = run.counters.find("cycle");
-      nanoseconds_[run.run_name.function_name] =
-          cycle != run.counters.end() ? cycle->second.value * 1e9
-                                      : run.GetAdjustedRealTime();
+      nanoseconds_[name] = cycle != run.counters.end()
+                               ? cycle->second.value * 1e9
+                               : run.GetAdjustedRealTime();
     }
   }
 
-  // Nanoseconds per operation of the benchmark function `name`; 0 when it
-  // did not run (filtered out, or failed).
+  // Nanoseconds per operation of the benchmark `name` (the function, and
+  // "/<argument>" for one that takes an argument); 0 when it did not run
+  // (filtered out, or failed).
   double Get(const std::string& name) const {
     auto it = nanoseconds_.find(name);
     return it != nanoseconds_.end() ? it->second : 0;
