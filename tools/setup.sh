@@ -23,6 +23,14 @@ packages=(
   libabsl-dev libuv1-dev libboost-context-dev libboost-fiber-dev libsqlite3-dev
   clang-format gdb python3
 )
+# The benchmark build (-DZAR_BUILD_BENCHMARKS=ON) also gets the Go peers'
+# toolchain and tools/bench/run.sh's plotting: Debian's golang-go and
+# python3-matplotlib.
+for arg in "$@"; do
+  if [[ "$arg" =~ ^-DZAR_BUILD_BENCHMARKS(:BOOL)?=(ON|on|1|TRUE|true|YES|yes)$ ]]; then
+    packages+=(golang-go python3-matplotlib)
+  fi
+done
 # A Clang named in CC or CXX comes from its Debian package: clang++-14 is
 # in clang-14, clang++ in clang.
 for compiler in "${CC:-}" "${CXX:-}"; do

@@ -1,0 +1,3 @@
+module zend-async-ref/tools/bench/go
+
+go 1.19
