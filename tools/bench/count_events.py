@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Instructions and L1 data-cache misses per operation of each benchmark.
+"""Instructions and data-cache misses per operation of each benchmark.
 
 Runs every benchmark of zar_scheduler_bench and zar_pool_bench under
 Callgrind with its cache simulation (valgrind --tool=callgrind
 --cache-sim=yes) and prints, per operation (a round trip, an
-acquire+release, a round or cycle of the 1,000-coroutine workloads), the
-instructions executed and the simulated L1 data misses (reads and writes).
-The cache simulated is the machine's L1d and L2 (--d1, --ll; the defaults
-are an AMD Zen 5 core: 48 KiB 12-way L1d, 1 MiB 16-way L2). Counts are
-deterministic; they are not times.
+acquire+release, a round or cycle of the N-coroutine workloads), the
+instructions executed and the simulated L1 and L2 data misses (reads and
+writes). The cache simulated is the machine's L1d and L2 (--d1, --ll; the
+defaults are an AMD Zen 5 core: 48 KiB 12-way L1d, 1 MiB 16-way L2; the L3
+is not simulated). Counts are deterministic; they are not times.
 
 Operations are counted two ways. A benchmark of a short operation runs it
 many times, calibration runs included: its operations are the calls
@@ -23,8 +23,10 @@ besides (start-up, the engine) is measured by a run that matches no
 benchmark and subtracted; a benchmark's own set-up (an engine, a request,
 N spawns) is left in, a few instructions per operation at 1,000.
 
-  tools/bench/count_events.py BUILD_DIR [--size 1000] [--d1 49152,12,64]
-      [--ll 1048576,16,64]
+  tools/bench/count_events.py BUILD_DIR [--size 1000] [--filter REGEX]
+      [--d1 49152,12,64] [--ll 1048576,16,64]
+
+--filter keeps the benchmarks whose names it matches (all unless given).
 
 BUILD_DIR is a build with -DZAR_BUILD_BENCHMARKS=ON (RelWithDebInfo or
 Release). Takes a few minutes: Callgrind runs code ~50 times slower.
@@ -63,7 +65,7 @@ BENCHMARKS = [
      None, 1000 * 1000),
 ]
 
-EVENTS = ("Ir", "D1mr", "D1mw")
+EVENTS = ("Ir", "D1mr", "D1mw", "DLmr", "DLmw")
 
 SWITCHES = re.compile(r"SwitchTo|jump_fcontext|ontop_fcontext|resume")
 
@@ -131,15 +133,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("build")
     parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--filter", default="")
     parser.add_argument("--d1", default="49152,12,64")
     parser.add_argument("--ll", default="1048576,16,64")
     args = parser.parse_args()
 
     baselines = {}
-    print("%-34s %16s %14s %12s" % ("benchmark", "operation", "instructions",
-                                      "L1d misses"))
+    print("%-34s %16s %14s %12s %12s" % ("benchmark", "operation",
+                                           "instructions", "L1d misses",
+                                           "L2 misses"))
     for binary, name, operation, counted, per in BENCHMARKS:
         name = name.replace("/N", "/%d" % args.size)
+        if not re.search(args.filter, name):
+            continue
         if binary not in baselines:
             baselines[binary], _, _ = run(args.build, binary, "^$", None,
                                           args.d1, args.ll)
@@ -152,10 +158,12 @@ def main():
             print("%-34s: no operation counted" % name, file=sys.stderr)
             continue
         instructions = (totals["Ir"] - base["Ir"]) / operations
-        misses = (totals["D1mr"] + totals["D1mw"] - base["D1mr"] -
-                  base["D1mw"]) / operations
-        print("%-34s %16s %14.1f %12.2f" % (name, operation, instructions,
-                                             misses), flush=True)
+        misses = {level: (totals[level + "mr"] + totals[level + "mw"] -
+                          base[level + "mr"] - base[level + "mw"]) / operations
+                  for level in ("D1", "DL")}
+        print("%-34s %16s %14.1f %12.2f %12.2f" % (
+            name, operation, instructions, misses["D1"], misses["DL"]),
+            flush=True)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@
 //   BM_BoostFiberYieldRoundTrip  the comparison: boost::this_fiber::yield()
 //                                with two Boost.Fiber fibers (round robin).
 // Afterwards the ratios ours/fcontext and ours/boost_fiber are printed.
+// tools/bench/go/scheduler is the Go peer (runtime.Gosched, GOMAXPROCS=1);
+// tools/bench/run.sh runs all three and prints ours/Go too.
 //
 //   zar_scheduler_bench [--benchmark_min_time=2] [--benchmark_repetitions=5]
 
