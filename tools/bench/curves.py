@@ -29,15 +29,15 @@ import sys
 
 SIZES = [10, 100, 1000, 10000, 100000]
 
-# (title, x-axis label or None for two coroutines, ours, Boost.Fiber, Go):
-# benchmark names; "/N" stands for each size.
+# (title, the x-axis label of a swept benchmark or the coroutines of one
+# that is not, ours, Boost.Fiber, Go): benchmark names; "/N" stands for each
+# size.
 FAMILIES = [
-    ("yield round trip, 2 coroutines", None, "BM_SchedulerYieldRoundTrip",
+    ("yield round trip, 2 coroutines", 2, "BM_SchedulerYieldRoundTrip",
      "BM_BoostFiberYieldRoundTrip", "BM_GoYieldRoundTrip"),
-    ("uncontended acquire + release", None,
-     "BM_PoolAcquireReleaseUncontended", "BM_BoostFiberChannelPopPush",
-     "BM_GoChannelReceiveSend"),
-    ("unbuffered channel ping-pong, 2 coroutines", None, "BM_ChannelPingPong",
+    ("uncontended acquire + release", 1, "BM_PoolAcquireReleaseUncontended",
+     "BM_BoostFiberChannelPopPush", "BM_GoChannelReceiveSend"),
+    ("unbuffered channel ping-pong, 2 coroutines", 2, "BM_ChannelPingPong",
      "BM_BoostFiberPingPong", "BM_GoPingPong"),
     ("floor: two yields per round among N", "coroutines",
      "BM_SchedulingFloorTwoYields/N", "BM_BoostFiberFloorTwoYields/N",
@@ -80,16 +80,20 @@ def read(paths):
     return times
 
 
+def swept(axis):
+    return isinstance(axis, str)
+
+
 def rows(times):
-    """(family, size or 2, ours, Boost.Fiber, Go) for every benchmark that
-    ran; a peer that did not run is None."""
+    """(family, coroutines, [ours, Boost.Fiber, Go]) for every benchmark
+    that ran; a peer that did not run is None."""
     for title, axis, *names in FAMILIES:
-        for size in (SIZES if axis else [None]):
-            values = [times.get(name.replace("/N", "/%d" % size)
-                                if size else name) for name in names]
+        for size in (SIZES if swept(axis) else [axis]):
+            values = [times.get(name.replace("/N", "/%d" % size))
+                      for name in names]
             if values[0] is None and values[1] is None and values[2] is None:
                 continue
-            yield title, size if size else 2, values
+            yield title, size, values
 
 
 def ratio(ours, theirs):
@@ -113,7 +117,7 @@ def print_table(times, out):
     print("Growth of each ratio from 1,000 to 100,000 coroutines "
           "(ratio at 100,000 / ratio at 1,000; target <= 1.5):", file=out)
     for title, axis, ours_name, *peer_names in FAMILIES:
-        if not axis:
+        if not swept(axis):
             continue
         for peer, peer_name in zip(PEERS[1:], peer_names):
             at = {}
@@ -153,10 +157,10 @@ def draw(times, path, note):
 
     styles = {"ours": ("tab:blue", "o"), "Boost.Fiber": ("tab:orange", "s"),
               "Go": ("tab:green", "^")}
-    swept = [family for family in FAMILIES if family[1]]
-    fixed = [family for family in FAMILIES if not family[1]]
+    curves = [family for family in FAMILIES if swept(family[1])]
+    fixed = [family for family in FAMILIES if not swept(family[1])]
     figure, axes = plt.subplots(2, 2, figsize=(12, 9))
-    for panel, (title, axis, *names) in zip(axes.flat, swept):
+    for panel, (title, axis, *names) in zip(axes.flat, curves):
         for peer, name in zip(PEERS, names):
             points = [(size, times.get(name.replace("/N", "/%d" % size)))
                       for size in SIZES]
@@ -173,7 +177,7 @@ def draw(times, path, note):
         panel.set_ylabel("ns per operation")
         panel.grid(True, which="both", alpha=0.3)
         panel.legend()
-    bars = axes.flat[len(swept)]
+    bars = axes.flat[len(curves)]
     width = 0.27
     for index, peer in enumerate(PEERS):
         values = [times.get(names[index]) or 0 for _, _, *names in fixed]
