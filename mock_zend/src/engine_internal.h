@@ -19,6 +19,15 @@ extern "C" {
 
 namespace mock_zend::internal {
 
+// ---- The request allocator (alloc.cc) ----
+
+// Chooses the allocator's mechanism for the engine starting: the heap, or
+// the tracker when USE_ZEND_ALLOC is set to 0 (always the tracker in the
+// sanitizer builds). Blocks already handed out stay valid.
+void AllocStartup();
+// Releases the heap's chunks when no request block is alive.
+void AllocShutdown();
+
 // ---- Strings (interned_strings.cc, string.cc) ----
 
 // Creates the known strings (ZSTR_KNOWN, zend_empty_string).

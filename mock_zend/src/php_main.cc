@@ -129,6 +129,7 @@ zend_result StartModules(sapi_module_struct* sf,
   module_started = true;
   sapi_module = *sf;
 
+  internal::AllocStartup();
   ResetExecutorGlobals();
   EG(active) = false;
   internal::KnownStringsStartup();
@@ -275,6 +276,7 @@ void php_module_shutdown(void) {
   internal::ResetBuiltinClassPointers();
   internal::ResetLocationCache();
   internal::InternedStringsShutdown();
+  internal::AllocShutdown();
   module_started = false;
 }
 

@@ -4,9 +4,13 @@
  * The request allocator. emalloc() blocks belong to the current request:
  * every live block is recorded with its allocation site, and
  * php_request_shutdown() reports (and then frees) each block still alive, as
- * PHP debug builds do. pemalloc(size, 1) is the persistent allocator: its
- * blocks are not tracked one by one, only counted
- * (zend_mock_persistent_blocks()).
+ * PHP debug builds do. Blocks are 8-byte aligned (ZEND_MM_ALIGNMENT).
+ * Two mechanisms serve them, chosen when the engine starts, as in PHP: the
+ * heap (PHP's size-class bins carved out of 2 MiB chunks; larger blocks
+ * malloc'd one by one), and, with USE_ZEND_ALLOC=0 in the environment and
+ * always in the sanitizer builds, a malloc per block (is_zend_mm() false).
+ * pemalloc(size, 1) is the persistent allocator: its blocks are not tracked
+ * one by one, only counted (zend_mock_persistent_blocks()).
  *
  * Failure: allocation failure and size overflow are fatal (the process
  * aborts with a message), as in PHP.
@@ -22,8 +26,9 @@
 
 #include "zend_portability.h"
 
-/* PHP's heap geometry: 2 MiB chunks of 4 KiB pages. The mock allocates
- * with malloc; code sizing its buffers by these gets PHP's numbers. */
+/* PHP's heap geometry: 2 MiB chunks of 4 KiB pages, blocks up to 3072
+ * bytes in size classes (the heap's elements keep a 16-byte header of the
+ * allocation site, so a block up to 3056 bytes is small). */
 #define ZEND_MM_CHUNK_SIZE ((size_t)(2 * 1024 * 1024))
 #define ZEND_MM_PAGE_SIZE (4 * 1024)
 #define ZEND_MM_PAGES (ZEND_MM_CHUNK_SIZE / ZEND_MM_PAGE_SIZE)
@@ -44,6 +49,9 @@ ZEND_API void *_safe_erealloc(void *ptr, size_t nmemb, size_t size,
 ZEND_API char *_estrdup(const char *s ZEND_FILE_LINE_DC);
 ZEND_API char *_estrndup(const char *s, size_t length ZEND_FILE_LINE_DC);
 ZEND_API void _efree(void *ptr ZEND_FILE_LINE_DC);
+/* The bytes the block at `ptr` can hold: its size class's room on the heap,
+ * the requested size for a block malloc'd on its own. */
+ZEND_API size_t _zend_mem_block_size(void *ptr ZEND_FILE_LINE_DC);
 /* Like _erealloc, but only the first `copy_size` bytes (at most `size`)
  * are guaranteed to be kept: the rest of the old block may be dropped. */
 ZEND_API void *_erealloc2(void *ptr, size_t size,
@@ -72,6 +80,7 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
 #define estrndup(s, length) _estrndup((s), (length)ZEND_FILE_LINE_CC)
 #define efree(ptr) _efree((ptr)ZEND_FILE_LINE_CC)
 #define efree_size(ptr, size) efree(ptr)
+#define zend_mem_block_size(ptr) _zend_mem_block_size((ptr)ZEND_FILE_LINE_CC)
 
 #define pemalloc(size, persistent) \
   ((persistent) ? __zend_malloc(size) : emalloc(size))
@@ -97,6 +106,10 @@ ZEND_API void *_safe_realloc(void *ptr, size_t nmemb, size_t size,
  * limit and never bails out for lack of memory: always false. */
 ZEND_API bool zend_alloc_pop_is_oom(void);
 
+/* True when emalloc is the heap, false when it is the system allocator
+ * (USE_ZEND_ALLOC=0 when the engine started; the sanitizer builds). */
+ZEND_API bool is_zend_mm(void);
+
 /* Accounting of the request allocator (mock extension). */
 typedef struct _zend_mm_leak_info {
   size_t leaked_blocks;
@@ -116,7 +129,10 @@ ZEND_API size_t zend_mock_persistent_blocks(void);
 /* Leaks found by the last php_request_shutdown() (or zend_mm_check_leaks). */
 ZEND_API zend_mm_leak_info zend_mm_last_leaks(void);
 /* Reports every live block on stderr ("file(line) : Freeing 0x... (N bytes)"),
- * frees it and returns the totals. Called by php_request_shutdown(). */
+ * frees it and returns the totals: the heap's blocks chunk by chunk in
+ * address order, then the blocks malloc'd on their own oldest first. The
+ * heap's chunks go back (one is kept for the next request). Called by
+ * php_request_shutdown(). */
 ZEND_API zend_mm_leak_info zend_mm_check_leaks(void);
 
 END_EXTERN_C()
