@@ -106,7 +106,7 @@ constexpr std::array<Bin, kBins> kBinInfo = {{
 constexpr size_t kMaxSmallSize = ZEND_MM_MAX_SMALL_SIZE - sizeof(BlockHeader);
 constexpr size_t kMinBlockSize = 8;
 
-// The bin of a block of n bytes (n <= kMaxSmallSize) is kBinOf[(n + 7) / 8].
+// kBinOf[(n + 7) / 8]: the bin of a block of n bytes (n <= kMaxSmallSize).
 constexpr std::array<uint8_t, kMaxSmallSize / 8 + 1> kBinOf = [] {
   std::array<uint8_t, kMaxSmallSize / 8 + 1> table{};
   int bin = 0;
@@ -120,6 +120,11 @@ constexpr std::array<uint8_t, kMaxSmallSize / 8 + 1> kBinOf = [] {
 }();
 static_assert(kBinInfo[kBins - 1].size == ZEND_MM_MAX_SMALL_SIZE);
 static_assert(kBinOf[kMaxSmallSize / 8] == kBins - 1);
+
+// The bin of a block of `size` bytes (at most kMaxSmallSize).
+[[gnu::always_inline]] inline int BinOf(size_t size) {
+  return kBinOf[(size + 7) >> 3];
+}
 
 constexpr bool RunsFitTheirPages() {
   for (const Bin& bin : kBinInfo) {
@@ -306,7 +311,7 @@ void* ReallocateLarge(LargeBlock* block, size_t size, const char* file,
 
 [[gnu::always_inline]] inline void* AllocateSmall(size_t size, const char* file,
                                                   uint32_t line) {
-  const int bin = kBinOf[(size + 7) >> 3];
+  const int bin = BinOf(size);
   BlockHeader* element = free_elements[bin];
   if (UNEXPECTED(element == nullptr)) element = RefillBin(bin);
   free_elements[bin] = element->next_free;
@@ -315,7 +320,7 @@ void* ReallocateLarge(LargeBlock* block, size_t size, const char* file,
 }
 
 [[gnu::always_inline]] inline void FreeSmall(BlockHeader* element) {
-  const int bin = kBinOf[(element->size + 7) >> 3];
+  const int bin = BinOf(element->size);
   live_blocks--;
   live_bytes -= element->size;
   element->size = kFreeElement;
@@ -360,8 +365,7 @@ void* Reallocate(void* ptr, size_t size, size_t copy_size, const char* file,
     }
   } else if (old_size > kMaxSmallSize) {
     HeapCorrupted();
-  } else if (size < small_bound &&
-             kBinOf[(size + 7) >> 3] == kBinOf[(old_size + 7) >> 3]) {
+  } else if (size < small_bound && BinOf(size) == BinOf(old_size)) {
     live_bytes = live_bytes - old_size + size;
     header->size = static_cast<uint32_t>(size);
     header->file = file;
@@ -507,7 +511,7 @@ size_t _zend_mem_block_size(void* ptr ZEND_FILE_LINE_DC) {
   (void)__zend_lineno;
   BlockHeader* header = HeaderOf(ptr);
   if (header->size <= kMaxSmallSize) {
-    return kBinInfo[kBinOf[(header->size + 7) >> 3]].size - sizeof(BlockHeader);
+    return kBinInfo[BinOf(header->size)].size - sizeof(BlockHeader);
   }
   if (header->size == kLargeBlock) return LargeOf(header)->size;
   HeapCorrupted();
