@@ -266,7 +266,7 @@ void PrintRatio(const zar::bench::TimeReporter& times, const char* what,
 void PrintRatios(const zar::bench::TimeReporter& times) {
   PrintRatio(times, "uncontended acquire+release",
              "BM_PoolAcquireReleaseUncontended", "BM_BoostFiberChannelPopPush",
-             0.50, 15.0);
+             0.40, 15.0);
   for (int64_t n : zar::bench::kSweepSizes) {
     const std::string size = zar::bench::Thousands(n);
     const std::string arg = "/" + std::to_string(n);
@@ -281,7 +281,7 @@ void PrintRatios(const zar::bench::TimeReporter& times) {
                 " coroutines (two yields per round)")
                    .c_str(),
                "BM_SchedulingFloorTwoYields" + arg,
-               "BM_BoostFiberFloorTwoYields" + arg, 1.00, 0);
+               "BM_BoostFiberFloorTwoYields" + arg, 0.60, 0);
   }
 }
 

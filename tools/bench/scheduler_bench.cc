@@ -110,7 +110,7 @@ void PrintRatios(const zar::bench::TimeReporter& times) {
     absl::PrintF("ratio ours/fcontext    = %.2f\n", ours / fcontext);
   }
   if (ours > 0 && fiber > 0) {
-    absl::PrintF("ratio ours/boost_fiber = %.2f (target <= 0.50)\n",
+    absl::PrintF("ratio ours/boost_fiber = %.2f (target <= 0.40)\n",
                  ours / fiber);
   }
 }
