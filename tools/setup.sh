@@ -14,6 +14,11 @@
 # project does it, leaves them warnings. CMAKE_BUILD_TYPE picks the build
 # type; CC and CXX the compilers (a clang one is installed when named).
 # Extra arguments are passed to the CMake configure step.
+#
+# MariaDB Connector/C (libmariadb-dev) builds PDO's "mysql" driver; its tests
+# start a private server of their own from mariadb-server's binaries (never
+# the system's service, which the package's installation may leave running or
+# not: nothing here depends on it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +27,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libabsl-dev libuv1-dev libboost-context-dev libboost-fiber-dev libsqlite3-dev
   clang-format gdb python3
+  libmariadb-dev mariadb-server
 )
 # The benchmark build (-DZAR_BUILD_BENCHMARKS=ON) also gets the Go peers'
 # toolchain and tools/bench/run.sh's plotting: Debian's golang-go and

@@ -10,7 +10,7 @@
 #include "pdo_sim/src/drivers/mock_server.h"
 #include "pdo_sim/src/drivers/mock_sql.h"
 #include "pdo_sim/src/drivers/mock_sql_parse.h"
-#include "pdo_sim/src/drivers/reactor_sleep.h"
+#include "pdo_sim/src/drivers/reactor_wait.h"
 
 extern "C" {
 #include "ext/pdo/pdo_pool.h"

@@ -4,12 +4,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "pdo_sim/src/drivers/reactor_sleep.h"
+#include "pdo_sim/src/drivers/reactor_wait.h"
 #include "pdo_sim/src/drivers/sqlite_internal.h"
-
-extern "C" {
-#include "Zend/zend_async_API.h"
-}
 
 namespace pdo_sim::sqlite::internal {
 
@@ -64,16 +60,6 @@ bool Retryable(int rc) {
   return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
 }
 
-// Whether the running code can wait on the reactor.
-bool CanSuspend() {
-  if (ZEND_ASYNC_IS_SCHEDULER_CONTEXT || EG(exception) != nullptr) {
-    return false;
-  }
-  zend_coroutine_t* current = ZEND_ASYNC_CURRENT_COROUTINE;
-  if (current != nullptr) return true;
-  return ZEND_ASYNC_IS_READY && ZEND_ASYNC_IS_ENABLED();
-}
-
 // Steps `stmt`; a busy or locked database is retried after waiting on the
 // reactor (1, 2, 4 ... 32 ms) until the handle's timeout.
 int Step(SqliteConnection* conn, sqlite3_stmt* stmt) {
@@ -81,7 +67,7 @@ int Step(SqliteConnection* conn, sqlite3_stmt* stmt) {
       std::chrono::steady_clock::now() + std::chrono::seconds(conn->timeout_s);
   for (uint32_t attempt = 0;; attempt++) {
     const int rc = sqlite3_step(stmt);
-    if (!Retryable(rc) || !CanSuspend() ||
+    if (!Retryable(rc) || !pdo_sim::internal::CanWaitOnReactor() ||
         std::chrono::steady_clock::now() >= deadline) {
       return rc;
     }

@@ -4,9 +4,10 @@
  *
  *   MINIT      PDOException (extends RuntimeException, public $errorInfo),
  *              PDO, PDOStatement, Pdo\Sqlite (extends PDO); the pool
- *              (pdo_pool_init); the drivers "mock", "nopool" and "sqlite".
- *   MSHUTDOWN  forgets the drivers, the pool (pdo_pool_shutdown) and the
- *              class entries (the engine frees the classes).
+ *              (pdo_pool_init); the drivers "mock", "nopool", "sqlite" and,
+ * when built with MariaDB Connector/C, "mysql". MSHUTDOWN  forgets the drivers,
+ * the pool (pdo_pool_shutdown) and the class entries (the engine frees the
+ * classes).
  */
 #include <string.h>
 
@@ -181,12 +182,18 @@ static zend_result pdo_minit(INIT_FUNC_ARGS) {
       php_pdo_register_driver(&pdo_sqlite_driver) != SUCCESS) {
     return FAILURE;
   }
+#ifdef ZAR_PDO_MYSQL
+  if (php_pdo_register_driver(&pdo_mysql_driver) != SUCCESS) return FAILURE;
+#endif
   return SUCCESS;
 }
 
 static zend_result pdo_mshutdown(SHUTDOWN_FUNC_ARGS) {
   (void)type;
   (void)module_number;
+#ifdef ZAR_PDO_MYSQL
+  php_pdo_unregister_driver(&pdo_mysql_driver);
+#endif
   php_pdo_unregister_driver(&pdo_sqlite_driver);
   php_pdo_unregister_driver(&pdo_nopool_driver);
   php_pdo_unregister_driver(&pdo_mock_driver);

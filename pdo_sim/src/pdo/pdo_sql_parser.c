@@ -2,8 +2,9 @@
  * zend-async-ref pdo_sim: the placeholders of a statement's SQL and the
  * check of execute()'s parameters against them (php-src's
  * ext/pdo/pdo_sql_parser.re, the part a driver without native placeholders
- * relies on; the values themselves reach the driver in stmt->bound_params,
- * nothing is rewritten).
+ * relies on; the values themselves reach the driver in stmt->bound_params),
+ * and the rewrite of the placeholders for a driver that sends the SQL
+ * itself (pdo_parse_params's query generation and ":name" to "?").
  *
  * Threading: the request's thread. Failure: HY093 through
  * pdo_raise_impl_error (an exception or a warning by the error mode).
@@ -11,12 +12,15 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "Zend/zend_smart_str.h"
 #include "php_pdo_int.h"
 
-/* One placeholder: "?" or ":name" at [pos, pos + len) of the query. */
+/* One placeholder: "?" or ":name" at [pos, pos + len) of the query; or,
+ * when the scan keeps them, an escaped "??" (escaped). */
 typedef struct {
   const char *pos;
   size_t len;
+  bool escaped;
 } php_mock_pdo_placeholder;
 
 /* Skips a quoted run starting at the quote `*p`; backslash escapes the
@@ -45,11 +49,12 @@ static bool is_bind_char(char c) {
 }
 
 /* Collects the placeholders of `sql` outside strings, quoted names and
- * comments ("??" is an escaped "?", not a placeholder), into `out` (up to
- * `cap`). Returns their number; `query_type` gets PDO_PLACEHOLDER_NAMED
- * and/or PDO_PLACEHOLDER_POSITIONAL. */
+ * comments ("??" is an escaped "?", not a placeholder; kept as an entry
+ * when `keep_escapes`), into `out` (up to `cap`). Returns the number of
+ * entries; `query_type` gets PDO_PLACEHOLDER_NAMED and/or
+ * PDO_PLACEHOLDER_POSITIONAL. */
 static size_t scan(const zend_string *sql, php_mock_pdo_placeholder *out,
-                   size_t cap, int *query_type) {
+                   size_t cap, int *query_type, bool keep_escapes) {
   const char *p = ZSTR_VAL(sql);
   const char *const begin = p;
   const char *const end = p + ZSTR_LEN(sql);
@@ -68,9 +73,13 @@ static size_t scan(const zend_string *sql, php_mock_pdo_placeholder *out,
       while (close + 1 < end && !(close[0] == '*' && close[1] == '/')) close++;
       p = close + 1 < end ? close + 2 : end;
     } else if (c == '?' && p + 1 < end && p[1] == '?') {
+      if (keep_escapes) {
+        if (count < cap) out[count] = (php_mock_pdo_placeholder){p, 2, true};
+        count++;
+      }
       p += 2;
     } else if (c == '?') {
-      if (count < cap) out[count] = (php_mock_pdo_placeholder){p, 1};
+      if (count < cap) out[count] = (php_mock_pdo_placeholder){p, 1, false};
       count++;
       *query_type |= PDO_PLACEHOLDER_POSITIONAL;
       p++;
@@ -81,7 +90,8 @@ static size_t scan(const zend_string *sql, php_mock_pdo_placeholder *out,
       const char *name_end = p + 1;
       while (name_end < end && is_bind_char(*name_end)) name_end++;
       if (count < cap) {
-        out[count] = (php_mock_pdo_placeholder){p, (size_t)(name_end - p)};
+        out[count] =
+            (php_mock_pdo_placeholder){p, (size_t)(name_end - p), false};
       }
       count++;
       *query_type |= PDO_PLACEHOLDER_NAMED;
@@ -106,7 +116,7 @@ bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
     return true;
   }
   int query_type;
-  const size_t count = scan(stmt->query_string, NULL, 0, &query_type);
+  const size_t count = scan(stmt->query_string, NULL, 0, &query_type, false);
   if (query_type == (PDO_PLACEHOLDER_NAMED | PDO_PLACEHOLDER_POSITIONAL)) {
     pdo_raise_impl_error(stmt->dbh, stmt, "HY093",
                          "mixed named and positional parameters");
@@ -123,7 +133,7 @@ bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
   }
   php_mock_pdo_placeholder *placeholders =
       safe_emalloc(count, sizeof(php_mock_pdo_placeholder), 0);
-  scan(stmt->query_string, placeholders, count, &query_type);
+  scan(stmt->query_string, placeholders, count, &query_type, false);
   bool ok = true;
   const uint32_t given = zend_hash_num_elements(params);
   if (count != given) {
@@ -153,4 +163,42 @@ bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
   }
   efree(placeholders);
   return ok;
+}
+
+zend_string *php_mock_pdo_rewrite_placeholders(
+    const zend_string *query, php_mock_pdo_placeholder_fn replace, void *ctx) {
+  int query_type;
+  const size_t count = scan(query, NULL, 0, &query_type, true);
+  if (count == 0) return zend_string_copy((zend_string *)query);
+  php_mock_pdo_placeholder *placeholders =
+      safe_emalloc(count, sizeof(php_mock_pdo_placeholder), 0);
+  scan(query, placeholders, count, &query_type, true);
+  smart_str out = {0};
+  const char *copied = ZSTR_VAL(query);
+  uint32_t index = 0;
+  bool ok = true;
+  for (size_t i = 0; ok && i < count; i++) {
+    const php_mock_pdo_placeholder *plc = &placeholders[i];
+    smart_str_appendl(&out, copied, (size_t)(plc->pos - copied));
+    copied = plc->pos + plc->len;
+    if (plc->escaped) {
+      smart_str_appendc(&out, '?');
+      continue;
+    }
+    zend_string *text = replace(ctx, index++, plc->pos, plc->len);
+    if (text == NULL) {
+      ok = false;
+    } else {
+      smart_str_append(&out, text);
+      zend_string_release(text);
+    }
+  }
+  efree(placeholders);
+  if (!ok) {
+    smart_str_free(&out);
+    return NULL;
+  }
+  smart_str_appendl(&out, copied,
+                    (size_t)(ZSTR_VAL(query) + ZSTR_LEN(query) - copied));
+  return smart_str_extract(&out);
 }

@@ -21,6 +21,9 @@ void SpawnEachAndAwait(int count, const std::function<void(int)>& body) {
 void PdoTest::SetUp() {
   pdo_sim::mock::Reset();
   pdo_sim::sqlite::ResetStats();
+#ifdef ZAR_PDO_MYSQL
+  pdo_sim::mysql::ResetStats();
+#endif
   char pattern[] = "/tmp/zar_pdo_XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   temp_dir_ = pattern;
@@ -35,6 +38,11 @@ void PdoTest::TearDown() {
   const pdo_sim::sqlite::Stats stats = pdo_sim::sqlite::GetStats();
   EXPECT_EQ(stats.connections_opened, stats.connections_closed)
       << "SQLite connections still open after the request";
+#ifdef ZAR_PDO_MYSQL
+  const pdo_sim::mysql::Stats mysql = pdo_sim::mysql::GetStats();
+  EXPECT_EQ(mysql.connections_opened, mysql.connections_closed)
+      << "MySQL connections still open after the request";
+#endif
   std::error_code ignored;
   std::filesystem::remove_all(temp_dir_, ignored);
 }

@@ -12,7 +12,8 @@
 //                 (zar::testing::AsyncModule()) and PDO loaded (in
 //                 that order); resets the mock server; gives each test a
 //                 temporary directory for SQLite files; fails a test that
-//                 leaked an emalloc block, an object or a connection.
+//                 leaked an emalloc block, an object or a connection (mock,
+//                 SQLite, and MySQL when the mysql driver is built).
 //
 // Threading: the test's thread.
 
@@ -27,6 +28,9 @@
 #include "pdo_sim/client.h"
 #include "pdo_sim/mock_driver.h"
 #include "pdo_sim/sqlite_driver.h"
+#ifdef ZAR_PDO_MYSQL
+#include "pdo_sim/mysql_driver.h"
+#endif
 #include "tests/support/implementation.h"
 #include "tests/support/log.h"
 #include "zend_async_ref/testing/coroutines.h"

@@ -71,10 +71,27 @@ const zend_object_handlers *pdo_dbstmt_object_handlers(void);
  * not match number of tokens" or "parameter was not defined"). */
 bool php_mock_pdo_check_params(pdo_stmt_t *stmt);
 
+/* pdo_sql_parser.c: `query` with each of its placeholders (found as
+ * php_mock_pdo_check_params finds them) replaced by `replace`'s text for it
+ * (a new string, consumed), and each escaped "??" by "?": php-src's
+ * pdo_parse_params for a driver that sends the SQL itself (a query with the
+ * quoted values of an emulated prepare; ":name" made "?" for a server that
+ * only takes "?"). `index` counts the placeholders from 0, `name` is the
+ * placeholder's text (":name", or "?"). A new string; NULL, with nothing
+ * leaked, when `replace` returned NULL (it has reported why). */
+typedef zend_string *(*php_mock_pdo_placeholder_fn)(void *ctx, uint32_t index,
+                                                    const char *name,
+                                                    size_t name_len);
+zend_string *php_mock_pdo_rewrite_placeholders(
+    const zend_string *query, php_mock_pdo_placeholder_fn replace, void *ctx);
+
 /* The drivers (pdo_sim/src/drivers). */
 extern const pdo_driver_t pdo_mock_driver;
 extern const pdo_driver_t pdo_nopool_driver;
 extern const pdo_driver_t pdo_sqlite_driver;
+#ifdef ZAR_PDO_MYSQL
+extern const pdo_driver_t pdo_mysql_driver;
+#endif
 /* Pdo\Sqlite's own methods (createFunction, ...). */
 const zend_function_entry *pdo_sqlite_class_methods(void);
 
