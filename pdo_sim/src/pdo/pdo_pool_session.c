@@ -13,12 +13,17 @@
 
 #include "pdo_pool.h"
 
-/* Case-insensitive: does [p, end) start with `word`? */
+/* `c` in upper case: keywords are ASCII, whatever the locale. */
+static inline char ascii_upper(char c) {
+  return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+/* Case-insensitive: does [p, end) start with `word` (upper case)? */
 static bool starts_with_ci(const char *p, const char *end, const char *word) {
   const size_t len = strlen(word);
   if ((size_t)(end - p) < len) return false;
   for (size_t i = 0; i < len; i++) {
-    if (toupper((unsigned char)p[i]) != word[i]) return false;
+    if (ascii_upper(p[i]) != word[i]) return false;
   }
   return true;
 }
@@ -35,10 +40,13 @@ static bool starts_with_keyword(const char *p, const char *end,
          (p + len == end || !is_word_char(p[len]));
 }
 
-/* Case-insensitive search of `word` in [p, end). */
+/* Case-insensitive search of `word` (upper case) in [p, end): the whole
+ * word is compared only where its first letter is found. */
 static bool contains_ci(const char *p, const char *end, const char *word) {
   for (; p < end; p++) {
-    if (starts_with_ci(p, end, word)) return true;
+    if (ascii_upper(*p) == word[0] && starts_with_ci(p, end, word)) {
+      return true;
+    }
   }
   return false;
 }
@@ -109,8 +117,11 @@ static bool statement_is_stateful(const char *p, const char *end) {
       "SET",     "USE",     "LOCK",       "UNLOCK", "FLUSH",
       "HANDLER", "PREPARE", "DEALLOCATE", "XA",
   };
+  const char first = p < end ? ascii_upper(*p) : '\0';
   for (size_t i = 0; i < sizeof(kStateful) / sizeof(kStateful[0]); i++) {
-    if (starts_with_keyword(p, end, kStateful[i])) return true;
+    if (kStateful[i][0] == first && starts_with_keyword(p, end, kStateful[i])) {
+      return true;
+    }
   }
   if (starts_with_keyword(p, end, "CREATE") &&
       contains_ci(p, end, "TEMPORARY")) {

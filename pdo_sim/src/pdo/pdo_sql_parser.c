@@ -109,6 +109,26 @@ static bool has_named(HashTable *params, const php_mock_pdo_placeholder *plc) {
          zend_hash_str_exists(params, plc->pos + 1, plc->len - 1);
 }
 
+/* How many placeholders a statement may have for scan_all() to find them
+ * in one pass, in its caller's buffer. */
+#define SMALL_PLACEHOLDERS 8
+
+/* The placeholders of `sql` (as scan() finds them) in *out: `small` (room
+ * for SMALL_PLACEHOLDERS) when they fit, found in one pass, else an
+ * emalloc'd array, which the caller frees when *out != small. */
+static size_t scan_all(const zend_string *sql, php_mock_pdo_placeholder *small,
+                       php_mock_pdo_placeholder **out, int *query_type,
+                       bool keep_escapes) {
+  const size_t count =
+      scan(sql, small, SMALL_PLACEHOLDERS, query_type, keep_escapes);
+  *out = small;
+  if (count > SMALL_PLACEHOLDERS) {
+    *out = safe_emalloc(count, sizeof(php_mock_pdo_placeholder), 0);
+    scan(sql, *out, count, query_type, keep_escapes);
+  }
+  return count;
+}
+
 bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
   HashTable *params = stmt->bound_params;
   if (stmt->supports_placeholders != PDO_PLACEHOLDER_NONE ||
@@ -116,13 +136,18 @@ bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
     return true;
   }
   int query_type;
-  const size_t count = scan(stmt->query_string, NULL, 0, &query_type, false);
+  php_mock_pdo_placeholder small[SMALL_PLACEHOLDERS];
+  php_mock_pdo_placeholder *placeholders;
+  const size_t count =
+      scan_all(stmt->query_string, small, &placeholders, &query_type, false);
   if (query_type == (PDO_PLACEHOLDER_NAMED | PDO_PLACEHOLDER_POSITIONAL)) {
+    if (placeholders != small) efree(placeholders);
     pdo_raise_impl_error(stmt->dbh, stmt, "HY093",
                          "mixed named and positional parameters");
     return false;
   }
   if (params == NULL || count == 0) {
+    if (placeholders != small) efree(placeholders);
     if (params != NULL && zend_hash_num_elements(params) != 0) {
       pdo_raise_impl_error(
           stmt->dbh, stmt, "HY093",
@@ -131,9 +156,6 @@ bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
     }
     return true;
   }
-  php_mock_pdo_placeholder *placeholders =
-      safe_emalloc(count, sizeof(php_mock_pdo_placeholder), 0);
-  scan(stmt->query_string, placeholders, count, &query_type, false);
   bool ok = true;
   const uint32_t given = zend_hash_num_elements(params);
   if (count != given) {
@@ -161,18 +183,17 @@ bool php_mock_pdo_check_params(pdo_stmt_t *stmt) {
       ok = false;
     }
   }
-  efree(placeholders);
+  if (placeholders != small) efree(placeholders);
   return ok;
 }
 
 zend_string *php_mock_pdo_rewrite_placeholders(
     const zend_string *query, php_mock_pdo_placeholder_fn replace, void *ctx) {
   int query_type;
-  const size_t count = scan(query, NULL, 0, &query_type, true);
+  php_mock_pdo_placeholder small[SMALL_PLACEHOLDERS];
+  php_mock_pdo_placeholder *placeholders;
+  const size_t count = scan_all(query, small, &placeholders, &query_type, true);
   if (count == 0) return zend_string_copy((zend_string *)query);
-  php_mock_pdo_placeholder *placeholders =
-      safe_emalloc(count, sizeof(php_mock_pdo_placeholder), 0);
-  scan(query, placeholders, count, &query_type, true);
   smart_str out = {0};
   const char *copied = ZSTR_VAL(query);
   uint32_t index = 0;
@@ -193,7 +214,7 @@ zend_string *php_mock_pdo_rewrite_placeholders(
       zend_string_release(text);
     }
   }
-  efree(placeholders);
+  if (placeholders != small) efree(placeholders);
   if (!ok) {
     smart_str_free(&out);
     return NULL;
