@@ -30,11 +30,11 @@ packages=(
   libmariadb-dev mariadb-server
 )
 # The benchmark build (-DZAR_BUILD_BENCHMARKS=ON) also gets the Go peers'
-# toolchain and tools/bench/run.sh's plotting: Debian's golang-go and
-# python3-matplotlib.
+# toolchain, tools/bench/run.sh's plotting and the PDO pool's yardstick:
+# Debian's golang-go, python3-matplotlib and sysbench.
 for arg in "$@"; do
   if [[ "$arg" =~ ^-DZAR_BUILD_BENCHMARKS(:BOOL)?=(ON|on|1|TRUE|true|YES|yes)$ ]]; then
-    packages+=(golang-go python3-matplotlib)
+    packages+=(golang-go python3-matplotlib sysbench)
   fi
 done
 # A Clang named in CC or CXX comes from its Debian package: clang++-14 is
