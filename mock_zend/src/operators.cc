@@ -129,6 +129,13 @@ zend_long zval_get_long(const zval* op) {
   }
 }
 
+zend_string* ZEND_FASTCALL zend_long_to_str(zend_long num) {
+  char buf[MAX_LENGTH_OF_LONG + 1];
+  char* end = buf + sizeof(buf) - 1;
+  char* text = zend_print_long_to_buf(end, num);
+  return zend_string_init(text, static_cast<size_t>(end - text), false);
+}
+
 zend_string* zval_get_string(zval* op) {
   switch (Z_TYPE_P(op)) {
     case IS_STRING:
@@ -136,7 +143,7 @@ zend_string* zval_get_string(zval* op) {
     case IS_TRUE:
       return zend_string_init_interned(ZEND_STRL("1"), true);
     case IS_LONG:
-      return zend_strpprintf(0, ZEND_LONG_FMT, Z_LVAL_P(op));
+      return zend_long_to_str(Z_LVAL_P(op));
     case IS_DOUBLE: {
       const std::string text =
           mock_zend::internal::DoubleToString(Z_DVAL_P(op));

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "zend_async_ref/testing/request_fixture.h"
 
@@ -139,6 +140,27 @@ TEST_F(MockZendOperatorsTest, ZvalGetStringConvertsLikeAStringCast) {
   EXPECT_EQ(StringOfDouble(0.0001), "0.0001");
   EXPECT_EQ(StringOfDouble(INFINITY), "INF");
   EXPECT_EQ(StringOfDouble(-INFINITY), "-INF");
+}
+
+// (string)$int in PHP: the decimal digits, a '-' before a negative one,
+// PHP_INT_MIN included; zend_long_to_str gives the same text.
+TEST_F(MockZendOperatorsTest, IntsConvertToTheirDecimalText) {
+  zval z;
+  const std::pair<zend_long, const char*> cases[] = {
+      {0, "0"},
+      {7, "7"},
+      {10, "10"},
+      {-1, "-1"},
+      {1234567890, "1234567890"},
+      {ZEND_LONG_MAX, "9223372036854775807"},
+      {ZEND_LONG_MIN, "-9223372036854775808"}};
+  for (const auto& [value, text] : cases) {
+    ZVAL_LONG(&z, value);
+    EXPECT_EQ(StringOf(&z), text);
+    zend_string* direct = zend_long_to_str(value);
+    EXPECT_EQ(std::string(ZSTR_VAL(direct), ZSTR_LEN(direct)), text);
+    zend_string_release(direct);
+  }
 }
 
 TEST_F(MockZendOperatorsTest, ArrayToStringWarns) {

@@ -17,6 +17,9 @@
 #define ZEND_ULONG_MAX UINT64_MAX
 #define ZEND_STRTOL(s0, s1, base) strtoll((s0), (s1), (base))
 #define ZEND_STRTOUL(s0, s1, base) strtoull((s0), (s1), (base))
+/* Characters of the longest zend_long written in decimal, its sign
+ * included ("-9223372036854775808"). */
+#define MAX_LENGTH_OF_LONG 20
 #define ZEND_LONG_FMT "%" PRId64
 #define ZEND_ULONG_FMT "%" PRIu64
 

@@ -22,6 +22,8 @@ ZEND_API bool zend_is_identical(const zval *op1, const zval *op2);
 ZEND_API zend_long zval_get_long(const zval *op);
 /* Returns a new reference to the string form of `op`. */
 ZEND_API zend_string *zval_get_string(zval *op);
+/* The decimal text of `num` (what zval_get_string gives an int). */
+ZEND_API zend_string *ZEND_FASTCALL zend_long_to_str(zend_long num);
 /* zval_get_string for a conversion that may fail: NULL, with the exception
  * in EG(exception), when converting `op` threw (an object without
  * __toString, or one whose __toString threw); else a new reference. */
