@@ -23,24 +23,31 @@
 // prepares by default, as pdo_mysql does). One private server
 // (testing/mariadb) serves the whole run.
 //
-// Reported per benchmark: qps, p50_us and p99_us (counters); afterwards a
-// table, and ours over sysbench's queries per second at each M (target
-// >= 0.80). docs/pdo_pool.md, "Against sysbench", has the figures.
+// Reported per benchmark: qps, p50_us, p99_us and cpu_us, the client's CPU
+// time per query (counters); afterwards a table of each benchmark's
+// repetition with the median queries per second, and ours over sysbench's
+// queries per second at each M (target >= 0.80). docs/pdo_pool.md, "Against
+// sysbench", has the figures.
 //
 //   zar_pdo_mysql_bench [--benchmark_repetitions=3]
 //   ZAR_PDO_BENCH_SECONDS=10 zar_pdo_mysql_bench    (5 s per measurement)
 //
 // Needs mariadb-server and sysbench (tools/setup.sh installs them for the
 // benchmark build); without either every benchmark reports why and times
-// nothing. The server and sysbench run on whatever CPUs the kernel gives
-// them: pin neither, or both sides lose the same.
+// nothing. On a machine of two CPUs or more the server runs on CPU 0 and
+// both clients on CPU 1 (ZAR_PDO_BENCH_PIN=0: wherever the kernel puts
+// them; see Pinned()).
 
 #include <benchmark/benchmark.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <random>
@@ -95,6 +102,15 @@ int Seconds() {
   return 5;
 }
 
+// CPU seconds (user and system) of `who` (RUSAGE_SELF, RUSAGE_CHILDREN:
+// the children waited for) so far.
+double CpuSeconds(int who) {
+  rusage usage{};
+  getrusage(who, &usage);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 // Runs `command` (a shell command line), its standard output and error
 // into `*output`; true when it exited with status 0.
 bool RunCommand(const std::string& command, std::string* output) {
@@ -108,15 +124,44 @@ bool RunCommand(const std::string& command, std::string* output) {
   return pclose(pipe) == 0;
 }
 
+// Pinned runs (ZAR_PDO_BENCH_PIN unset or not "0", on a machine of two
+// CPUs or more): the server on CPU 0, the client on CPU 1 - this process,
+// and sysbench with all its threads - so both clients get one CPU and the
+// same placement against the server. Unpinned, where the kernel puts a
+// client and the server threads moves a run's figures by 2x.
+bool Pinned() {
+  const char* text = std::getenv("ZAR_PDO_BENCH_PIN");
+  return (text == nullptr || std::string(text) != "0") &&
+         sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+// Puts every thread of process `pid` (0: this one) on `cpu`. New threads
+// inherit it.
+void PinProcess(pid_t pid, int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  const std::string tasks =
+      absl::StrFormat("/proc/%s/task", pid == 0 ? "self" : std::to_string(pid));
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+    pid_t tid = 0;
+    if (absl::SimpleAtoi(task.path().filename().string(), &tid)) {
+      sched_setaffinity(tid, sizeof(set), &set);
+    }
+  }
+}
+
 // sysbench's options that name the server, the table and the query.
 std::string SysbenchCommand(const std::string& what) {
   const Setup& setup = TheSetup();
   return absl::StrFormat(
-      "%s oltp_point_select --mysql-socket=%s --mysql-user=%s --mysql-db=%s "
-      "--tables=1 --table-size=%d --rand-type=uniform --db-ps-mode=disable "
-      "%s",
-      setup.sysbench, setup.server->socket_path(), Server::kUser,
-      Server::kDatabase, kTableSize, what);
+      "%s%s oltp_point_select --mysql-socket=%s --mysql-user=%s "
+      "--mysql-db=%s --tables=1 --table-size=%d --rand-type=uniform "
+      "--db-ps-mode=disable %s",
+      Pinned() ? "taskset -c 1 " : "", setup.sysbench,
+      setup.server->socket_path(), Server::kUser, Server::kDatabase, kTableSize,
+      what);
 }
 
 // Starts the server and makes sysbench's table, once.
@@ -143,6 +188,10 @@ void StartOnce() {
                                "--max-connections=200"};
   setup.server = Server::Start(*programs, options, &setup.problem);
   if (setup.server == nullptr) return;
+  if (Pinned()) {
+    PinProcess(setup.server->pid(), 0);
+    PinProcess(0, 1);
+  }
   if (!RunCommand(SysbenchCommand("prepare"), &output)) {
     setup.problem = "sysbench prepare failed:\n" + output;
     setup.server.reset();
@@ -156,18 +205,27 @@ struct Measured {
   double qps = 0;
   double p50_us = 0;
   double p99_us = 0;
+  // The client's CPU time (user and system) per query: this process's for
+  // the pool, sysbench's for sysbench. The server's is in neither.
+  double cpu_us = 0;
 };
 
-// The run's results by benchmark name ("BM_PdoPoolPointSelect/4/4"), in
-// the order they ran; a repetition replaces the one before.
-std::vector<std::pair<std::string, Measured>>& Results() {
-  static std::vector<std::pair<std::string, Measured>> results;
+// Every repetition's results by benchmark name
+// ("BM_PdoPoolPointSelect/4/4"), names in the order they first ran.
+std::vector<std::pair<std::string, std::vector<Measured>>>& Results() {
+  static std::vector<std::pair<std::string, std::vector<Measured>>> results;
   return results;
 }
 
-const Measured* Find(const std::string& name) {
-  for (const auto& [found, measured] : Results()) {
-    if (found == name) return &measured;
+// The repetition of `name` with the median queries per second (the lower
+// of the two middle ones), or null when it did not run.
+const Measured* Median(const std::string& name) {
+  for (auto& [found, runs] : Results()) {
+    if (found != name || runs.empty()) continue;
+    std::sort(
+        runs.begin(), runs.end(),
+        [](const Measured& a, const Measured& b) { return a.qps < b.qps; });
+    return &runs[(runs.size() - 1) / 2];
   }
   return nullptr;
 }
@@ -186,13 +244,14 @@ void Report(benchmark::State& state, const std::string& name,
   state.counters["qps"] = measured.qps;
   state.counters["p50_us"] = measured.p50_us;
   state.counters["p99_us"] = measured.p99_us;
-  for (auto& [found, kept] : Results()) {
+  state.counters["cpu_us"] = measured.cpu_us;
+  for (auto& [found, runs] : Results()) {
     if (found == name) {
-      kept = measured;
+      runs.push_back(measured);
       return;
     }
   }
-  Results().emplace_back(name, measured);
+  Results().push_back({name, {measured}});
 }
 
 // ---- sysbench
@@ -256,10 +315,13 @@ void BM_SysbenchPointSelect(benchmark::State& state) {
     const std::string command = SysbenchCommand(absl::StrFormat(
         "--threads=%d --time=%d --histogram=on run", threads, Seconds()));
     Measured measured;
+    const double cpu_before = CpuSeconds(RUSAGE_CHILDREN);
     if (!RunCommand(command, &output) || !ParseSysbench(output, &measured)) {
       state.SkipWithError(("sysbench run failed:\n" + output).c_str());
       return;
     }
+    measured.cpu_us = (CpuSeconds(RUSAGE_CHILDREN) - cpu_before) * 1e6 /
+                      (measured.qps * Seconds());
     state.SetIterationTime(Seconds());
     Report(state, absl::StrFormat("BM_SysbenchPointSelect/%d", threads),
            measured);
@@ -344,8 +406,10 @@ void BM_PdoPoolPointSelect(benchmark::State& state) {
     std::vector<uint32_t> latencies;
     latencies.reserve(static_cast<size_t>(Seconds()) * 200000);
     Clock::time_point start, end;
+    const double cpu_before = CpuSeconds(RUSAGE_SELF);
     const std::string failure =
         RunPool(coroutines, max, &start, &end, &latencies);
+    const double cpu = CpuSeconds(RUSAGE_SELF) - cpu_before;
     if (!failure.empty()) {
       state.SkipWithError(failure.c_str());
       return;
@@ -356,6 +420,7 @@ void BM_PdoPoolPointSelect(benchmark::State& state) {
     measured.qps = static_cast<double>(latencies.size()) / seconds;
     measured.p50_us = QuantileUs(latencies, 0.50);
     measured.p99_us = QuantileUs(latencies, 0.99);
+    measured.cpu_us = cpu * 1e6 / static_cast<double>(latencies.size());
     Report(state,
            absl::StrFormat("BM_PdoPoolPointSelect/%d/%d", coroutines, max),
            measured);
@@ -376,10 +441,11 @@ BENCHMARK(BM_PdoPoolPointSelect)
 
 void PrintTable(const zar::bench::TimeReporter& /*times*/) {
   absl::PrintF(
-      "\n| connections | sysbench qps | p50 us | p99 us | coroutines | "
-      "pool qps | p50 us | p99 us | pool/sysbench |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const auto& [name, ours] : Results()) {
+      "\n| connections | sysbench qps | p50 us | p99 us | CPU us/query | "
+      "coroutines | pool qps | p50 us | p99 us | CPU us/query | "
+      "pool/sysbench |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const auto& [name, runs] : Results()) {
     int coroutines = 0;
     int max = 0;
     if (std::sscanf(name.c_str(), "BM_PdoPoolPointSelect/%d/%d", &coroutines,
@@ -387,13 +453,15 @@ void PrintTable(const zar::bench::TimeReporter& /*times*/) {
       continue;
     }
     const Measured* theirs =
-        Find(absl::StrFormat("BM_SysbenchPointSelect/%d", max));
+        Median(absl::StrFormat("BM_SysbenchPointSelect/%d", max));
     if (theirs == nullptr) continue;
     const Measured& sb = *theirs;
+    const Measured& ours = *Median(name);
     absl::PrintF(
-        "| %d | %.0f | %.0f | %.0f | %d | %.0f | %.0f | %.0f | %.2f |\n", max,
-        sb.qps, sb.p50_us, sb.p99_us, coroutines, ours.qps, ours.p50_us,
-        ours.p99_us, ours.qps / sb.qps);
+        "| %d | %.0f | %.0f | %.0f | %.1f | %d | %.0f | %.0f | %.0f | %.1f | "
+        "%.2f |\n",
+        max, sb.qps, sb.p50_us, sb.p99_us, sb.cpu_us, coroutines, ours.qps,
+        ours.p50_us, ours.p99_us, ours.cpu_us, ours.qps / sb.qps);
   }
   absl::PrintF("(target: pool/sysbench >= 0.80 at the same connections)\n");
   if (TheSetup().server != nullptr) {
