@@ -13,10 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -29,9 +31,13 @@ constexpr const char* kFixedDirs[] = {"/usr/sbin", "/usr/local/sbin",
                                       "/usr/libexec", "/usr/local/mysql/bin"};
 // How many lines of a log a failure shows.
 constexpr int kTailLines = 20;
-// Small buffers: each test binary starts its own server.
-constexpr const char* kInnodbArgs[] = {"--innodb-buffer-pool-size=16M",
-                                       "--innodb-log-file-size=4M"};
+// Small buffers (each test process starts its own server) and no fsync
+// (the data is thrown away with the folder); the initialisation gets them
+// too.
+constexpr const char* kInnodbArgs[] = {
+    "--innodb-buffer-pool-size=16M", "--innodb-log-file-size=4M",
+    "--innodb-flush-method=nosync", "--innodb-flush-log-at-trx-commit=0",
+    "--innodb-doublewrite=0"};
 
 // The first executable `name` on PATH or in kFixedDirs, or "".
 std::string FindProgram(const char* name) {
@@ -181,26 +187,20 @@ std::string Failure(const std::string& what,
   return out;
 }
 
-// Runs the data directory's initialisation to its end.
-bool InitialiseDataDirectory(const Programs& programs, const std::string& dir,
-                             const ServerOptions& options, std::string* error) {
-  std::vector<std::string> argv = {programs.install_db, "--no-defaults",
-                                   "--auth-root-authentication-method=normal",
-                                   "--datadir=" + dir + "/data",
-                                   "--skip-test-db"};
-  if (geteuid() == 0) argv.emplace_back("--user=root");
-  for (const char* arg : kInnodbArgs) argv.emplace_back(arg);
-  const std::string log = dir + "/install.log";
+// Runs `argv` to its end (at most options.start_timeout), its output into
+// `log`; `what` names the step in a failure.
+bool RunToEnd(const std::vector<std::string>& argv, const std::string& log,
+              const std::string& what, const ServerOptions& options,
+              std::string* error) {
   const pid_t pid = Spawn(argv, log);
   if (pid < 0) {
-    *error = Failure("initialising the data directory failed", argv,
-                     std::string("fork: ") + strerror(errno), {});
+    *error = Failure(what, argv, std::string("fork: ") + strerror(errno), {});
     return false;
   }
   int status = 0;
   if (!WaitUntil(pid, Clock::now() + options.start_timeout, &status)) {
     KillGroup(pid);
-    *error = Failure("initialising the data directory failed", argv,
+    *error = Failure(what, argv,
                      "still running after " +
                          std::to_string(options.start_timeout.count()) +
                          " s: killed",
@@ -208,8 +208,103 @@ bool InitialiseDataDirectory(const Programs& programs, const std::string& dir,
     return false;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    *error = Failure("initialising the data directory failed", argv,
-                     DescribeStatus(status), {log});
+    *error = Failure(what, argv, DescribeStatus(status), {log});
+    return false;
+  }
+  return true;
+}
+
+// mariadb-install-db's command line for the data directory `datadir`.
+std::vector<std::string> InstallCommand(const Programs& programs,
+                                        const std::string& datadir) {
+  std::vector<std::string> argv = {programs.install_db, "--no-defaults",
+                                   "--auth-root-authentication-method=normal",
+                                   "--datadir=" + datadir, "--skip-test-db"};
+  if (geteuid() == 0) argv.emplace_back("--user=root");
+  for (const char* arg : kInnodbArgs) argv.emplace_back(arg);
+  return argv;
+}
+
+// Initialises the data directory <dir>/data, its log in <dir>.
+bool InitialiseDataDirectory(const Programs& programs, const std::string& dir,
+                             const ServerOptions& options, std::string* error) {
+  return RunToEnd(InstallCommand(programs, dir + "/data"), dir + "/install.log",
+                  "initialising the data directory failed", options, error);
+}
+
+// The cache's name for what InitialiseDataDirectory makes with this server:
+// its version ("10.11.19-MariaDB-0+deb12u1", from mariadbd --version) and a
+// hash of the initialisation's options, so that a new server or new options
+// initialise again. "" with *error set when mariadbd cannot say.
+std::string CacheKey(const Programs& programs, const std::string& dir,
+                     const ServerOptions& options, std::string* error) {
+  const std::string out = dir + "/version.out";
+  if (!RunToEnd({programs.server, "--version"}, out,
+                "asking the server for its version failed", options, error)) {
+    return "";
+  }
+  std::ifstream in(out);
+  std::string word;
+  std::string version;
+  while (in >> word) {
+    if (word == "Ver" && in >> version) break;
+  }
+  std::filesystem::remove(out);
+  if (version.empty()) {
+    *error =
+        Failure("the server's version was not understood",
+                {programs.server, "--version"}, "no \"Ver <version>\"", {});
+    return "";
+  }
+  for (char& c : version) {
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' &&
+        c != '+' && c != '_') {
+      c = '_';
+    }
+  }
+  std::string initialisation;
+  for (const std::string& arg : InstallCommand(programs, "")) {
+    initialisation += arg + '\n';
+  }
+  char hash[17];
+  snprintf(hash, sizeof(hash), "%016zx",
+           std::hash<std::string>{}(initialisation));
+  return version + "-" + hash;
+}
+
+// Fills <dir>/data: a copy of the cache's data directory for this server
+// (initialised first when the cache has none), or, without a usable cache,
+// one initialised in place.
+bool PrepareDataDirectory(const Programs& programs, const std::string& dir,
+                          const ServerOptions& options, std::string* error) {
+  std::error_code ec;
+  if (!options.data_cache.empty()) {
+    std::filesystem::create_directories(options.data_cache, ec);
+  }
+  if (options.data_cache.empty() || ec) {
+    return InitialiseDataDirectory(programs, dir, options, error);
+  }
+  const std::string key = CacheKey(programs, dir, options, error);
+  if (key.empty()) return false;
+  const std::string cached = options.data_cache + "/" + key;
+  if (!std::filesystem::exists(cached + "/data")) {
+    std::string pattern = cached + ".tmp-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      return InitialiseDataDirectory(programs, dir, options, error);
+    }
+    const bool made =
+        InitialiseDataDirectory(programs, pattern, options, error);
+    // The first one renamed into place wins; a later one finds it there.
+    if (!made || rename(pattern.c_str(), cached.c_str()) != 0) {
+      std::filesystem::remove_all(pattern, ec);
+    }
+    if (!made) return false;
+  }
+  std::filesystem::copy(cached + "/data", dir + "/data",
+                        std::filesystem::copy_options::recursive, ec);
+  if (ec) {
+    *error = "MariaDB: copying the initialised data directory " + cached +
+             "/data to " + dir + "/data failed: " + ec.message() + "\n";
     return false;
   }
   return true;
@@ -224,6 +319,11 @@ std::optional<Programs> FindPrograms() {
     return std::nullopt;
   }
   return programs;
+}
+
+std::string DefaultDataCache() {
+  if (const char* cache = getenv("ZAR_MARIADB_DATA_CACHE")) return cache;
+  return ZAR_MARIADB_DATA_CACHE_DEFAULT;
 }
 
 std::string NotInstalledMessage() {
@@ -255,7 +355,7 @@ std::unique_ptr<Server> Server::Start(const Programs& programs,
     std::filesystem::remove_all(dir, ignored);
     return nullptr;
   };
-  if (!InitialiseDataDirectory(programs, dir, options, error)) {
+  if (!PrepareDataDirectory(programs, dir, options, error)) {
     return remove_folder();
   }
   std::ofstream(dir + "/init.sql")
@@ -267,9 +367,7 @@ std::unique_ptr<Server> Server::Start(const Programs& programs,
        {"--datadir=" + dir + "/data", "--socket=" + dir + "/mysqld.sock",
         "--pid-file=" + dir + "/mysqld.pid",
         "--log-error=" + dir + "/error.log", std::string("--skip-networking"),
-        "--init-file=" + dir + "/init.sql",
-        // The data is thrown away with the folder: no flush per commit.
-        std::string("--innodb-flush-log-at-trx-commit=2")}) {
+        "--init-file=" + dir + "/init.sql"}) {
     argv.push_back(arg);
   }
   for (const char* arg : kInnodbArgs) argv.emplace_back(arg);

@@ -7,16 +7,19 @@
 //   ... new PDO(server->Dsn(), "root", "") ...
 //   server->Stop();                                         // or ~Server()
 //
-// Start() makes a fresh folder /tmp/zar_mariadb_XXXXXX, initialises a data
-// directory in it (mariadb-install-db --no-defaults, root without a
-// password, no test database), and runs mariadbd in the foreground with
+// Start() makes a fresh folder /tmp/zar_mariadb_XXXXXX with a data
+// directory in it: a copy of the one kept in ServerOptions::data_cache for
+// this server's version, which the first server of that version
+// initialises (mariadb-install-db --no-defaults, root without a password,
+// no test database; the tests' build tree keeps it); without a cache, one
+// initialised for this server alone. It runs mariadbd in the foreground with
 // --no-defaults, no network (--skip-networking: the Unix socket
 // <folder>/mysqld.sock only), its pid and error log in the folder, small
-// InnoDB buffers, and a database "test" made at startup (--init-file). It
-// returns once the socket answers a connection with the server's greeting,
-// or when 30 s (ServerOptions::start_timeout) passed. Users: root over the
-// socket, no password (KILL and every grant work, as the PDO pool's tests
-// need).
+// InnoDB buffers, no fsync at all (the data is thrown away with the
+// folder), and a database "test" made at startup (--init-file). It returns
+// once the socket answers a connection with the server's greeting, or when
+// 30 s (ServerOptions::start_timeout) passed. Users: root over the socket,
+// no password (KILL and every grant work, as the PDO pool's tests need).
 //
 // When a step fails, Start() returns null and *error says what failed, in
 // this order: the step, the command line, how it ended ("exit status 7",
@@ -57,12 +60,23 @@ std::optional<Programs> FindPrograms();
 // tests that need a server are skipped.
 std::string NotInstalledMessage();
 
+// ServerOptions::data_cache's default.
+std::string DefaultDataCache();
+
 struct ServerOptions {
   // Appended to mariadbd's command line (the data directory's
   // initialisation gets none of them).
   std::vector<std::string> extra_server_args;
   // How long the initialisation, and then the server's startup, may take.
   std::chrono::seconds start_timeout{30};
+  // Where initialised data directories are kept, one per server version
+  // and initialisation, for every later server to copy (initialising one
+  // takes seconds, copying it milliseconds). Several processes may share
+  // it: each initialises into a folder of its own and renames it into
+  // place, the first one in wins. "" initialises one per server. The
+  // default: $ZAR_MARIADB_DATA_CACHE when set (even to ""), else the build
+  // tree's testing/mariadb/data-cache.
+  std::string data_cache = DefaultDataCache();
 };
 
 class Server {

@@ -8,40 +8,48 @@
 namespace zar::testing::mariadb {
 namespace {
 
-std::unique_ptr<Server>& Shared() {
-  static auto* server = new std::unique_ptr<Server>;
-  return *server;
+struct Shared {
+  std::unique_ptr<Server> server;
+  // Set once a start was tried: what went wrong ("" when it came up).
+  std::optional<std::string> start_error;
+};
+
+Shared& TheShared() {
+  static auto* shared = new Shared;
+  return *shared;
 }
 
 void Skip() { GTEST_SKIP() << NotInstalledMessage(); }
 
 }  // namespace
 
-void ServerEnvironment::SetUp() {
-  const std::optional<Programs> programs = FindPrograms();
-  if (!programs) return;  // each test that needs the server is skipped
-  std::string error;
-  Shared() = Server::Start(*programs, ServerOptions{}, &error);
-  if (Shared() == nullptr) FAIL() << error;
-}
-
 void ServerEnvironment::TearDown() {
-  if (Shared() == nullptr) return;
-  const std::string problem = Shared()->Stop();
-  Shared().reset();
+  Shared& shared = TheShared();
+  if (shared.server == nullptr) return;
+  const std::string problem = shared.server->Stop();
+  shared.server.reset();
+  shared.start_error.reset();
   EXPECT_EQ(problem, "");
 }
 
-Server* SharedServer() { return Shared().get(); }
+Server* SharedServer() { return TheShared().server.get(); }
 
 Server* RequireServer() {
-  if (Shared() != nullptr) return Shared().get();
-  if (!FindPrograms()) {
+  Shared& shared = TheShared();
+  if (shared.server != nullptr) return shared.server.get();
+  const std::optional<Programs> programs = FindPrograms();
+  if (!programs) {
     Skip();
-  } else {
-    ADD_FAILURE() << "the private MariaDB server did not start (see the "
-                     "environment's failure)";
+    return nullptr;
   }
+  if (!shared.start_error) {
+    std::string error;
+    shared.server = Server::Start(*programs, ServerOptions{}, &error);
+    shared.start_error = error;
+    if (shared.server != nullptr) return shared.server.get();
+  }
+  ADD_FAILURE() << "the private MariaDB server did not start:\n"
+                << *shared.start_error;
   return nullptr;
 }
 

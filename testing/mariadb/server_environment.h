@@ -10,13 +10,15 @@
 //     ...
 //   }
 //
-// The environment starts the server before the binary's first test and
-// stops it after the last (ctest runs each test in a process of its own:
-// one server per test there). RequireServer() returns it; when
-// mariadb-server's programs are not installed it skips the test
-// (GTEST_SKIP, with NotInstalledMessage()), never fails it. When they are
-// installed but the server does not come up, the environment's SetUp fails
-// with what went wrong (mariadb_server.h) and GoogleTest runs no test.
+// The first RequireServer() of the binary starts the server, and the
+// environment stops it after the last test (ctest runs each test in a
+// process of its own: one server per test there, and none for a test that
+// needs none). RequireServer() returns it; when mariadb-server's programs
+// are not installed it skips the test (GTEST_SKIP, with
+// NotInstalledMessage()), never fails it. When they are installed but the
+// server does not come up, the test fails with what went wrong
+// (mariadb_server.h), and so does every later one of the binary (the start
+// is not tried again).
 //
 // Threading: the test's thread.
 
@@ -25,23 +27,25 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
 #include "testing/mariadb/mariadb_server.h"
 
 namespace zar::testing::mariadb {
 
 class ServerEnvironment : public ::testing::Environment {
  public:
-  void SetUp() override;
   void TearDown() override;
 };
 
-// The server the environment started; null before it did, after it
-// stopped, and when it could not start.
+// The server RequireServer() started; null before it did, after the
+// environment stopped it, and when it could not start.
 Server* SharedServer();
 
-// The shared server. Null when there is none: the calling test has then
-// been skipped (the programs are not installed) or failed; the caller
-// returns.
+// The shared server, started by the first call. Null when there is none:
+// the calling test has then been skipped (the programs are not installed)
+// or failed; the caller returns.
 Server* RequireServer();
 
 }  // namespace zar::testing::mariadb

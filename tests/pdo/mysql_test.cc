@@ -1,12 +1,13 @@
-// PDO's "mysql" driver under the pool, against a real MariaDB server (the
-// test binary's private one): coroutines share pooled connections while the
-// reactor waits on their sockets; values, errors and a killed connection
-// are what MariaDB and pdo_mysql make of them.
+// PDO's "mysql" driver on its own, against a real MariaDB server (the test
+// binary's private one): coroutines share pooled connections while the
+// reactor waits on their sockets; values through emulated and server-side
+// prepared statements, and failed connects, are what MariaDB and pdo_mysql
+// make of them. The pool's behaviours run on this driver too, in the PDO
+// pool's suites (DriverTest: tests/pdo/support/driver_test.h).
 
 #include "tests/pdo/support/mysql_test.h"
 
 #include <set>
-#include <sstream>
 
 namespace zar::testing::pdo {
 namespace {
@@ -18,20 +19,6 @@ std::string CaughtPdoError() {
   const Caught caught;
   return caught.class_name() + "|" + caught.code() + "|" + caught.message() +
          "|" + pdo_sim::Render(caught.error_info().get());
-}
-
-TEST_F(MysqlPoolTest, AQueryRunsOnAPooledConnectionThatGoesBackIdle) {
-  RunMain([&] {
-    Pdo pdo = OpenPool(2);
-    ASSERT_TRUE(pdo.ok()) << TakeExceptionText();
-    Await(Spawn([&] {
-      EXPECT_EQ(QueryLong(pdo, "SELECT 1 + 1"), 2);
-      EXPECT_EQ(pdo_sim::Render(QueryValue(pdo, "SELECT DATABASE()").get()),
-                "'test'");
-    }));
-    EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
-    EXPECT_EQ(pdo_sim::mysql::GetStats().connections_opened, 1u);
-  });
 }
 
 // Each query parks its coroutine on its connection's socket: both are in
@@ -131,36 +118,9 @@ TEST_F(MysqlPoolTest, AServerSidePreparedStatementRoundTripsItsValues) {
   });
 }
 
-// MariaDB's codes and texts, in PDO's "SQLSTATE[%s]: %s: %d %s"; the slot
-// goes back after the error.
-TEST_F(MysqlPoolTest, SqlErrorsAreReportedAsPdoMysqlReportsThem) {
-  RunMain([&] {
-    Pdo pdo = OpenPool(1);
-    Log log;
-    Await(Spawn([&] {
-      EXPECT_TRUE(pdo.Exec("SELEC 1").undef());
-      log.push_back(CaughtPdoError());
-      EXPECT_FALSE(pdo.Query("SELECT * FROM missing_table").ok());
-      log.push_back(CaughtPdoError());
-    }));
-    EXPECT_EQ(
-        log,
-        (Log{"PDOException|42000|SQLSTATE[42000]: Syntax error or access "
-             "violation: 1064 You have an error in your SQL syntax; check the "
-             "manual that corresponds to your MariaDB server version for the "
-             "right syntax to use near 'SELEC 1' at line 1|['42000', 1064, "
-             "'You have an error in your SQL syntax; check the manual that "
-             "corresponds to your MariaDB server version for the right syntax "
-             "to use near 'SELEC 1' at line 1']",
-             "PDOException|42S02|SQLSTATE[42S02]: Base table or view not "
-             "found: 1146 Table 'test.missing_table' doesn't exist|['42S02', "
-             "1146, 'Table 'test.missing_table' doesn't exist']"}));
-    EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
-  });
-}
-
 // A connection the server refuses, or that finds no server: PDO's
-// "SQLSTATE[%s] [%d] %s" with MariaDB's (or Connector/C's) code and text.
+// "SQLSTATE[%s] [%d] %s" with MariaDB's code and text, or with mysqlnd's
+// for a socket nobody listens on (2002 and the socket's error).
 TEST_F(MysqlPoolTest, AFailedConnectIsReportedAsPdoMysqlReportsIt) {
   RunMain([&] {
     Log log;
@@ -175,138 +135,8 @@ TEST_F(MysqlPoolTest, AFailedConnectIsReportedAsPdoMysqlReportsIt) {
                    "user 'root'@'localhost' (using password: YES)|['28000', "
                    "1045, 'Access denied for user 'root'@'localhost' (using "
                    "password: YES)']",
-                   "PDOException|2002|SQLSTATE[HY000] [2002] Can't connect to "
-                   "local server through socket '" +
-                       TempPath("none.sock") +
-                       "' (2)|['HY000', 2002, 'Can't connect to local server "
-                       "through socket '" +
-                       TempPath("none.sock") + "' (2)']"}));
-  });
-}
-
-// The server's in-transaction status pins the slot: a transaction begun
-// through PDO, and one begun with SQL, until it ends.
-TEST_F(MysqlPoolTest, ATransactionPinsTheConnectionUntilItEnds) {
-  RunMain([&] {
-    Pdo pdo = OpenPool(2);
-    Log log;
-    Await(Spawn([&] {
-      pdo.Exec("DROP TABLE IF EXISTS txn");
-      pdo.Exec("CREATE TABLE txn (v INT) ENGINE=InnoDB");
-      pdo.BeginTransaction();
-      pdo.Exec("INSERT INTO txn VALUES (1)");
-      std::ostringstream line;
-      line << "begun " << pdo_sim::Render(pdo.InTransaction().get()) << " "
-           << CountsOf(pdo);
-      pdo.RollBack();
-      line << ", rolled back " << CountsOf(pdo) << " rows "
-           << QueryLong(pdo, "SELECT COUNT(*) FROM txn");
-      log.push_back(line.str());
-      line.str("");
-      pdo.Exec("START TRANSACTION");
-      line << "SQL " << pdo_sim::Render(pdo.InTransaction().get()) << " "
-           << CountsOf(pdo);
-      pdo.Exec("COMMIT");
-      line << ", committed " << CountsOf(pdo);
-      log.push_back(line.str());
-      pdo.Exec("DROP TABLE txn");
-    }));
-    EXPECT_EQ(log, (Log{"begun true {count=1, idle=0, active=1}, rolled back "
-                        "{count=1, idle=1, active=0} rows 0",
-                        "SQL true {count=1, idle=0, active=1}, committed "
-                        "{count=1, idle=1, active=0}"}));
-  });
-}
-
-// Waits (on the reactor) until the server has ended connection `id`.
-void WaitUntilGone(Pdo& admin, zend_long id) {
-  const std::string sql =
-      "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = " +
-      std::to_string(id);
-  for (int i = 0; i < 1000 && QueryLong(admin, sql) != 0; i++) Delay(5);
-  EXPECT_EQ(QueryLong(admin, sql), 0) << "connection " << id << " still there";
-}
-
-// KILL from a second connection: the next use fails as Connector/C reports
-// a server gone away, the slot is broken and destroyed, and the next query
-// gets a new connection.
-TEST_F(MysqlPoolTest, AKilledConnectionFailsAndThePoolDropsIt) {
-  RunMain([&] {
-    Pdo pdo = OpenPool(1);
-    Pdo admin = OpenPlain();
-    Log log;
-    zend_long killed = 0;
-    Await(Spawn([&] {
-      Statement stmt = pdo.Query("SELECT CONNECTION_ID()");
-      killed = stmt.FetchColumn().lval();
-      stmt.Reset();
-      admin.Exec("KILL " + std::to_string(killed));
-      WaitUntilGone(admin, killed);
-      EXPECT_TRUE(pdo.Exec("DO 1").undef());
-      log.push_back(CaughtPdoError());
-    }));
-    log.push_back("count " + std::to_string(CountsOf(pdo).count));
-    Await(Spawn([&] {
-      log.push_back(QueryLong(pdo, "SELECT CONNECTION_ID()") != killed
-                        ? "a new connection"
-                        : "the killed connection");
-    }));
-    EXPECT_EQ(log, (Log{"PDOException|HY000|SQLSTATE[HY000]: General error: "
-                        "2006 Server has gone away|['HY000', 2006, 'Server "
-                        "has gone away']",
-                        "count 0", "a new connection"}));
-  });
-}
-
-// A session its SQL dirtied is reset before another coroutine gets the
-// connection: the user variable is gone and the DSN's database is back.
-TEST_F(MysqlPoolTest, ADirtySessionIsResetBeforeTheNextCoroutine) {
-  RunMain([&] {
-    Pdo pdo = OpenPool(1);
-    zend_long first = 0;
-    Await(Spawn([&] {
-      first = QueryLong(pdo, "SELECT CONNECTION_ID()");
-      pdo.Exec("SET @x = 5");
-      pdo.Exec("USE mysql");
-    }));
-    std::string seen;
-    Await(Spawn([&] {
-      EXPECT_EQ(QueryLong(pdo, "SELECT CONNECTION_ID()"), first);
-      // Read without an "@", which would dirty this session too.
-      seen = pdo_sim::Render(
-          pdo.Query("SELECT (SELECT COUNT(*) FROM "
-                    "information_schema.USER_VARIABLES), DATABASE()")
-              .Fetch(PDO_FETCH_NUM)
-              .get());
-    }));
-    EXPECT_EQ(seen, "[0, 'test']");
-    EXPECT_EQ(pdo_sim::mysql::GetStats().resets, 1u);
-  });
-}
-
-// A cancellation while the query is in flight abandons it: the coroutine
-// ends cancelled, the connection is broken and destroyed.
-TEST_F(MysqlPoolTest, ACancelledQueryBreaksItsConnection) {
-  RunMain([&] {
-    Pdo pdo = OpenPool(1);
-    Await(Spawn([&] { QueryLong(pdo, "SELECT 1"); }));  // connected, idle
-    bool started = false;
-    std::string outcome;
-    Task c = Spawn([&] {
-      started = true;
-      pdo.Exec("SELECT SLEEP(5)");
-      outcome = TakeExceptionText();
-    });
-    YieldUntil([&] { return started; });
-    Cancel(c);
-    Await(c);
-    EXPECT_EQ(outcome, "Async\\AsyncCancellation: Coroutine cancelled");
-    EXPECT_EQ(CountsOf(pdo).count, 0);
-    EXPECT_EQ(pdo_sim::mysql::GetStats().cancelled, 1u);
-    std::string val;
-    Await(Spawn(
-        [&] { val = pdo_sim::Render(QueryValue(pdo, "SELECT 42").get()); }));
-    EXPECT_EQ(val, "42");
+                   "PDOException|2002|SQLSTATE[HY000] [2002] No such file or "
+                   "directory|['HY000', 2002, 'No such file or directory']"}));
   });
 }
 

@@ -1,65 +1,70 @@
 // P8: tearing a pooled PDO object down while coroutines, statements and
 // pinned slots are still alive; the healthcheck timer; closing during an
-// exception's unwinding.
+// exception's unwinding. On the mock and on MariaDB; SQLite's registry on
+// SQLite.
 
 #include <memory>
 
 #include "mock_zend/callable.h"
-#include "tests/pdo/support/pdo_test.h"
+#include "tests/pdo/support/driver_test.h"
 
 namespace zar::testing::pdo {
 namespace {
 
-class TeardownTest : public PdoTest {};
+class TeardownTest : public DriverTest {};
+ZAR_PDO_ON_EVERY_DRIVER(TeardownTest);
 
-TEST_F(TeardownTest, PdoDestroyedWhileACoroutineHoldsASlot) {
+// On SQLite.
+class TeardownSqliteTest : public PdoTest {};
+
+TEST_P(TeardownTest, PdoDestroyedWhileACoroutineHoldsASlot) {
   RunMain([&] {
     Log log;
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     bool destroyed = false;
     Task inner = Spawn([&] {
       pdo.BeginTransaction();  // pinned to this coroutine
       log.push_back("Inner: " + QueryValue(pdo, "SELECT 'hello'").str());
-      YieldUntil([&] { return destroyed; });
+      EXPECT_TRUE(WaitUntil([&] { return destroyed; }));
       log.push_back("Inner resumed after PDO destroyed");
     });
-    YieldUntil([&] { return !log.empty(); });
+    EXPECT_TRUE(WaitUntil([&] { return !log.empty(); }));
     pdo.Reset();  // the binding is invalidated; its slot rolled back
     destroyed = true;
     log.push_back("PDO destroyed");
-    EXPECT_EQ(pdo_sim::mock::LiveConnections(), 0u);
+    EXPECT_EQ(LiveConnections(), 0u);
     Await(inner);  // its finish callback does nothing
     log.push_back("Done");
     EXPECT_EQ(log, (Log{"Inner: hello", "PDO destroyed",
                         "Inner resumed after PDO destroyed", "Done"}));
-    EXPECT_EQ(pdo_sim::mock::GetCounters().rollbacks, 1u);
+    EXPECT_EQ(Rollbacks(), 1u);
   });
 }
 
 // The teardown's own give-back suspends (the rollback takes time) while
 // the coroutine that owned the slot ends, and a statement of another
 // coroutine lets its slot go.
-TEST_F(TeardownTest, TeardownThatSuspendsWhileOwnersFinish) {
-  pdo_sim::mock::SetTransactionEndLatency(10);
+TEST_P(TeardownTest, TeardownThatSuspendsWhileOwnersFinish) {
+  TransactionEndsWait();
   RunMain([&] {
-    Pdo pdo = Pdo::Open(
-        "mock:dbname=shop",
-        PoolOptions(4, -1,
-                    {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}}));
+    Pdo pdo = Open(PoolOptions(
+        4, -1, {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}}));
     pdo.Exec("CREATE TABLE t (v INTEGER)");
     bool stop = false;
+    bool inserted = false;
     Statement orphan;
     Task txn = Spawn([&] {
       pdo.BeginTransaction();
       pdo.Exec("INSERT INTO t VALUES (1)");
-      YieldUntil([&] { return stop; });
+      inserted = true;
+      EXPECT_TRUE(WaitUntil([&] { return stop; }));
     });
     Task stmt_owner = Spawn([&] {
       orphan = pdo.Query("SELECT 1");
-      YieldUntil([&] { return stop; });
+      EXPECT_TRUE(WaitUntil([&] { return stop; }));
     });
     EXPECT_TRUE(pdo.Query("SELECT * FROM missing").result().is_false());
-    YieldUntil([&] { return orphan.ok(); });
+    EXPECT_TRUE(WaitUntil([&] { return orphan.ok() && inserted; }));
     EXPECT_EQ(CountsOf(pdo).active, 3);
     // The statement keeps the PDO object alive: drop ours; the object dies
     // with the statement, in the middle of everything.
@@ -71,43 +76,42 @@ TEST_F(TeardownTest, TeardownThatSuspendsWhileOwnersFinish) {
     Await(killer);
     Await(txn);
     Await(stmt_owner);
-    EXPECT_EQ(pdo_sim::mock::LiveConnections(), 0u);
-    EXPECT_TRUE(pdo_sim::mock::CommittedRows("shop", "t").empty());
+    EXPECT_EQ(LiveConnections(), 0u);
+    EXPECT_TRUE(CommittedRows("t").empty());
   });
 }
 
-TEST_F(TeardownTest, HealthcheckKeepsMinAndStopsWithTheTemplate) {
+TEST_P(TeardownTest, HealthcheckKeepsMinAndStopsWithTheTemplate) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open(
-        "mock:dbname=shop",
-        PoolOptions(5, 2, {{PDO_ATTR_POOL_HEALTHCHECK_INTERVAL, 10}}));
+    Pdo pdo =
+        Open(PoolOptions(5, 2, {{PDO_ATTR_POOL_HEALTHCHECK_INTERVAL, 10}}));
     EXPECT_EQ(CountsOf(pdo).count, 2);
     EXPECT_EQ(QueryValue(pdo, "SELECT 'test'").str(), "test");
     Delay(30);
     EXPECT_EQ(CountsOf(pdo).count, 2);
     pdo.Reset();
-    EXPECT_EQ(pdo_sim::mock::LiveConnections(), 0u);
+    EXPECT_EQ(LiveConnections(), 0u);
   });
 }
 
-TEST_F(TeardownTest, HealthcheckReplacesADeadIdleConnection) {
+TEST_P(TeardownTest, HealthcheckReplacesADeadIdleConnection) {
   RunMain([&] {
     Pdo pdo =
-        Pdo::Open("mock:dbname=shop",
-                  PoolOptions(5, 2, {{PDO_ATTR_POOL_HEALTHCHECK_INTERVAL, 5}}));
-    pdo_sim::mock::KillConnection(1);
-    for (int i = 0;
-         i < 200 && pdo_sim::mock::GetCounters().connections_made < 3; i++) {
-      Delay(5);
-    }
-    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_closed, 1u);
-    EXPECT_EQ(pdo_sim::mock::GetCounters().connections_made, 3u);
+        Open(PoolOptions(5, 2, {{PDO_ATTR_POOL_HEALTHCHECK_INTERVAL, 5}}));
+    const std::vector<zend_long> warm = LiveConnectionIds();
+    ASSERT_EQ(warm.size(), 2u);
+    EXPECT_TRUE(Kill(warm[0]));
+    EXPECT_TRUE(WaitUntil([&] { return ConnectionsMade() == 3; }));
+    EXPECT_EQ(ConnectionsClosed(), 1u);
     EXPECT_EQ(CountsOf(pdo), (PoolCounts{2, 2, 0}));
-    EXPECT_EQ(pdo_sim::mock::LiveConnectionIds(), (std::vector<int64_t>{2, 3}));
+    const std::vector<zend_long> now = LiveConnectionIds();
+    ASSERT_EQ(now.size(), 2u);
+    EXPECT_EQ(now[0], warm[1]) << "the live one stays";
+    EXPECT_NE(now[1], warm[0]) << "the dead one is replaced";
   });
 }
 
-TEST_F(TeardownTest, SqliteTemplateWithRegistryIsFreed) {
+TEST_F(TeardownSqliteTest, TemplateWithRegistryIsFreed) {
   Log log;
   RunMain([&] {
     Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(2, 2), std::nullopt,
@@ -134,11 +138,11 @@ TEST_F(TeardownTest, SqliteTemplateWithRegistryIsFreed) {
   EXPECT_EQ(pdo_sim::sqlite::GetStats().connections_closed, 2u);
 }
 
-TEST_F(TeardownTest, DestroyedDuringUnwindingKeepsTheException) {
+TEST_P(TeardownTest, DestroyedDuringUnwindingKeepsTheException) {
   std::string caught;
   RunMain([&] {
     {
-      Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2, 1));
+      Pdo pdo = Open(PoolOptions(2, 1));
       ASSERT_TRUE(pdo.ok());
       pdo.BeginTransaction();  // something to give back during the unwind
       zend_throw_exception(zend_ce_exception, "boom", 0);
@@ -150,23 +154,26 @@ TEST_F(TeardownTest, DestroyedDuringUnwindingKeepsTheException) {
   EXPECT_EQ(caught, "Exception: boom");
 }
 
-TEST_F(TeardownTest, FinishedCoroutineCallbacksAreNoOpsAfterDestroy) {
+TEST_P(TeardownTest, FinishedCoroutineCallbacksAreNoOpsAfterDestroy) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    Pdo pdo = Open(PoolOptions(3));
     std::vector<Task> coroutines;
     bool destroyed = false;
+    int begun = 0;
     for (int i = 0; i < 3; i++) {
       coroutines.push_back(Spawn([&] {
         pdo.BeginTransaction();
-        YieldUntil([&] { return destroyed; });
+        begun++;
+        EXPECT_TRUE(WaitUntil([&] { return destroyed; }));
       }));
     }
-    YieldUntil([&] { return CountsOf(pdo).active == 3; });
+    EXPECT_TRUE(WaitUntil([&] { return begun == 3; }));
+    EXPECT_EQ(CountsOf(pdo).active, 3);
     pdo.Reset();
     destroyed = true;
     for (Task& c : coroutines) Await(c);
-    EXPECT_EQ(pdo_sim::mock::LiveConnections(), 0u);
-    EXPECT_EQ(pdo_sim::mock::GetCounters().rollbacks, 3u);
+    EXPECT_EQ(LiveConnections(), 0u);
+    EXPECT_EQ(Rollbacks(), 3u);
   });
 }
 

@@ -1,17 +1,19 @@
 // P3: a transaction pins its slot to its coroutine; a coroutine that ends
 // mid-transaction has it rolled back; the main flow's binding survives the
-// scheduler's launch; inTransaction() never takes a slot.
+// scheduler's launch; inTransaction() never takes a slot. On the mock and on
+// MariaDB.
 
-#include "tests/pdo/support/pdo_test.h"
+#include "tests/pdo/support/driver_test.h"
 
 namespace zar::testing::pdo {
 namespace {
 
-class TransactionTest : public PdoTest {};
+class TransactionTest : public DriverTest {};
+ZAR_PDO_ON_EVERY_DRIVER(TransactionTest);
 
-TEST_F(TransactionTest, CommitInOneCoroutineRollbackInAnother) {
+TEST_P(TransactionTest, CommitInOneCoroutineRollbackInAnother) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(3));
+    Pdo pdo = Open(PoolOptions(3));
     pdo.Exec("CREATE TABLE t (id INTEGER, source TEXT)");
     Log log;
     Await(Spawn([&] {
@@ -34,14 +36,14 @@ TEST_F(TransactionTest, CommitInOneCoroutineRollbackInAnother) {
     }));
     EXPECT_EQ(log, (Log{"Coro1 starting", "inTransaction yes", "committed",
                         "Coro2 starting", "inTransaction yes", "rolled back"}));
-    EXPECT_EQ(pdo_sim::mock::CommittedRows("shop", "t"),
+    EXPECT_EQ(CommittedRows("t"),
               (std::vector<std::vector<std::string>>{{"1", "from_coro1"}}));
   });
 }
 
-TEST_F(TransactionTest, CoroutineEndingMidTransactionIsRolledBack) {
+TEST_P(TransactionTest, CoroutineEndingMidTransactionIsRolledBack) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     pdo.Exec("CREATE TABLE t (id INTEGER, v TEXT)");
     pdo.Exec("INSERT INTO t VALUES (1, 'initial')");
     Await(Spawn([&] {
@@ -49,33 +51,17 @@ TEST_F(TransactionTest, CoroutineEndingMidTransactionIsRolledBack) {
       pdo.Exec("UPDATE t SET v = 'changed' WHERE id = 1");
       EXPECT_EQ(QueryValue(pdo, "SELECT v FROM t").str(), "changed");
     }));
+    EXPECT_EQ(Settled(pdo), (PoolCounts{1, 1, 0}));
     EXPECT_EQ(QueryValue(pdo, "SELECT v FROM t WHERE id = 1").str(), "initial");
-    EXPECT_EQ(pdo_sim::mock::GetCounters().rollbacks, 1u);
-    EXPECT_EQ(CountsOf(pdo), (PoolCounts{1, 1, 0}));
+    EXPECT_EQ(Rollbacks(), 1u);
   });
 }
 
-TEST_F(TransactionTest, SqliteCoroutineEndingMidTransactionIsRolledBack) {
+TEST_P(TransactionTest, RawSqlTransactionPinsAndIsNotInherited) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     pdo.Exec("CREATE TABLE t (v INTEGER)");
-    pdo.Exec("INSERT INTO t VALUES (1)");
-    pdo.BeginTransaction();
-    pdo.Exec("INSERT INTO t VALUES (2)");
-    pdo.RollBack();
-    Await(Spawn([&] {
-      pdo.BeginTransaction();
-      pdo.Exec("INSERT INTO t VALUES (42)");
-    }));
-    Zval rows = pdo.Query("SELECT v FROM t").FetchAll(PDO_FETCH_COLUMN);
-    EXPECT_EQ(pdo_sim::Render(rows.get()), "[1]");
-  });
-}
-
-TEST_F(TransactionTest, RawSqlTransactionPinsAndIsNotInherited) {
-  RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
-    pdo.Exec("CREATE TABLE t (v INTEGER)");
+    bool a_pinned = false;
     bool b_done = false;
     Task a = Spawn([&] {
       pdo.Exec("START TRANSACTION");
@@ -84,9 +70,11 @@ TEST_F(TransactionTest, RawSqlTransactionPinsAndIsNotInherited) {
       EXPECT_EQ(QueryLong(pdo, "SELECT COUNT(*) FROM t"), 1);
       EXPECT_TRUE(pdo.InTransaction().is_true());
       EXPECT_EQ(CountsOf(pdo).active, 1);
-      YieldUntil([&] { return b_done; });
+      a_pinned = true;
+      EXPECT_TRUE(WaitUntil([&] { return b_done; }));
     });
     Task b = Spawn([&] {
+      EXPECT_TRUE(WaitUntil([&] { return a_pinned; }));
       EXPECT_TRUE(pdo.InTransaction().is_false());
       EXPECT_EQ(QueryLong(pdo, "SELECT COUNT(*) FROM t"), 0);
       EXPECT_TRUE(pdo.InTransaction().is_false());
@@ -94,21 +82,19 @@ TEST_F(TransactionTest, RawSqlTransactionPinsAndIsNotInherited) {
     });
     Await(a);
     Await(b);
-    EXPECT_TRUE(pdo_sim::mock::CommittedRows("shop", "t").empty());
-    EXPECT_EQ(CountsOf(pdo), (PoolCounts{2, 2, 0}));
+    EXPECT_EQ(Settled(pdo), (PoolCounts{2, 2, 0}));
+    EXPECT_TRUE(CommittedRows("t").empty());
   });
 }
 
 // php-async #202: the coroutine's end gives back a slot whose rollback
 // suspends, and the PDO object is destroyed meanwhile.
-TEST_F(TransactionTest, FinalizeWithOpenTransactionAfterPdoDestroyed) {
-  pdo_sim::mock::SetTransactionEndLatency(5);
+TEST_P(TransactionTest, FinalizeWithOpenTransactionAfterPdoDestroyed) {
+  TransactionEndsWait();
   Log log;
   RunMain([&] {
-    Pdo pdo = Pdo::Open(
-        "mock:dbname=shop",
-        PoolOptions(1, -1,
-                    {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}}));
+    Pdo pdo = Open(PoolOptions(
+        1, -1, {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_SILENT}}}));
     Task c = Spawn([&] {
       pdo.BeginTransaction();
       pdo.Exec("SELECT 1");
@@ -118,12 +104,12 @@ TEST_F(TransactionTest, FinalizeWithOpenTransactionAfterPdoDestroyed) {
     log.push_back("survived unset");
   });
   EXPECT_EQ(Joined(log), "survived unset");
-  EXPECT_EQ(pdo_sim::mock::GetCounters().rollbacks, 1u);
+  EXPECT_EQ(Rollbacks(), 1u);
 }
 
-TEST_F(TransactionTest, OrphanedSlotIsRolledBackWhenItsStatementGoes) {
+TEST_P(TransactionTest, OrphanedSlotIsRolledBackWhenItsStatementGoes) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     pdo.Exec("CREATE TABLE t (v INTEGER)");
     Log log;
     Statement kept;
@@ -144,14 +130,16 @@ TEST_F(TransactionTest, OrphanedSlotIsRolledBackWhenItsStatementGoes) {
   });
 }
 
-TEST_F(TransactionTest, MainFlowTransactionSurvivesSchedulerLaunch) {
+TEST_P(TransactionTest, MainFlowTransactionSurvivesSchedulerLaunch) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(2));
-    pdo.Exec("CREATE TABLE t (v INTEGER)");
+    Pdo pdo = Open(PoolOptions(2));
+    // The binding is made before the launch (on a real server, the first
+    // wait for its answer launches the scheduler; on the mock, the Yield).
     ASSERT_EQ(ZEND_ASYNC_CURRENT_COROUTINE, nullptr);
+    pdo.Exec("CREATE TABLE t (v INTEGER)");
     pdo.BeginTransaction();
     pdo.Exec("INSERT INTO t VALUES (1)");
-    Yield();  // launches the scheduler: main becomes the main coroutine
+    Yield();  // the launch, if the statements have not made it
     ASSERT_NE(ZEND_ASYNC_CURRENT_COROUTINE, nullptr);
     EXPECT_TRUE(pdo.InTransaction().is_true());
     EXPECT_TRUE(pdo.Commit().is_true());
@@ -160,11 +148,11 @@ TEST_F(TransactionTest, MainFlowTransactionSurvivesSchedulerLaunch) {
   });
 }
 
-TEST_F(TransactionTest, PreLaunchBindingIsReleasedWhenMainEnds) {
+TEST_P(TransactionTest, PreLaunchBindingIsReleasedWhenMainEnds) {
   Log log;
   Pdo pdo;  // outlives the main script, as a global would
   RunMain([&] {
-    pdo = Pdo::Open("mock:dbname=shop", PoolOptions(1));
+    pdo = Open(PoolOptions(1));
     pdo.Exec("CREATE TABLE t (v INTEGER)");  // before the launch
     Yield();
     pdo.BeginTransaction();
@@ -182,9 +170,9 @@ TEST_F(TransactionTest, PreLaunchBindingIsReleasedWhenMainEnds) {
   EXPECT_EQ(log, (Log{"main code ends", "rows: 0", "Done"}));
 }
 
-TEST_F(TransactionTest, InTransactionTakesNoSlot) {
+TEST_P(TransactionTest, InTransactionTakesNoSlot) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     EXPECT_TRUE(pdo.InTransaction().is_false());
     EXPECT_EQ(CountsOf(pdo), (PoolCounts{0, 0, 0}));
     EXPECT_TRUE(pdo.BeginTransaction().is_true());
@@ -199,9 +187,9 @@ TEST_F(TransactionTest, InTransactionTakesNoSlot) {
   });
 }
 
-TEST_F(TransactionTest, BeginTwiceThrows) {
+TEST_P(TransactionTest, BeginTwiceThrows) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     EXPECT_TRUE(pdo.BeginTransaction().is_true());
     EXPECT_TRUE(pdo.BeginTransaction().undef());
     Caught e;
@@ -210,9 +198,9 @@ TEST_F(TransactionTest, BeginTwiceThrows) {
   });
 }
 
-TEST_F(TransactionTest, TransactionsOfTwoCoroutinesAreIsolated) {
+TEST_P(TransactionTest, TransactionsOfTwoCoroutinesAreIsolated) {
   RunMain([&] {
-    Pdo pdo = Pdo::Open("mock:dbname=shop", PoolOptions(2));
+    Pdo pdo = Open(PoolOptions(2));
     pdo.Exec("CREATE TABLE t (v INTEGER)");
     Log log;
     bool inserted = false;
@@ -221,12 +209,12 @@ TEST_F(TransactionTest, TransactionsOfTwoCoroutinesAreIsolated) {
       pdo.BeginTransaction();
       pdo.Exec("INSERT INTO t VALUES (1)");
       inserted = true;
-      YieldUntil([&] { return checked; });
+      EXPECT_TRUE(WaitUntil([&] { return checked; }));
       pdo.Commit();
       log.push_back("committed");
     });
     Task reader = Spawn([&] {
-      YieldUntil([&] { return inserted; });
+      EXPECT_TRUE(WaitUntil([&] { return inserted; }));
       log.push_back("reader sees " +
                     std::to_string(QueryLong(pdo, "SELECT COUNT(*) FROM t")));
       checked = true;
@@ -236,6 +224,26 @@ TEST_F(TransactionTest, TransactionsOfTwoCoroutinesAreIsolated) {
     log.push_back("after commit " +
                   std::to_string(QueryLong(pdo, "SELECT COUNT(*) FROM t")));
     EXPECT_EQ(log, (Log{"reader sees 0", "committed", "after commit 1"}));
+  });
+}
+
+// On SQLite.
+class TransactionSqliteTest : public PdoTest {};
+
+TEST_F(TransactionSqliteTest, CoroutineEndingMidTransactionIsRolledBack) {
+  RunMain([&] {
+    Pdo pdo = Pdo::Open(SqliteDsn(), PoolOptions(2));
+    pdo.Exec("CREATE TABLE t (v INTEGER)");
+    pdo.Exec("INSERT INTO t VALUES (1)");
+    pdo.BeginTransaction();
+    pdo.Exec("INSERT INTO t VALUES (2)");
+    pdo.RollBack();
+    Await(Spawn([&] {
+      pdo.BeginTransaction();
+      pdo.Exec("INSERT INTO t VALUES (42)");
+    }));
+    Zval rows = pdo.Query("SELECT v FROM t").FetchAll(PDO_FETCH_COLUMN);
+    EXPECT_EQ(pdo_sim::Render(rows.get()), "[1]");
   });
 }
 

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 #include <mysql.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "zend_async_ref/testing/request_fixture.h"
 
@@ -91,6 +94,92 @@ TEST_F(MariaDbServerTest, AServerThatCannotStartSaysWhatFailed) {
       datadir + strlen("--datadir="), end - datadir - strlen("--datadir="));
   EXPECT_EQ(directory.rfind("/tmp/zar_mariadb_", 0), 0u) << directory;
   EXPECT_FALSE(std::filesystem::exists(directory)) << directory;
+}
+
+// The entries of folder `path` (none when it does not exist), by name.
+std::vector<std::string> Entries(const std::string& path) {
+  std::vector<std::string> names;
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ignored)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A fresh folder for a data cache, removed with the object.
+class TemporaryFolder {
+ public:
+  TemporaryFolder() {
+    char pattern[] = "/tmp/zar_mariadb_cache_XXXXXX";
+    path_ = mkdtemp(pattern) != nullptr ? pattern : "";
+  }
+  ~TemporaryFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// The first server of a version initialises a data directory into the
+// cache; the next copies it: one entry, named by the version.
+TEST_F(MariaDbServerTest, ServersOfOneVersionShareOneInitialisedDataDirectory) {
+  const std::optional<Programs> programs = FindPrograms();
+  if (!programs) GTEST_SKIP() << NotInstalledMessage();
+  TemporaryFolder cache;
+  ASSERT_FALSE(cache.path().empty());
+  ServerOptions options;
+  options.data_cache = cache.path();
+  std::string error;
+  std::unique_ptr<Server> first = Server::Start(*programs, options, &error);
+  ASSERT_NE(first, nullptr) << error;
+  const std::vector<std::string> entries = Entries(cache.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].find(".tmp-"), std::string::npos) << entries[0];
+  EXPECT_TRUE(
+      std::filesystem::exists(cache.path() + "/" + entries[0] + "/data/mysql"));
+  std::unique_ptr<Server> second = Server::Start(*programs, options, &error);
+  ASSERT_NE(second, nullptr) << error;
+  EXPECT_EQ(Entries(cache.path()), entries);
+  EXPECT_EQ(QueryOne(first->socket_path(), "SELECT 1"), "1");
+  EXPECT_EQ(QueryOne(second->socket_path(), "SELECT DATABASE()"), "test");
+  EXPECT_EQ(first->Stop(), "");
+  EXPECT_EQ(second->Stop(), "");
+}
+
+TEST_F(MariaDbServerTest, WithoutACacheAServerInitialisesItsOwnDataDirectory) {
+  const std::optional<Programs> programs = FindPrograms();
+  if (!programs) GTEST_SKIP() << NotInstalledMessage();
+  ServerOptions options;
+  options.data_cache = "";
+  std::string error;
+  std::unique_ptr<Server> server = Server::Start(*programs, options, &error);
+  ASSERT_NE(server, nullptr) << error;
+  EXPECT_EQ(QueryOne(server->socket_path(), "SELECT 1"), "1");
+  EXPECT_EQ(server->Stop(), "");
+}
+
+// An initialisation that fails is reported as before and leaves the cache
+// without an entry.
+TEST_F(MariaDbServerTest, AFailedInitialisationSaysWhatFailedAndCachesNothing) {
+  std::optional<Programs> programs = FindPrograms();
+  if (!programs) GTEST_SKIP() << NotInstalledMessage();
+  programs->install_db = "/bin/false";
+  TemporaryFolder cache;
+  ServerOptions options;
+  options.data_cache = cache.path();
+  std::string error;
+  EXPECT_EQ(Server::Start(*programs, options, &error), nullptr);
+  EXPECT_EQ(error.rfind("MariaDB: initialising the data directory failed\n"
+                        "  command: /bin/false --no-defaults ",
+                        0),
+            0u)
+      << error;
+  EXPECT_NE(error.find("\n  exit status 1\n"), std::string::npos) << error;
+  EXPECT_EQ(Entries(cache.path()), std::vector<std::string>{});
 }
 
 }  // namespace

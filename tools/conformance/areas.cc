@@ -147,20 +147,35 @@ constexpr Entry kTable[] = {
     // tests/pool_model: random sequences checked against the pool model.
     {"PoolModelTest", kPoolModel},
 
-    // tests/pdo: PDO (host side) over the implementation's pool.
+    // tests/pdo: PDO (host side) over the implementation's pool. The suites
+    // named by their theme run on every driver built (the mock, and the
+    // mysql driver against a private MariaDB: ".../mock", ".../mysql");
+    // <Theme>MockTest on the mock only (a scripted fault, or no server
+    // needed), <Theme>SqliteTest on SQLite.
     {"BindingTest", kPdoPool},
+    {"BindingSqliteTest", kPdoPool},
     {"BrokenTest", kPdoPool},
     {"CreationTest", kPdoPool},
+    {"CreationMockTest", kPdoPool},
+    {"CreationSqliteTest", kPdoPool},
     {"ErrorTest", kPdoPool},
+    {"ErrorMockTest", kPdoPool},
+    {"ErrorSqliteTest", kPdoPool},
     {"PlainPdoTest", kPdoPool},
+    {"PlainPdoMockTest", kPdoPool},
+    {"PlainPdoSqliteTest", kPdoPool},
     {"SessionTest", kPdoPool},
+    {"SessionSqliteTest", kPdoPool},
     {"SqlitePoolTest", kPdoPool},
     {"SqliteRegistryTest", kPdoPool},
     {"StatementTest", kPdoPool},
+    {"StatementSqliteTest", kPdoPool},
     {"StmtCacheTest", kPdoPool},
     {"StmtCacheApiTest", kPdoPool},
     {"TeardownTest", kPdoPool},
+    {"TeardownSqliteTest", kPdoPool},
     {"TransactionTest", kPdoPool},
+    {"TransactionSqliteTest", kPdoPool},
 };
 
 // "Prefix/Suite" -> "Suite"; "Test/3" -> "Test".

@@ -5,7 +5,8 @@
 //   new PDO("mock:dbname=shop", user, password, options)
 //
 // DSN options (';'-separated name=value): dbname (the database; default
-// "test"), user and password (see mutate=mysql), mutate (how the driver
+// "test"), charset (the connection's; default the server's, latin1), user
+// and password (see mutate=mysql), mutate (how the driver
 // rewrites the credentials it is given, as real drivers do: "pgsql" turns
 // every ';' of the DSN into ' ', "mysql" fills the username and password
 // from the DSN's user= and password= when they were not given, "odbc"
@@ -64,7 +65,8 @@ struct Counters {
   uint64_t queries = 0;    // PDO::exec() and statement executions
   uint64_t prepares = 0;   // PDO::prepare() and PDO::query()
   uint64_t rollbacks = 0;  // transactions rolled back by ROLLBACK or PDO
-  uint64_t resets = 0;     // session resets when a pool takes a slot back
+  uint64_t resets = 0;     // session resets when a pool hands a dirty slot
+                           // to the next coroutine
 };
 
 // What the driver received when asked to connect (before it rewrote any
@@ -108,6 +110,10 @@ void RequireCredentials(const std::string& username,
 // (a pool destroys it instead of reusing it); its transaction is lost.
 // False if no live connection has that id.
 bool KillConnection(int64_t connection_id);
+
+// The CONNECTION_ID() holding named lock `name` (GET_LOCK), as
+// IS_USED_LOCK(name) answers it; nullopt when it is free.
+std::optional<int64_t> LockHolder(const std::string& name);
 
 // The committed rows of a table (NULL as "NULL"), for checking from
 // outside any connection; empty when the table does not exist.

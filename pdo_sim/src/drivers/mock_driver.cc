@@ -7,6 +7,9 @@
 
 #include "pdo_sim/mock_driver.h"
 
+#include <algorithm>
+#include <set>
+
 #include "pdo_sim/src/drivers/mock_server.h"
 #include "pdo_sim/src/drivers/mock_sql.h"
 #include "pdo_sim/src/drivers/mock_sql_parse.h"
@@ -81,13 +84,23 @@ bool CheckAlive(pdo_dbh_t* dbh, pdo_stmt_t* stmt) {
   return Broken(dbh, stmt, Error{"HY000", 2006, "MySQL server has gone away"});
 }
 
-// Waits `ms` on the reactor; an interruption (a cancellation) leaves the
-// connection in an unknown state: broken.
+// Waits `ms` on the reactor for the server's answer, which comes at once
+// when the connection is killed meanwhile (a server ends the statement
+// running on a connection it kills: checked every millisecond). An
+// interruption (a cancellation) leaves the connection in an unknown state:
+// broken, as the mysql driver reports an abandoned call (mysqlnd's 2006).
 bool Wait(pdo_dbh_t* dbh, pdo_stmt_t* stmt, uint32_t ms) {
-  if (pdo_sim::internal::SleepOnReactor(ms)) return CheckAlive(dbh, stmt);
-  return Broken(
-      dbh, stmt,
-      Error{"HY000", 2013, "Lost connection to MySQL server during query"});
+  const std::set<int64_t>& killed = TheServer().killed;
+  const int64_t id = Conn(dbh)->session.id;
+  for (uint32_t left = ms; left > 0 && killed.count(id) == 0;) {
+    const uint32_t slice = std::min<uint32_t>(left, 1);
+    if (!pdo_sim::internal::SleepOnReactor(slice)) {
+      return Broken(dbh, stmt,
+                    Error{"HY000", 2006, "MySQL server has gone away"});
+    }
+    left -= slice;
+  }
+  return CheckAlive(dbh, stmt);
 }
 
 bool RunQuery(pdo_dbh_t* dbh, pdo_stmt_t* stmt, std::string_view sql,
@@ -115,26 +128,18 @@ bool RunQuery(pdo_dbh_t* dbh, pdo_stmt_t* stmt, std::string_view sql,
   return result->sleep_ms == 0 || Wait(dbh, stmt, result->sleep_ms);
 }
 
+// A value execute() gave, as pdo_mysql sends it (execute()'s values are
+// PDO_PARAM_STR: emulated prepares quote each in as a string, server-side
+// ones bind it as one): NULL, else its text ("42", "2.5", "1" for true, ""
+// for false). The server then reads it as it reads a string.
 Value ToValue(const zval* value) {
-  switch (Z_TYPE_P(value)) {
-    case IS_NULL:
-    case IS_UNDEF:
-      return std::monostate{};
-    case IS_FALSE:
-      return int64_t{0};
-    case IS_TRUE:
-      return int64_t{1};
-    case IS_LONG:
-      return int64_t{Z_LVAL_P(value)};
-    case IS_DOUBLE:
-      return Z_DVAL_P(value);
-    default: {
-      zend_string* str = zval_get_string(const_cast<zval*>(value));
-      std::string out(ZSTR_VAL(str), ZSTR_LEN(str));
-      zend_string_release(str);
-      return out;
-    }
+  if (Z_TYPE_P(value) == IS_NULL || Z_TYPE_P(value) == IS_UNDEF) {
+    return std::monostate{};
   }
+  zend_string* str = zval_get_string(const_cast<zval*>(value));
+  std::string out(ZSTR_VAL(str), ZSTR_LEN(str));
+  zend_string_release(str);
+  return out;
 }
 
 // ---- Statements -------------------------------------------------------------
@@ -243,7 +248,8 @@ zend_long Do(pdo_dbh_t* dbh, const zend_string* sql) {
                 Params{}, &result)) {
     return -1;
   }
-  return result.affected;
+  // pdo_mysql's exec() of a statement with rows reports no affected rows.
+  return result.columns.empty() ? result.affected : 0;
 }
 
 bool Begin(pdo_dbh_t* dbh) {
@@ -261,7 +267,7 @@ bool EndTransaction(pdo_dbh_t* dbh, bool commit) {
   if (!CheckAlive(dbh, nullptr) ||
       (server.txn_end_latency > 0 &&
        !Wait(dbh, nullptr, server.txn_end_latency))) {
-    // The transaction died with the connection (HY000 2006 or 2013 is set);
+    // The transaction died with the connection (HY000 2006 is set);
     // reporting that ends it.
     Conn(dbh)->transaction_lost = false;
     return false;
@@ -303,10 +309,8 @@ bool SetAttribute(pdo_dbh_t* dbh, zend_long attr, zval* value) {
     case PDO_ATTR_EMULATE_PREPARES:
       conn->emulate_prepares = zend_is_true(value);
       return true;
-    case PDO_ATTR_TIMEOUT:
-      return true;
     default:
-      return false;
+      return false;  // PDO::ATTR_TIMEOUT too: pdo_mysql takes it at connect
   }
 }
 
@@ -319,11 +323,13 @@ int GetAttribute(pdo_dbh_t* dbh, zend_long attr, zval* value) {
     case PDO_ATTR_EMULATE_PREPARES:
       ZVAL_BOOL(value, conn->emulate_prepares);
       return 1;
+    // As a MariaDB 10.11 server reached over its Unix socket answers
+    // through mysqlnd (the greeting's version, the host info).
     case PDO_ATTR_SERVER_VERSION:
-      ZVAL_STRING(value, "8.0.36-mock");
+      ZVAL_STRING(value, "5.5.5-10.11.0-MariaDB-mock");
       return 1;
     case PDO_ATTR_CONNECTION_STATUS:
-      ZVAL_STRING(value, "in-process mock server");
+      ZVAL_STRING(value, "Localhost via UNIX socket");
       return 1;
     default:
       return 0;
@@ -352,19 +358,25 @@ zend_result CheckLiveness(pdo_dbh_t* dbh) {
              : FAILURE;
 }
 
-bool PoolBeforeAcquire(pdo_dbh_t* dbh) { return CheckLiveness(dbh) == SUCCESS; }
-
-// The pool takes the slot back (after rolling back): a session a
-// statement dirtied is reset, as COM_RESET_CONNECTION does, and is clean
-// again (the driver clears the mark: a pool may leave that to it).
-bool PoolBeforeRelease(pdo_dbh_t* dbh) {
-  if (CheckLiveness(dbh) != SUCCESS) return false;
-  if (dbh->pool_session_dirty) {
-    Server& server = TheServer();
-    internal::ResetSession(server.locks, Conn(dbh)->session);
-    server.counters.resets++;
-    dbh->pool_session_dirty = false;
-  }
+// A slot leaves idle for a coroutine. As pdo_mysql's pool hook: a session
+// an earlier coroutine's SQL dirtied is reset now (COM_RESET_CONNECTION),
+// by whoever takes the slot; a clean one is handed over as it is, without
+// a round trip, so a connection killed while idle is only found out by its
+// next statement. A reset of a killed connection fails: the pool destroys
+// the slot and tries another. The driver clears the mark.
+bool PoolBeforeAcquire(pdo_dbh_t* dbh) {
+  if (Conn(dbh) == nullptr) return false;
+  if (!dbh->pool_session_dirty) return true;
+  if (!CheckAlive(dbh, nullptr)) return false;
+  Server& server = TheServer();
+  Session& session = Conn(dbh)->session;
+  internal::ResetSession(server.locks, session);
+  // What the reset does not give back, as the mysql driver puts it back:
+  // the handle's autocommit mode and the DSN's database.
+  session.autocommit = dbh->auto_commit;
+  session.database = session.default_database;
+  server.counters.resets++;
+  dbh->pool_session_dirty = false;
   return true;
 }
 
@@ -382,7 +394,7 @@ const pdo_dbh_methods kMethods = {
     CheckLiveness,
     InTransaction,
     PoolBeforeAcquire,
-    PoolBeforeRelease,
+    nullptr,  // pool_before_release: the session is reset at the next acquire
 };
 
 // ---- Connecting -------------------------------------------------------------
@@ -465,9 +477,11 @@ int Factory(pdo_dbh_t* dbh, zval* options) {
   auto* conn = NewInRequest<MockConnection>();
   conn->session.id = server.next_id++;
   conn->session.database = conn->session.default_database = database;
-  conn->session.autocommit = conn->session.default_autocommit =
-      dbh->auto_commit;
-  conn->emulate_prepares = pdo_attr_lval(options, PDO_ATTR_EMULATE_PREPARES, 0);
+  if (auto charset = DsnOption(dbh, "charset"))
+    conn->session.charset = *charset;
+  conn->session.autocommit = dbh->auto_commit;
+  // pdo_mysql's default.
+  conn->emulate_prepares = pdo_attr_lval(options, PDO_ATTR_EMULATE_PREPARES, 1);
   dbh->driver_data = conn;
   dbh->methods = &kMethods;
   server.live[conn->session.id] = conn;

@@ -80,6 +80,13 @@ bool KillConnection(int64_t connection_id) {
   return true;
 }
 
+std::optional<int64_t> LockHolder(const std::string& name) {
+  const internal::NamedLocks& locks = TheServer().locks;
+  auto it = locks.find(name);
+  if (it == locks.end()) return std::nullopt;
+  return it->second;
+}
+
 std::vector<std::vector<std::string>> CommittedRows(const std::string& database,
                                                     const std::string& table) {
   std::vector<std::vector<std::string>> out;

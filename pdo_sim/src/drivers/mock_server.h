@@ -32,7 +32,7 @@ namespace pdo_sim::mock::internal {
 struct MockConnection {
   Session session;
   Error last_error;
-  bool emulate_prepares = false;
+  bool emulate_prepares = true;
   // The connection broke while a transaction was open and the client has
   // not ended it yet: in_transaction() still says yes (the client cannot
   // know better, as with MySQL's last reported status), and commit() or

@@ -10,12 +10,13 @@
 namespace pdo_sim::mock::internal {
 namespace {
 
-Error SyntaxError(const Parser& parser) {
+// MariaDB's text: what follows the point where the parser stopped.
+Error SyntaxError(std::string_view near) {
   return Error{"42000", 1064,
                "You have an error in your SQL syntax; check the manual that "
-               "corresponds to your MySQL server version for the right "
+               "corresponds to your MariaDB server version for the right "
                "syntax to use near '" +
-                   parser.Near() + "' at line 1"};
+                   std::string(near) + "' at line 1"};
 }
 
 }  // namespace
@@ -39,13 +40,13 @@ Result Executor::Run() {
     if (!Statement()) {
       if (result_.ok) {
         Fail(parser_.literal_error() ? *parser_.literal_error()
-                                     : SyntaxError(parser_));
+                                     : SyntaxError(parser_.Near()));
       }
       return result_;
     }
     sleep_ms_ = result_.sleep_ms;
     if (!parser_.AtStatementEnd()) {
-      Fail(SyntaxError(parser_));
+      Fail(SyntaxError(parser_.Near()));
       return result_;
     }
   }
@@ -80,6 +81,7 @@ bool Executor::Statement() {
     return true;
   }
   if (p.Accept("DO")) {
+    clause_ = "DO";
     Expr expr;
     if (!p.ParseExpr(&expr)) return false;
     Value ignored;
@@ -182,23 +184,42 @@ bool Executor::Insert() {
         [&](const std::string& c) { return Lower(c) == Lower(column); });
     if (it == table->columns.end()) {
       return Fail(Error{"42S22", 1054,
-                        "Unknown column '" + column + "' in 'field list'"});
+                        "Unknown column '" + column + "' in 'INSERT INTO'"});
     }
     slots.push_back(static_cast<size_t>(it - table->columns.begin()));
   }
-  bool first = true;
+  int64_t number = 0;
   for (const std::vector<Expr>& tuple : tuples) {
+    number++;
     if (tuple.size() != slots.size()) {
       return Fail(Error{"21S01", 1136,
-                        "Column count doesn't match value count at row 1"});
+                        "Column count doesn't match value count at row " +
+                            std::to_string(number)});
     }
     Row row;
     row.rowid = db_.next_rowid++;
     row.values.assign(table->columns.size(), Value{});
+    std::vector<bool> given(table->columns.size(), false);
+    clause_ = "VALUES";
     for (size_t i = 0; i < tuple.size(); i++) {
       if (!Eval(tuple[i], nullptr, nullptr, &row.values[slots[i]])) {
         return false;
       }
+      given[slots[i]] = true;
+    }
+    for (size_t c = 0; c < table->columns.size(); c++) {
+      const ColumnDef& def = table->defs[c];
+      const bool automatic = static_cast<int>(c) == table->auto_column;
+      if (!given[c] && !automatic) {
+        if (!def.default_value && def.not_null) {
+          return Fail(Error{"HY000", 1364,
+                            "Field '" + table->columns[c] +
+                                "' doesn't have a default value"});
+        }
+        row.values[c] = def.default_value.value_or(Value{});
+      }
+      if (automatic && IsNull(row.values[c])) continue;  // numbered below
+      if (!Store(*table, c, number, &row.values[c])) return false;
     }
     if (table->auto_column >= 0) {
       Value& id = row.values[static_cast<size_t>(table->auto_column)];
@@ -207,12 +228,11 @@ bool Executor::Insert() {
       } else if (const auto n = AsNumber(id); n && *n >= *next_auto) {
         *next_auto = static_cast<int64_t>(*n) + 1;
       }
-      if (first) {
+      if (number == 1) {
         session_.last_insert_id =
             static_cast<int64_t>(AsNumber(id).value_or(0));
       }
     }
-    first = false;
     table->rows.push_back(std::move(row));
     result_.affected++;
   }
@@ -235,6 +255,15 @@ bool Executor::Update() {
   int64_t* next_auto = nullptr;
   Table* table = WriteTable(name, &next_auto);
   if (table == nullptr) return Fail(NoSuchTable(name));
+  for (auto& [column, e] : sets) {
+    Expr target;
+    target.kind = Expr::kColumn;
+    target.name = column;
+    if (!ColumnsExist(target, table, "SET") || !ColumnsExist(e, table, "SET")) {
+      return false;
+    }
+  }
+  if (where && !ColumnsExist(*where, table, "WHERE")) return false;
   for (Row& row : table->rows) {
     bool matches;
     if (!Matches(where, table, &row, &matches)) return false;
@@ -245,12 +274,12 @@ bool Executor::Update() {
       auto it = std::find_if(
           table->columns.begin(), table->columns.end(),
           [&](const std::string& c) { return Lower(c) == wanted; });
-      if (it == table->columns.end()) {
-        return Fail(Error{"42S22", 1054,
-                          "Unknown column '" + column + "' in 'field list'"});
-      }
       const size_t slot = static_cast<size_t>(it - table->columns.begin());
-      if (!Eval(e, table, &row, &updated.values[slot])) return false;
+      clause_ = "SET";
+      if (!Eval(e, table, &row, &updated.values[slot]) ||
+          !Store(*table, slot, result_.affected + 1, &updated.values[slot])) {
+        return false;
+      }
     }
     row = std::move(updated);
     result_.affected++;
@@ -267,6 +296,7 @@ bool Executor::Delete() {
   int64_t* next_auto = nullptr;
   Table* table = WriteTable(name, &next_auto);
   if (table == nullptr) return Fail(NoSuchTable(name));
+  if (where && !ColumnsExist(*where, table, "WHERE")) return false;
   std::vector<Row> kept;
   for (Row& row : table->rows) {
     bool matches;
@@ -293,18 +323,42 @@ bool Executor::Create() {
   std::string name;
   if (!p.Ident(&name) || !p.Accept("(")) return false;
   Table table;
+  table.name = name;
   do {
-    // A column: its name and type, then words; INTEGER PRIMARY KEY makes
-    // it the AUTO_INCREMENT column.
+    // A column: its name, its type (with "(n[, m])"), then its attributes:
+    // NOT NULL, PRIMARY KEY (NOT NULL too), AUTO_INCREMENT, DEFAULT
+    // <literal>, and words that change nothing here (NULL, UNIQUE, KEY,
+    // UNSIGNED, ...).
     std::string column, type;
     if (!p.Ident(&column) || !p.Ident(&type)) return false;
-    bool primary = false;
-    std::string word;
-    while (p.Ident(&word)) primary = primary || EqualsUpper(word, "PRIMARY");
-    if (primary && EqualsUpper(type, "INTEGER")) {
-      table.auto_column = static_cast<int>(table.columns.size());
+    if (p.Accept("(")) {
+      Expr size;
+      do {
+        if (!p.ParseExpr(&size)) return false;
+      } while (p.Accept(","));
+      if (!p.Accept(")")) return false;
+    }
+    ColumnDef def;
+    def.type = TypeNamed(type);
+    for (std::string word;;) {
+      if (p.Accept("NOT")) {
+        if (!p.Accept("NULL")) return false;
+        def.not_null = true;
+      } else if (p.Accept("PRIMARY")) {
+        p.Accept("KEY");
+        def.not_null = true;
+      } else if (p.Accept("AUTO_INCREMENT")) {
+        table.auto_column = static_cast<int>(table.columns.size());
+      } else if (p.Accept("DEFAULT")) {
+        Expr value;
+        if (!p.ParseExpr(&value) || value.kind != Expr::kLiteral) return false;
+        def.default_value = value.literal;
+      } else if (!p.Ident(&word)) {
+        break;
+      }
     }
     table.columns.push_back(Lower(column));
+    table.defs.push_back(def);
   } while (p.Accept(","));
   if (!p.Accept(")")) return false;
   const std::string key = Lower(name);
@@ -325,6 +379,18 @@ bool Executor::Create() {
 
 bool Executor::Set() {
   Parser& p = parser_;
+  clause_ = "SET";
+  if (p.Accept("NAMES")) {
+    const Token& charset = p.Next();
+    if (charset.type != Token::kIdent && charset.type != Token::kString) {
+      return false;
+    }
+    for (const char* name : {"character_set_client", "character_set_connection",
+                             "character_set_results"}) {
+      session_.system_vars[name] = Lower(charset.text);
+    }
+    return true;
+  }
   do {
     const Token& target = p.Peek();
     std::string name;
@@ -355,12 +421,11 @@ bool Executor::Set() {
 Result Execute(Database& db, NamedLocks& locks, Session& session,
                std::string_view sql, const Params& params) {
   std::vector<Token> tokens;
-  std::string error;
-  if (!Tokenize(sql, &tokens, &error)) {
+  size_t error_at = 0;
+  if (!Tokenize(sql, &tokens, &error_at)) {
     Result result;
     result.ok = false;
-    result.error =
-        Error{"42000", 1064, "You have an error in your SQL syntax: " + error};
+    result.error = SyntaxError(sql.substr(error_at));
     return result;
   }
   return Executor(db, locks, session, params, sql, tokens).Run();
@@ -405,8 +470,7 @@ void ResetSession(NamedLocks& locks, Session& session) {
   session.user_vars.clear();
   session.system_vars.clear();
   session.temp_tables.clear();
-  session.autocommit = session.default_autocommit;
-  session.database = session.default_database;
+  session.autocommit = true;  // the server's default, not the client's
   for (auto it = locks.begin(); it != locks.end();) {
     it = it->second == session.id ? locks.erase(it) : std::next(it);
   }

@@ -13,7 +13,8 @@
 //   UPDATE t SET column = expression, ... [WHERE expression]
 //   DELETE FROM t [WHERE expression]
 //   START TRANSACTION, COMMIT, ROLLBACK
-//   SET @var = ..., SET autocommit = ..., SET name = ... (system variable)
+//   SET @var = ..., SET autocommit = ..., SET name = ... (system variable),
+//   SET NAMES charset
 //   DO expression, USE database
 //
 // Expressions: literals (numbers, 'strings' without escapes, NULL), '?'
@@ -41,6 +42,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -56,9 +58,25 @@ struct Row {
   std::vector<Value> values;
 };
 
+// What a column stores, as MySQL converts what it is given: integers
+// (TINYINT ... BIGINT), floating point (FLOAT, DOUBLE, REAL), text (any
+// other type).
+enum class ColumnType { kInteger, kDouble, kText };
+
+struct ColumnDef {
+  ColumnType type = ColumnType::kText;
+  // NOT NULL (a PRIMARY KEY is): NULL is refused.
+  bool not_null = false;
+  // DEFAULT <literal>, else NULL; a NOT NULL column without one must be
+  // given a value (strict mode).
+  std::optional<Value> default_value;
+};
+
 struct Table {
+  std::string name;  // as created
   std::vector<std::string> columns;
-  int auto_column = -1;  // AUTO_INCREMENT / INTEGER PRIMARY KEY, or -1
+  std::vector<ColumnDef> defs;  // one per column
+  int auto_column = -1;         // the AUTO_INCREMENT column, or -1
   std::vector<Row> rows;
   // The next AUTO_INCREMENT value. A transaction's copy uses the committed
   // table's (never rolled back, as in MySQL).
@@ -84,8 +102,11 @@ struct Session {
   int64_t id = 0;
   std::string database;
   std::string default_database;  // the DSN's
+  // The character set the connection was made with (the DSN's, else the
+  // server's default, latin1): character_set_client, _connection and
+  // _results until SET NAMES, and again after a reset.
+  std::string charset = "latin1";
   bool autocommit = true;
-  bool default_autocommit = true;
   bool in_transaction = false;
   Transaction transaction;
   std::map<std::string, Value> user_vars;    // lowercase names, without '@'
@@ -129,9 +150,10 @@ Result Execute(Database& db, NamedLocks& locks, Session& session,
 void Commit(Database& db, Session& session);
 void Rollback(Session& session);
 
-// Forgets the session's state (user and system variables, temporary
-// tables, named locks; autocommit and the database back to the DSN's).
-// The transaction must have ended.
+// COM_RESET_CONNECTION: forgets the session's state (user and system
+// variables, temporary tables, named locks; autocommit back to the server's
+// default, on) and keeps its current database, as MariaDB does. The
+// transaction must have ended.
 void ResetSession(NamedLocks& locks, Session& session);
 
 }  // namespace pdo_sim::mock::internal

@@ -66,6 +66,48 @@ Value Add(const Value& a, const Value& b) {
   return AsNumber(a).value_or(0) + AsNumber(b).value_or(0);
 }
 
+ColumnType TypeNamed(std::string_view name) {
+  const std::string upper = Upper(name);
+  for (const char* integer :
+       {"TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT"}) {
+    if (upper == integer) return ColumnType::kInteger;
+  }
+  for (const char* real : {"FLOAT", "DOUBLE", "REAL"}) {
+    if (upper == real) return ColumnType::kDouble;
+  }
+  return ColumnType::kText;
+}
+
+bool Executor::Store(const Table& table, size_t column, int64_t row_number,
+                     Value* value) {
+  const ColumnDef& def = table.defs[column];
+  const std::string& name = table.columns[column];
+  if (IsNull(*value)) {
+    if (!def.not_null) return true;
+    return Fail(Error{"23000", 1048, "Column '" + name + "' cannot be null"});
+  }
+  if (def.type == ColumnType::kText) {
+    if (!std::holds_alternative<std::string>(*value)) *value = AsString(*value);
+    return true;
+  }
+  const std::optional<double> number = AsNumber(*value);
+  if (!number) {
+    return Fail(
+        Error{"22007", 1366,
+              std::string("Incorrect ") +
+                  (def.type == ColumnType::kInteger ? "integer" : "double") +
+                  " value: '" + AsString(*value) + "' for column `" +
+                  session_.database + "`.`" + table.name + "`.`" + name +
+                  "` at row " + std::to_string(row_number)});
+  }
+  if (def.type == ColumnType::kDouble) {
+    *value = *number;
+  } else if (!std::holds_alternative<int64_t>(*value)) {
+    *value = static_cast<int64_t>(std::llround(*number));
+  }
+  return true;
+}
+
 bool Executor::Column(const Table* table, const Row* row,
                       const std::string& name, Value* out) {
   if (table != nullptr) {
@@ -76,8 +118,21 @@ bool Executor::Column(const Table* table, const Row* row,
       }
     }
   }
-  return Fail(
-      Error{"42S22", 1054, "Unknown column '" + name + "' in 'field list'"});
+  return Fail(Error{"42S22", 1054,
+                    "Unknown column '" + name + "' in '" + clause_ + "'"});
+}
+
+bool Executor::ColumnsExist(const Expr& e, const Table* table,
+                            const char* clause) {
+  if (e.kind == Expr::kColumn) {
+    clause_ = clause;
+    Value ignored;
+    return Column(table, nullptr, e.name, &ignored);
+  }
+  for (const Expr& arg : e.args) {
+    if (!ColumnsExist(arg, table, clause)) return false;
+  }
+  return true;
 }
 
 bool Executor::ParseWhere(std::optional<Expr>* where) {
@@ -89,6 +144,7 @@ bool Executor::ParseWhere(std::optional<Expr>* where) {
 bool Executor::Matches(const std::optional<Expr>& where, const Table* table,
                        const Row* row, bool* matches) {
   Value keep = int64_t{1};
+  clause_ = "WHERE";
   if (where.has_value() && !Eval(*where, table, row, &keep)) return false;
   *matches = IsTrue(keep);
   return true;
@@ -210,23 +266,46 @@ Value Executor::SystemVariable(const std::string& name) const {
   if (name == "autocommit") return int64_t{session_.autocommit};
   auto it = session_.system_vars.find(name);
   if (it != session_.system_vars.end()) return it->second;
-  if (name == "sql_mode") return std::string();
+  if (name == "character_set_client" || name == "character_set_connection" ||
+      name == "character_set_results") {
+    return session_.charset;
+  }
+  // MariaDB's default (10.2.4 on), which a server run without option files
+  // has.
+  if (name == "sql_mode") {
+    return std::string(
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,"
+        "NO_ENGINE_SUBSTITUTION");
+  }
   return std::monostate{};
 }
 
 bool Executor::Aggregate(const Expr& e, const Table* table,
                          const std::vector<const Row*>& rows, Value* out) {
   if (e.star ? e.name != "COUNT" : e.args.size() != 1) return false;
-  Value sum;
   int64_t count = 0;
+  int64_t integers = 0;
+  double reals = 0;
+  bool all_integers = true;
   for (const Row* row : rows) {
     Value v = int64_t{1};
     if (!e.star && !Eval(e.args[0], table, row, &v)) return false;
     if (IsNull(v)) continue;
     count++;
-    sum = IsNull(sum) ? v : Add(sum, v);
+    if (const auto* i = std::get_if<int64_t>(&v)) integers += *i;
+    all_integers = all_integers && std::holds_alternative<int64_t>(v);
+    reals += AsNumber(v).value_or(0);
   }
-  *out = e.name == "COUNT" ? Value{count} : sum;
+  if (e.name == "COUNT") {
+    *out = count;
+  } else if (count == 0) {
+    *out = std::monostate{};
+  } else if (all_integers) {
+    // MySQL sums integers as DECIMAL, which PDO (mysqlnd) gives as text.
+    *out = std::to_string(integers);
+  } else {
+    *out = reals;  // anything else as DOUBLE
+  }
   return true;
 }
 

@@ -27,6 +27,8 @@ bool IsTrue(const Value& v);
 std::optional<int> Compare(const Value& a, const Value& b);
 // a + b: integers stay integers, else numbers; NULL in, NULL out.
 Value Add(const Value& a, const Value& b);
+// The type MySQL gives a column declared with type name `name`.
+ColumnType TypeNamed(std::string_view name);
 
 // Runs the statements of one Execute call.
 class Executor {
@@ -53,6 +55,10 @@ class Executor {
   // ---- Expressions (mock_sql_eval.cc) ---------------------------------------
   bool Column(const Table* table, const Row* row, const std::string& name,
               Value* out);
+  // Whether every column `e` names is one of `table`'s (MariaDB resolves
+  // them before reading a row: an empty table does not hide a wrong name);
+  // false (the error recorded, naming `clause`) at the first that is not.
+  bool ColumnsExist(const Expr& e, const Table* table, const char* clause);
   bool Eval(const Expr& e, const Table* table, const Row* row, Value* out);
   // An optional "WHERE expression" clause (SELECT, UPDATE, DELETE): `where`
   // stays empty without one; false on a parse error.
@@ -63,6 +69,14 @@ class Executor {
                const Row* row, bool* matches);
   bool Binary(const Expr& e, const Table* table, const Row* row, Value* out);
   bool Call(const Expr& e, const Table* table, const Row* row, Value* out);
+  // Makes `*value` what column `column` of `table` stores, as MySQL's
+  // strict mode converts it for row `row_number` of an INSERT or UPDATE: a
+  // number as text in a text column, a numeric text as a number in a
+  // numeric one (rounded in an integer one); false (the error recorded)
+  // for NULL in a NOT NULL column (23000/1048) and for text that is no
+  // number in a numeric one (22007/1366).
+  bool Store(const Table& table, size_t column, int64_t row_number,
+             Value* value);
   Value SystemVariable(const std::string& name) const;
   // COUNT(*), COUNT(x) or SUM(x) (IsAggregate) over `rows`.
   bool Aggregate(const Expr& e, const Table* table,
@@ -86,6 +100,9 @@ class Executor {
   Parser parser_;
   size_t positional_ = 0;
   uint32_t sleep_ms_ = 0;
+  // The clause being evaluated, as MariaDB names it in "Unknown column 'x'
+  // in 'WHERE'".
+  const char* clause_ = "SELECT";
   Result result_;
 };
 

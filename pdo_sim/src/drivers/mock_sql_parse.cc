@@ -42,7 +42,7 @@ std::string Upper(std::string_view text) {
 }
 
 bool Tokenize(std::string_view sql, std::vector<Token>* tokens,
-              std::string* error) {
+              size_t* error_at) {
   size_t i = 0;
   const size_t n = sql.size();
   auto push = [&](Token::Type type, std::string text, size_t begin) {
@@ -70,15 +70,17 @@ bool Tokenize(std::string_view sql, std::vector<Token>* tokens,
     } else if (c == '\'') {
       const size_t close = sql.find('\'', i + 1);
       if (close == std::string_view::npos) {
-        *error = "unterminated string";
+        *error_at = begin;
         return false;
       }
       i = close + 1;
       push(Token::kString,
            std::string(sql.substr(begin + 1, close - begin - 1)), begin);
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      bool dot = false;  // one: "1.2.3" is 1.2, then ".3"
       while (i < n && (std::isdigit(static_cast<unsigned char>(sql[i])) ||
-                       sql[i] == '.')) {
+                       (sql[i] == '.' && !dot))) {
+        dot = dot || sql[i] == '.';
         i++;
       }
       push(Token::kNumber, std::string(sql.substr(begin, i - begin)), begin);

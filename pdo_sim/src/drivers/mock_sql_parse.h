@@ -37,9 +37,9 @@ struct Token {
 
 // Splits `sql` into tokens (comments dropped; the markers of MySQL's
 // executable comments dropped, their bodies kept). The last token is kEnd.
-// False with `error` set on an unterminated string.
+// False on an unterminated string, with *error_at its opening quote.
 bool Tokenize(std::string_view sql, std::vector<Token>* tokens,
-              std::string* error);
+              size_t* error_at);
 
 struct Expr {
   enum Kind {

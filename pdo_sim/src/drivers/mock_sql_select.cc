@@ -47,6 +47,13 @@ bool Executor::Select() {
     if (!descending) p.Accept("ASC");
   }
 
+  for (const SelectItem& item : items) {
+    if (!item.star && !ColumnsExist(item.expr, table, "SELECT")) return false;
+  }
+  if ((where && !ColumnsExist(*where, table, "WHERE")) ||
+      (ordered && !ColumnsExist(order, table, "ORDER BY"))) {
+    return false;
+  }
   std::vector<const Row*> rows;
   if (table != nullptr) {
     for (const Row& row : table->rows) {
@@ -58,6 +65,7 @@ bool Executor::Select() {
     TouchTransaction();
   }
   if (ordered && !SortRows(order, descending, table, &rows)) return false;
+  clause_ = "SELECT";
 
   for (const SelectItem& item : items) {
     if (!item.star) {
@@ -109,6 +117,7 @@ bool Executor::Select() {
 bool Executor::SortRows(const Expr& key, bool descending, const Table* table,
                         std::vector<const Row*>* rows) {
   std::vector<std::pair<Value, const Row*>> keyed;
+  clause_ = "ORDER BY";
   for (const Row* row : *rows) {
     Value v;
     if (!Eval(key, table, row, &v)) return false;

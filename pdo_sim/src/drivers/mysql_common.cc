@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "pdo_sim/src/drivers/mysql_internal.h"
 
@@ -14,6 +15,11 @@ namespace pdo_sim::mysql::internal {
 Stats& MutableStats() {
   static Stats stats;
   return stats;
+}
+
+std::set<MysqlConnection*>& LiveConnections() {
+  static auto* live = new std::set<MysqlConnection*>;
+  return *live;
 }
 
 unsigned int RecordError(pdo_dbh_t* dbh, pdo_stmt_t* stmt, MysqlStatement* s) {
@@ -25,9 +31,12 @@ unsigned int RecordError(pdo_dbh_t* dbh, pdo_stmt_t* stmt, MysqlStatement* s) {
   MYSQL_STMT* from = s != nullptr ? s->stmt : nullptr;
   einfo->errcode =
       from != nullptr ? mysql_stmt_errno(from) : mysql_errno(conn->mysql);
-  if (einfo->errcode == CR_SERVER_GONE_ERROR ||
-      einfo->errcode == CR_SERVER_LOST) {
+  if ((einfo->errcode == CR_SERVER_GONE_ERROR ||
+       einfo->errcode == CR_SERVER_LOST) &&
+      !dbh->conn_broken) {
     dbh->conn_broken = true;  // the pool destroys it instead of reusing it
+    conn->lost_in_transaction =
+        (conn->last_status & SERVER_STATUS_IN_TRANS) != 0;
   }
   if (einfo->errcode == 0) {
     einfo->errmsg.clear();
@@ -54,11 +63,37 @@ unsigned int RecordError(pdo_dbh_t* dbh, pdo_stmt_t* stmt, MysqlStatement* s) {
   } else {
     einfo->errmsg =
         from != nullptr ? mysql_stmt_error(from) : mysql_error(conn->mysql);
+    AsMysqlnd(&einfo->errcode, &einfo->errmsg);
   }
   snprintf(*pdo_err, sizeof(pdo_error_type), "%s",
            from != nullptr ? mysql_stmt_sqlstate(from)
                            : mysql_sqlstate(conn->mysql));
   return einfo->errcode;
+}
+
+void AsMysqlnd(unsigned int* code, std::string* message) {
+  switch (*code) {
+    case CR_SERVER_GONE_ERROR:
+      *message = "MySQL server has gone away";
+      return;
+    case CR_SERVER_LOST:
+      *code = CR_SERVER_GONE_ERROR;
+      *message = "MySQL server has gone away";
+      return;
+    case CR_CONNECTION_ERROR:
+    case CR_CONN_HOST_ERROR: {
+      // Connector/C ends these with the connect's errno: "... (2)".
+      const size_t open = message->rfind('(');
+      const int error =
+          open != std::string::npos ? atoi(message->c_str() + open + 1) : 0;
+      if (error <= 0) return;
+      *code = CR_CONNECTION_ERROR;
+      *message = strerror(error);
+      return;
+    }
+    default:
+      return;
+  }
 }
 
 int WaitFor(MysqlConnection* conn, int status) {
@@ -134,5 +169,14 @@ namespace pdo_sim::mysql {
 Stats GetStats() { return internal::MutableStats(); }
 
 void ResetStats() { internal::MutableStats() = Stats{}; }
+
+std::vector<uint64_t> LiveConnectionIds() {
+  std::vector<uint64_t> ids;
+  for (internal::MysqlConnection* conn : internal::LiveConnections()) {
+    ids.push_back(mysql_thread_id(conn->mysql));
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
 
 }  // namespace pdo_sim::mysql

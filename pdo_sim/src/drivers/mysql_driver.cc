@@ -62,12 +62,13 @@ zend_long RunCommand(pdo_dbh_t* dbh, const char* sql, size_t len) {
   return affected;
 }
 
-// A my_bool call of Connector/C (commit, rollback, autocommit) through its
-// _start/_cont; false with the error recorded.
-template <typename Start, typename Cont>
-bool RunBoolCall(pdo_dbh_t* dbh, Start start, Cont cont) {
+// A call of Connector/C whose result is its failure (a my_bool for commit,
+// rollback, autocommit; an int for reset, select_db, set_character_set)
+// through its _start/_cont; false with the error recorded.
+template <typename Failed, typename Start, typename Cont>
+bool RunCall(pdo_dbh_t* dbh, Start start, Cont cont) {
   MysqlConnection* conn = Conn(dbh);
-  my_bool failed = 0;
+  Failed failed = 0;
   Drive(conn, start(&failed), [&](int ready) { return cont(&failed, ready); });
   if (failed) {
     RecordError(dbh, nullptr, nullptr);
@@ -76,9 +77,25 @@ bool RunBoolCall(pdo_dbh_t* dbh, Start start, Cont cont) {
   return true;
 }
 
+// SET NAMES conn->charset (nothing when it is ""); false with the error
+// recorded.
+bool SetCharset(pdo_dbh_t* dbh) {
+  MysqlConnection* conn = Conn(dbh);
+  if (conn->charset.empty()) return true;
+  MYSQL* mysql = conn->mysql;
+  return RunCall<int>(
+      dbh,
+      [&](int* r) {
+        return mysql_set_character_set_start(r, mysql, conn->charset.c_str());
+      },
+      [&](int* r, int ready) {
+        return mysql_set_character_set_cont(r, mysql, ready);
+      });
+}
+
 bool SetAutocommit(pdo_dbh_t* dbh, bool on) {
   MYSQL* mysql = Conn(dbh)->mysql;
-  return RunBoolCall(
+  return RunCall<my_bool>(
       dbh, [&](my_bool* r) { return mysql_autocommit_start(r, mysql, on); },
       [&](my_bool* r, int ready) {
         return mysql_autocommit_cont(r, mysql, ready);
@@ -100,11 +117,13 @@ void Discard(pdo_dbh_t* dbh) {
 
 void Close(pdo_dbh_t* dbh) {
   if (Conn(dbh) == nullptr) return;  // a pool template
+  internal::LiveConnections().erase(Conn(dbh));
   Discard(dbh);
   MutableStats().connections_closed++;
 }
 
 zend_long Do(pdo_dbh_t* dbh, const zend_string* sql) {
+  MutableStats().queries++;
   return RunCommand(dbh, ZSTR_VAL(sql), ZSTR_LEN(sql));
 }
 
@@ -113,12 +132,16 @@ bool Begin(pdo_dbh_t* dbh) {
 }
 
 // COMMIT or ROLLBACK through Connector/C's call for it.
+// A transaction lost with its connection ends when this reports the loss.
 bool EndTransaction(pdo_dbh_t* dbh, int (*start)(my_bool*, MYSQL*),
                     int (*cont)(my_bool*, MYSQL*, int)) {
-  MYSQL* mysql = Conn(dbh)->mysql;
-  return RunBoolCall(
+  MysqlConnection* conn = Conn(dbh);
+  MYSQL* mysql = conn->mysql;
+  const bool ended = RunCall<my_bool>(
       dbh, [&](my_bool* r) { return start(r, mysql); },
       [&](my_bool* r, int ready) { return cont(r, mysql, ready); });
+  conn->lost_in_transaction = false;
+  return ended;
 }
 
 bool Commit(pdo_dbh_t* dbh) {
@@ -126,14 +149,18 @@ bool Commit(pdo_dbh_t* dbh) {
 }
 
 bool Rollback(pdo_dbh_t* dbh) {
+  MutableStats().rollbacks++;
   return EndTransaction(dbh, mysql_rollback_start, mysql_rollback_cont);
 }
 
 // The server's last reported status: a transaction opened with SQL counts;
-// a connection killed meanwhile still says what it last said.
+// a connection killed meanwhile still says what it last said until the
+// client learns of the loss, and then until commit() or rollBack() reports
+// it.
 bool InTransaction(pdo_dbh_t* dbh) {
   MysqlConnection* conn = Conn(dbh);
   if (conn == nullptr) return false;
+  if (dbh->conn_broken) return conn->lost_in_transaction;
   unsigned int status = 0;
   mariadb_get_infov(conn->mysql, MARIADB_CONNECTION_SERVER_STATUS, &status);
   return (status & SERVER_STATUS_IN_TRANS) != 0;
@@ -164,9 +191,18 @@ int GetAttribute(pdo_dbh_t* dbh, zend_long attr, zval* value) {
     case PDO_ATTR_CLIENT_VERSION:
       ZVAL_STRING(value, mysql_get_client_info());
       return 1;
-    case PDO_ATTR_SERVER_VERSION:
-      ZVAL_STRING(value, mysql_get_server_info(conn->mysql));
+    case PDO_ATTR_SERVER_VERSION: {
+      // mysqlnd keeps the greeting's version as it came: a MariaDB server
+      // before 11.0 puts "5.5.5-" before its own (for old replicas), which
+      // Connector/C takes off.
+      std::string version = mysql_get_server_info(conn->mysql);
+      if (mariadb_connection(conn->mysql) &&
+          mysql_get_server_version(conn->mysql) < 110000) {
+        version = "5.5.5-" + version;
+      }
+      ZVAL_STRINGL(value, version.data(), version.size());
       return 1;
+    }
     case PDO_ATTR_CONNECTION_STATUS:
       ZVAL_STRING(value, mysql_get_host_info(conn->mysql));
       return 1;
@@ -218,36 +254,39 @@ zend_result CheckLiveness(pdo_dbh_t* dbh) {
   return err == 0 ? SUCCESS : FAILURE;
 }
 
+// A slot leaves idle for a coroutine. As pdo_mysql's pool hook
+// (true-async/php-src ext/pdo_mysql/mysql_driver.c, 079b9eea): a session an
+// earlier coroutine's SQL dirtied is reset now, by whoever takes the slot
+// (COM_RESET_CONNECTION: variables, temporary tables, locks, prepared
+// statements), so what it held - a GET_LOCK, say - is held while the slot
+// idles; a clean one is handed over without a round trip. What the reset
+// does not give back is put back: the handle's autocommit mode, the
+// character set it speaks (a reset brings back the handshake's) and the
+// DSN's database (a reset keeps the current one). A reset that fails (the
+// connection is gone) refuses the slot: the pool destroys it. The driver
+// clears the mark.
 bool PoolBeforeAcquire(pdo_dbh_t* dbh) {
-  return Conn(dbh) != nullptr && !dbh->conn_broken;
-}
-
-// The pool takes the slot back (after rolling back). A session its SQL
-// dirtied is reset (COM_RESET_CONNECTION: variables, temporary tables,
-// locks, prepared statements), and what the reset does not give back is put
-// back: the handle's autocommit mode and the DSN's database (a reset keeps
-// the current one). The driver clears the mark: a pool may leave that to
-// it.
-bool PoolBeforeRelease(pdo_dbh_t* dbh) {
   MysqlConnection* conn = Conn(dbh);
   if (conn == nullptr || dbh->conn_broken) return false;
   if (!dbh->pool_session_dirty) return true;
-  int err = 0;
-  Drive(conn, mysql_reset_connection_start(&err, conn->mysql), [&](int ready) {
-    return mysql_reset_connection_cont(&err, conn->mysql, ready);
-  });
-  if (err == 0 && !dbh->auto_commit && !SetAutocommit(dbh, false)) err = 1;
-  if (err == 0 && !conn->database.empty()) {
-    Drive(conn,
-          mysql_select_db_start(&err, conn->mysql, conn->database.c_str()),
-          [&](int ready) {
-            return mysql_select_db_cont(&err, conn->mysql, ready);
-          });
-  }
-  if (err != 0) {
-    RecordError(dbh, nullptr, nullptr);
-    return false;
-  }
+  MYSQL* mysql = conn->mysql;
+  const bool reset =
+      RunCall<int>(
+          dbh, [&](int* r) { return mysql_reset_connection_start(r, mysql); },
+          [&](int* r, int ready) {
+            return mysql_reset_connection_cont(r, mysql, ready);
+          }) &&
+      (dbh->auto_commit || SetAutocommit(dbh, false)) && SetCharset(dbh) &&
+      (conn->database.empty() ||
+       RunCall<int>(
+           dbh,
+           [&](int* r) {
+             return mysql_select_db_start(r, mysql, conn->database.c_str());
+           },
+           [&](int* r, int ready) {
+             return mysql_select_db_cont(r, mysql, ready);
+           }));
+  if (!reset) return false;
   MutableStats().resets++;
   dbh->pool_session_dirty = false;
   return true;
@@ -267,7 +306,7 @@ const pdo_dbh_methods kMethods = {
     CheckLiveness,
     InTransaction,
     PoolBeforeAcquire,
-    PoolBeforeRelease,
+    nullptr,  // pool_before_release: the session is reset at the next acquire
 };
 
 // ---- Connecting -------------------------------------------------------------
@@ -321,6 +360,8 @@ int Factory(pdo_dbh_t* dbh, zval* options) {
     mysql_options(conn->mysql, MYSQL_SET_CHARSET_NAME, vars[kCharset].optval);
   }
 
+  const std::string dsn_charset =
+      vars[kCharset].optval != nullptr ? vars[kCharset].optval : "";
   MYSQL* connected = nullptr;
   const bool waited =
       Drive(conn,
@@ -336,18 +377,28 @@ int Factory(pdo_dbh_t* dbh, zval* options) {
   }
   dbh->driver_data = conn;
   if (connected == nullptr) {
+    MutableStats().connect_failures++;
     // "SQLSTATE[HY000] [2002] ...", as pdo_mysql throws it; a cancellation
     // while connecting stays the exception in flight.
     if (waited) {
       pdo_error_type state;
       snprintf(state, sizeof(state), "%s", mysql_sqlstate(conn->mysql));
-      pdo_throw_exception(mysql_errno(conn->mysql), mysql_error(conn->mysql),
-                          &state);
+      unsigned int code = mysql_errno(conn->mysql);
+      std::string message = mysql_error(conn->mysql);
+      internal::AsMysqlnd(&code, &message);
+      pdo_throw_exception(code, message.c_str(), &state);
     }
     Discard(dbh);
     return 0;
   }
-  if (!dbh->auto_commit && !SetAutocommit(dbh, false)) {
+  // Without a charset in the DSN, mysqlnd speaks the server's default (the
+  // greeting's), where Connector/C asked for its own.
+  if (dsn_charset.empty()) {
+    const MARIADB_CHARSET_INFO* server_charset =
+        mariadb_get_charset_by_nr(conn->mysql->server_language);
+    if (server_charset != nullptr) conn->charset = server_charset->csname;
+  }
+  if ((!dbh->auto_commit && !SetAutocommit(dbh, false)) || !SetCharset(dbh)) {
     if (EG(exception) == nullptr) {
       pdo_throw_exception(conn->einfo.errcode, conn->einfo.errmsg.c_str(),
                           &dbh->error_code);
@@ -357,6 +408,7 @@ int Factory(pdo_dbh_t* dbh, zval* options) {
   }
   dbh->methods = &kMethods;
   MutableStats().connections_opened++;
+  internal::LiveConnections().insert(conn);
   return 1;
 }
 

@@ -12,6 +12,7 @@
 
 #include <mysql.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,25 @@ struct MysqlConnection {
   // The DSN's dbname ("" when none): the database a reset session returns
   // to.
   std::string database;
+  // The character set to set after connecting and after each session
+  // reset: the server's default when the DSN names none (mysqlnd speaks
+  // the greeting's, Connector/C its own utf8mb4), else "" (the handshake
+  // asked for the DSN's, and a reset keeps that).
+  std::string charset;
+  // The server's status after the last call that succeeded
+  // (SERVER_STATUS_*): the client's view of its session, which a lost
+  // connection does not change (Connector/C forgets it, mysqlnd does not).
+  unsigned int last_status = 0;
+  // The connection was lost with a transaction open, and the client has not
+  // ended it: inTransaction() says yes until commit() or rollBack() reports
+  // the loss, which ends it.
+  bool lost_in_transaction = false;
+
+  // Records the server's status when the last call succeeded.
+  void NoteStatus() {
+    if (mysql_errno(mysql) != 0) return;
+    mariadb_get_infov(mysql, MARIADB_CONNECTION_SERVER_STATUS, &last_status);
+  }
 };
 
 inline MysqlConnection* Conn(pdo_dbh_t* dbh) {
@@ -74,6 +94,8 @@ struct MysqlStatement {
 // ---- mysql_common.cc --------------------------------------------------------
 
 Stats& MutableStats();
+// The driver's connected handles (LiveConnectionIds()).
+std::set<MysqlConnection*>& LiveConnections();
 
 // Records the last error of `conn` (of `s` when given: the statement's) as
 // pdo_mysql's _pdo_mysql_error does: the SQLSTATE in the statement's or the
@@ -82,6 +104,18 @@ Stats& MutableStats();
 // broken (`dbh`, the slot). Returns the native code (0: no error, the
 // SQLSTATE is then "00000").
 unsigned int RecordError(pdo_dbh_t* dbh, pdo_stmt_t* stmt, MysqlStatement* s);
+
+// A client error as PDO users see it: pdo_mysql is built over mysqlnd, whose
+// texts are not Connector/C's. A connection lost between queries (2006) or
+// during one (Connector/C's 2013) is mysqlnd's 2006 "MySQL server has gone
+// away" (true-async/php-src ext/mysqlnd/mysqlnd_connection.c,
+// mysqlnd_server_gone: mysqlnd reports every packet it could not send or
+// read so, and 2013 only for LOAD DATA LOCAL INFILE); a connect that
+// reached no server (Connector/C's 2002 for a Unix
+// socket, 2003 for TCP) is mysqlnd's 2002 with the socket's own error text
+// ("No such file or directory", "Connection refused": mysqlnd_vio.c reports
+// the stream's). Anything else is left as it is.
+void AsMysqlnd(unsigned int* code, std::string* message);
 
 // One wait of Drive: the wait status to give _cont, or -1 when an exception
 // interrupted it.
@@ -110,6 +144,7 @@ bool Drive(MysqlConnection* conn, int status, Cont&& cont) {
     }
     status = cont(ready);
   }
+  conn->NoteStatus();
   return true;
 }
 

@@ -297,6 +297,7 @@ int StmtDtor(pdo_stmt_t* stmt) {
 }
 
 int StmtExecute(pdo_stmt_t* stmt) {
+  MutableStats().queries++;
   MysqlStatement* s = St(stmt);
   pdo_dbh_t* dbh = pdo_stmt_conn(stmt);
   FreeResult(Conn(dbh), s);

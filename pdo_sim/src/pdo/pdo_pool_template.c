@@ -144,15 +144,17 @@ static bool pool_before_release(zend_async_pool_t *pool, zval *resource) {
   }
   if (conn->methods != NULL && conn->methods->pool_before_release != NULL) {
     keep = conn->methods->pool_before_release(conn);
-  } else if (conn->pool_session_dirty) {
+  } else if (conn->pool_session_dirty &&
+             (conn->methods == NULL ||
+              conn->methods->pool_before_acquire == NULL)) {
     /* Nobody can reset the session: the slot must not be reused. */
     keep = false;
   }
+  /* A dirty slot kept stays marked: the driver clears the mark when it
+   * resets the session, here or when the slot is next acquired
+   * (pdo_mysql's way). */
   if (conn->conn_broken) keep = false;
-  if (keep) {
-    conn->pool_session_dirty = false;
-    memcpy(conn->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
-  }
+  if (keep) memcpy(conn->error_code, PDO_ERR_NONE, sizeof(pdo_error_type));
   zend_mock_exception_unpark(&parked, ZEND_MOCK_PARKED_STAYS_CURRENT);
   return keep;
 }

@@ -1,6 +1,6 @@
 // zend-async-ref PDO pool tests: the fixture of the tests that run PDO's
 // "mysql" driver against a real server, the test binary's private MariaDB
-// (testing/mariadb/server_environment.h: started once per test binary,
+// (testing/mariadb/server_environment.h: started at its first test,
 // skipped when mariadb-server is not installed).
 //
 //   MysqlPdoTest   PdoTest whose SetUp also takes the shared server (the

@@ -18,6 +18,18 @@ void SpawnEachAndAwait(int count, const std::function<void(int)>& body) {
   for (Task& coroutine : coroutines) Await(coroutine);
 }
 
+bool WaitUntil(const std::function<bool()>& done) {
+  for (int i = 0; i < 10000 && !done(); i++) {
+    if (!Delay(1)) break;  // an exception in flight: no more waiting
+  }
+  return done();
+}
+
+PoolCounts Settled(Pdo& pdo) {
+  WaitUntil([&] { return CountsOf(pdo).active == 0; });
+  return CountsOf(pdo);
+}
+
 void PdoTest::SetUp() {
   pdo_sim::mock::Reset();
   pdo_sim::sqlite::ResetStats();

@@ -61,6 +61,13 @@ class Task {
   std::unique_ptr<CoroutineRef> ref_;
 };
 
+// Suspends the current coroutine until done() holds, checking it every
+// millisecond (a timer, so that the reactor runs and a real server's
+// answers arrive meanwhile), for at most 10 s; returns done(). Unlike
+// YieldUntil, which gives up after a number of turns, it waits as long as
+// another coroutine's round trips to a server take.
+bool WaitUntil(const std::function<bool()>& done);
+
 // Spawns body(0), ..., body(count - 1) as `count` coroutines, in that
 // order, then awaits each in the same order: when it returns, every body
 // has run to its end.
@@ -96,6 +103,11 @@ struct PoolCounts {
 };
 PoolCounts CountsOf(Pdo& pdo);
 std::ostream& operator<<(std::ostream& out, const PoolCounts& counts);
+
+// Waits (WaitUntil) until the pool has every slot back (activeCount() 0:
+// the releases of coroutines that ended, which roll back and reset on a
+// real server's time, are done), then returns its counts.
+PoolCounts Settled(Pdo& pdo);
 
 // Runs `sql` (query + fetchColumn): the first column of the first row.
 Zval QueryValue(Pdo& pdo, const std::string& sql);

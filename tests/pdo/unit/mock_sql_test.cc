@@ -71,8 +71,10 @@ TEST_F(MockSqlTest, CreateTableTwiceFailsWithTableExists) {
   EXPECT_EQ(result.error.message, "Table 't' already exists");
 }
 
-TEST_F(MockSqlTest, IntegerPrimaryKeyNumbersRowsAndSetsTheLastInsertId) {
-  Ok(a_, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, price INTEGER)");
+TEST_F(MockSqlTest, AutoIncrementNumbersRowsAndSetsTheLastInsertId) {
+  Ok(a_,
+     "CREATE TABLE t (id INT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(20), "
+     "price INTEGER)");
   Ok(a_, "INSERT INTO t (name, price) VALUES ('pen', 3), ('ink', NULL)");
   EXPECT_EQ(a_.last_insert_id, 1);
   EXPECT_EQ(
@@ -80,6 +82,41 @@ TEST_F(MockSqlTest, IntegerPrimaryKeyNumbersRowsAndSetsTheLastInsertId) {
       (Rows{{int64_t{1}, "pen", int64_t{3}}, {int64_t{2}, "ink", Value{}}}));
   Ok(a_, "INSERT INTO t (name) VALUES ('cap')");
   EXPECT_EQ(a_.last_insert_id, 3);
+}
+
+// Strict mode: a NOT NULL column without a default must be given (a PRIMARY
+// KEY is NOT NULL), NULL is refused there, DEFAULT fills what is left out.
+TEST_F(MockSqlTest, ColumnsKeepTheirNotNullAndDefault) {
+  Ok(a_,
+     "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL, "
+     "w TEXT DEFAULT 'none')");
+  Result result = Run(a_, "INSERT INTO t (v) VALUES ('x')");
+  EXPECT_EQ(result.error.sqlstate, "HY000");
+  EXPECT_EQ(result.error.native_code, 1364);
+  EXPECT_EQ(result.error.message, "Field 'id' doesn't have a default value");
+  result = Run(a_, "INSERT INTO t (id, v) VALUES (1, NULL)");
+  EXPECT_EQ(result.error.sqlstate, "23000");
+  EXPECT_EQ(result.error.native_code, 1048);
+  EXPECT_EQ(result.error.message, "Column 'v' cannot be null");
+  Ok(a_, "INSERT INTO t (id, v) VALUES (1, 'x')");
+  EXPECT_EQ(Select(a_, "SELECT * FROM t"), (Rows{{int64_t{1}, "x", "none"}}));
+}
+
+// What a column stores is its type's: text that reads as a number in a
+// numeric column, numbers as text in a text one; other text is refused.
+TEST_F(MockSqlTest, ColumnsStoreValuesAsTheirType) {
+  Ok(a_, "CREATE TABLE t (i INTEGER, d DOUBLE, s TEXT)");
+  Ok(a_, "INSERT INTO t VALUES ('7', '2.5', 3)");
+  Ok(a_, "INSERT INTO t VALUES (2.5, 1, 0.5)");
+  EXPECT_EQ(Select(a_, "SELECT * FROM t"),
+            (Rows{{int64_t{7}, 2.5, "3"}, {int64_t{3}, 1.0, "0.5"}}));
+  Ok(a_, "UPDATE t SET i = '9' WHERE s = '3'");
+  EXPECT_EQ(Select(a_, "SELECT i FROM t WHERE s = '3'"), (Rows{{int64_t{9}}}));
+  const Result result = Run(a_, "INSERT INTO t (i) VALUES ('x')");
+  EXPECT_EQ(result.error.sqlstate, "22007");
+  EXPECT_EQ(result.error.native_code, 1366);
+  EXPECT_EQ(result.error.message,
+            "Incorrect integer value: 'x' for column `shop`.`t`.`i` at row 1");
 }
 
 TEST_F(MockSqlTest, InsertWithAColumnListLeavesTheOtherColumnsNull) {
@@ -102,7 +139,17 @@ TEST_F(MockSqlTest, UnknownColumnFailsWithItsName) {
   const Result result = Run(a_, "INSERT INTO t (w) VALUES (1)");
   EXPECT_EQ(result.error.sqlstate, "42S22");
   EXPECT_EQ(result.error.native_code, 1054);
-  EXPECT_EQ(result.error.message, "Unknown column 'w' in 'field list'");
+  EXPECT_EQ(result.error.message, "Unknown column 'w' in 'INSERT INTO'");
+  EXPECT_EQ(Run(a_, "SELECT w FROM t").error.message,
+            "Unknown column 'w' in 'SELECT'");
+  EXPECT_EQ(Run(a_, "SELECT v FROM t WHERE w = 1").error.message,
+            "Unknown column 'w' in 'WHERE'");
+  EXPECT_EQ(Run(a_, "SELECT v FROM t ORDER BY w").error.message,
+            "Unknown column 'w' in 'ORDER BY'");
+  EXPECT_EQ(Run(a_, "UPDATE t SET v = w").error.message,
+            "Unknown column 'w' in 'SET'");
+  EXPECT_EQ(Run(a_, "INSERT INTO t VALUES (w)").error.message,
+            "Unknown column 'w' in 'VALUES'");
 }
 
 TEST_F(MockSqlTest, MissingTableFailsWithDatabaseAndTableName) {
@@ -146,7 +193,8 @@ TEST_F(MockSqlTest, CountAndSumAggregateTheRows) {
   Ok(a_, "INSERT INTO t VALUES (2), (NULL), (5)");
   const Result result = Ok(a_, "SELECT COUNT(*), COUNT(v), SUM(v) FROM t");
   EXPECT_EQ(result.columns, (Columns{"COUNT(*)", "COUNT(v)", "SUM(v)"}));
-  EXPECT_EQ(result.rows, (Rows{{int64_t{3}, int64_t{2}, int64_t{7}}}));
+  // SUM of integers is a DECIMAL, which PDO gives as text.
+  EXPECT_EQ(result.rows, (Rows{{int64_t{3}, int64_t{2}, "7"}}));
 }
 
 TEST_F(MockSqlTest, AggregateInsideAnExpressionFails) {
@@ -202,12 +250,31 @@ TEST_F(MockSqlTest, UserVariablesAreSetAndReadPerSession) {
   EXPECT_EQ(Select(b_, "SELECT @secret"), (Rows{{Value{}}}));
 }
 
+constexpr char kDefaultSqlMode[] =
+    "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,"
+    "NO_ENGINE_SUBSTITUTION";
+
 TEST_F(MockSqlTest, SystemVariablesAreSetAndReadPerSession) {
-  EXPECT_EQ(Select(a_, "SELECT @@sql_mode"), (Rows{{""}}));
+  EXPECT_EQ(Select(a_, "SELECT @@sql_mode"), (Rows{{kDefaultSqlMode}}));
   Ok(a_, "SET sql_mode = 'ANSI_QUOTES'");
   EXPECT_EQ(Select(a_, "SELECT @@sql_mode"), (Rows{{"ANSI_QUOTES"}}));
-  EXPECT_EQ(Select(b_, "SELECT @@sql_mode"), (Rows{{""}}));
+  EXPECT_EQ(Select(b_, "SELECT @@sql_mode"), (Rows{{kDefaultSqlMode}}));
   EXPECT_EQ(Select(a_, "SELECT @@session.autocommit"), (Rows{{int64_t{1}}}));
+}
+
+// The connection's character set (latin1, the server's default, unless
+// the connection was made with another) until SET NAMES, and again after a
+// reset.
+TEST_F(MockSqlTest, SetNamesChangesTheCharacterSetsUntilAReset) {
+  const char* probe =
+      "SELECT @@character_set_client, @@character_set_connection, "
+      "@@character_set_results";
+  EXPECT_EQ(Select(a_, probe), (Rows{{"latin1", "latin1", "latin1"}}));
+  Ok(a_, "SET NAMES utf8mb4");
+  EXPECT_EQ(Select(a_, probe), (Rows{{"utf8mb4", "utf8mb4", "utf8mb4"}}));
+  EXPECT_EQ(Select(b_, probe), (Rows{{"latin1", "latin1", "latin1"}}));
+  ResetSession(locks_, a_);
+  EXPECT_EQ(Select(a_, probe), (Rows{{"latin1", "latin1", "latin1"}}));
 }
 
 TEST_F(MockSqlTest, AutocommitOffOpensATransactionAtTheFirstStatement) {
@@ -293,8 +360,8 @@ TEST_F(MockSqlTest, NamedLocksAreHeldByOneSessionAtATime) {
             (Rows{{Value{}, Value{}}}));
 }
 
+// COM_RESET_CONNECTION as MariaDB does it: the current database stays.
 TEST_F(MockSqlTest, ResetSessionForgetsVariablesTablesAndLocks) {
-  a_.default_autocommit = true;
   Ok(a_, "SET @secret = 42");
   Ok(a_, "SET sql_mode = 'ANSI_QUOTES'");
   Ok(a_, "SET autocommit = 0");
@@ -303,7 +370,7 @@ TEST_F(MockSqlTest, ResetSessionForgetsVariablesTablesAndLocks) {
   Ok(a_, "SELECT GET_LOCK('job', 0)");
   ResetSession(locks_, a_);
   EXPECT_EQ(Select(a_, "SELECT @secret, @@sql_mode, @@autocommit, DATABASE()"),
-            (Rows{{Value{}, "", int64_t{1}, "shop"}}));
+            (Rows{{Value{}, kDefaultSqlMode, int64_t{1}, "other"}}));
   EXPECT_FALSE(Run(a_, "SELECT COUNT(*) FROM scratch").ok);
   EXPECT_EQ(Select(b_, "SELECT IS_USED_LOCK('job')"), (Rows{{Value{}}}));
 }
@@ -362,7 +429,7 @@ TEST_F(MockSqlTest, SyntaxErrorQuotesTheTextFromWhereItStopped) {
   EXPECT_EQ(result.error.native_code, 1064);
   EXPECT_EQ(result.error.message,
             "You have an error in your SQL syntax; check the manual that "
-            "corresponds to your MySQL server version for the right syntax "
+            "corresponds to your MariaDB server version for the right syntax "
             "to use near '' at line 1");
   EXPECT_EQ(Run(a_, "DROP TABLE t").error.native_code, 1064);
 }
@@ -388,15 +455,17 @@ TEST_F(MockSqlTest, ANumberWithTwoDotsIsASyntaxError) {
   EXPECT_EQ(result.error.native_code, 1064);
   EXPECT_EQ(result.error.message,
             "You have an error in your SQL syntax; check the manual that "
-            "corresponds to your MySQL server version for the right syntax "
-            "to use near '' at line 1");
+            "corresponds to your MariaDB server version for the right syntax "
+            "to use near '.3' at line 1");
 }
 
 TEST_F(MockSqlTest, UnterminatedStringIsASyntaxError) {
   const Result result = Run(a_, "SELECT 'open");
   EXPECT_EQ(result.error.native_code, 1064);
   EXPECT_EQ(result.error.message,
-            "You have an error in your SQL syntax: unterminated string");
+            "You have an error in your SQL syntax; check the manual that "
+            "corresponds to your MariaDB server version for the right syntax "
+            "to use near ''open' at line 1");
 }
 
 TEST_F(MockSqlTest, UnknownFunctionFailsWithItsName) {

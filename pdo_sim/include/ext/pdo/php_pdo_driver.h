@@ -201,10 +201,13 @@ struct pdo_dbh_methods {
   pdo_dbh_get_attr_func get_attribute;        /* optional */
   pdo_dbh_check_liveness_func check_liveness; /* optional: alive */
   pdo_dbh_txn_func in_transaction; /* optional: NULL uses dbh->in_txn */
-  /* A slot leaves idle for a coroutine. optional */
+  /* A slot leaves idle for a coroutine: a driver may reset a session an
+   * earlier coroutine dirtied here (pdo_mysql does) and clear
+   * pool_session_dirty; false refuses the slot. optional */
   pdo_dbh_pool_hook_func pool_before_acquire;
-  /* A slot goes back to idle (after the pool rolled back): reset the
-   * session. optional */
+  /* A slot goes back to idle (after the pool rolled back): a driver may
+   * reset the session here instead (and clear pool_session_dirty); false
+   * destroys the slot. optional */
   pdo_dbh_pool_hook_func pool_before_release;
 };
 
