@@ -348,12 +348,15 @@ std::string RunPool(int coroutines, zend_long max, Clock::time_point* start,
   mock_zend::Engine engine({&zar_async_module_entry, &pdo_module_entry});
   mock_zend::Request request;
   request.RunMain([&] {
-    pdo_sim::Pdo pdo = pdo_sim::Pdo::Open(
-        TheSetup().server->Dsn(),
-        {{PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_EXCEPTION}},
-         {PDO_ATTR_POOL_ENABLED, true},
-         {PDO_ATTR_POOL_MAX, max}},
-        Server::kUser, "");
+    // Appended one by one: GCC 12 at -O3 takes the braced list's
+    // temporaries for uninitialized (-Wmaybe-uninitialized).
+    pdo_sim::Options options;
+    options.emplace_back(PDO_ATTR_ERRMODE, zend_long{PDO_ERRMODE_EXCEPTION});
+    options.emplace_back(PDO_ATTR_POOL_ENABLED, true);
+    options.emplace_back(PDO_ATTR_POOL_MAX, max);
+    pdo_sim::Pdo pdo =
+        pdo_sim::Pdo::Open(TheSetup().server->Dsn(), options,
+                           std::string(Server::kUser), std::string());
     if (!pdo.ok()) {
       failure = zar::testing::TakeExceptionText();
       return;
